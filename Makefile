@@ -1,0 +1,47 @@
+# Themis: build/themis (the emulator and checker), the guest-side test
+# programs, and the tests. `make` builds; `make test` runs every test.
+CC       ?= gcc
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE
+SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+RVCC     := riscv64-linux-gnu-gcc
+RVFLAGS  := -march=rv64gc -mabi=lp64d -mcmodel=medany -nostdlib -nostartfiles -static \
+            -fno-pie -no-pie -Wl,--build-id=none
+
+SRCS := $(wildcard src/cpu/*.c src/mem/*.c src/dev/*.c src/machine/*.c)
+MAIN := src/cli/main.c
+HDRS := $(wildcard src/*/*.h)
+OBJS := $(SRCS:src/%.c=build/obj/%.o)
+SAN_OBJS := $(SRCS:src/%.c=build/asan/obj/%.o)
+
+ISA_SRCS := $(wildcard tests/isa/*.S)
+ISA_ELFS := $(ISA_SRCS:tests/isa/%.S=build/isa/%.elf)
+
+.PHONY: all test test-unit test-isa test-diff test-fuzz test-cli bench format clean
+
+all: build/themis build/asan/themis $(ISA_ELFS)
+
+build/obj/%.o: src/%.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+build/asan/obj/%.o: src/%.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -c $< -o $@
+
+build/themis: $(OBJS) $(MAIN) $(HDRS)
+	$(CC) $(CFLAGS) $(OBJS) $(MAIN) -o $@
+
+build/asan/themis: $(SAN_OBJS) $(MAIN) $(HDRS)
+	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) $(SAN_OBJS) $(MAIN) -o $@
+
+build/isa/%.elf: tests/isa/%.S tests/isa/test.h tests/isa/link.ld
+	@mkdir -p $(dir $@)
+	$(RVCC) $(RVFLAGS) -I tests/isa -T tests/isa/link.ld $< -o $@
+
+format:
+	clang-format -i $(wildcard src/*/*.c src/*/*.h tests/unit/*.c tests/fuzz/*.c)
+
+clean:
+	rm -rf build

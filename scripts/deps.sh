@@ -1,0 +1,17 @@
+#!/bin/sh
+# Install the Debian packages Themis needs, only those missing. Idempotent;
+# run as root (or with sudo available) on Debian 12.
+set -eu
+pkgs="gcc make libc6-dev gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu qemu-system-misc python3"
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing$missing"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,600 @@
+/* cpu.c - the hart's run loop, trap and interrupt entry, and the executor
+ * for the integer, multiply and atomic instructions (RV64IMA, Zifencei, and
+ * the custom-0 doorbell). Compressed instructions arrive here already
+ * expanded by rvc.c; F/D go to fpu.c, CSRs and privileged instructions to
+ * csr.c.
+ *
+ * Control flow of one step: fetch (soft TLB), decode and execute. An
+ * instruction that traps has already redirected pc to the trap vector when
+ * its helper returns false, so it simply returns without touching pc or rd.
+ * Interrupts are checked at the start of every cpu_run; anything that may
+ * unmask one ends the run (budget = 0). */
+#include "cpu_internal.h"
+
+enum {
+	OPC_LOAD = 0x03,
+	OPC_LOAD_FP = 0x07,
+	OPC_CUSTOM0 = 0x0b,
+	OPC_MISC_MEM = 0x0f,
+	OPC_IMM = 0x13,
+	OPC_AUIPC = 0x17,
+	OPC_IMM32 = 0x1b,
+	OPC_STORE = 0x23,
+	OPC_STORE_FP = 0x27,
+	OPC_AMO = 0x2f,
+	OPC_OP = 0x33,
+	OPC_LUI = 0x37,
+	OPC_OP32 = 0x3b,
+	OPC_MADD = 0x43,
+	OPC_MSUB = 0x47,
+	OPC_NMSUB = 0x4b,
+	OPC_NMADD = 0x4f,
+	OPC_OP_FP = 0x53,
+	OPC_BRANCH = 0x63,
+	OPC_JALR = 0x67,
+	OPC_JAL = 0x6f,
+	OPC_SYSTEM = 0x73,
+};
+
+void cpu_init(struct cpu *c, const struct cpu_bus *bus, uint64_t pc)
+{
+	memset(c, 0, sizeof(*c));
+	c->bus = *bus;
+	csr_reset(c);
+	c->priv = PRV_M;
+	c->pc = pc;
+	cpu_flush_tlb(c);
+}
+
+void cpu_stop(struct cpu *c)
+{
+	c->budget = 0;
+}
+
+void cpu_recheck_irq(struct cpu *c)
+{
+	c->budget = 0;
+}
+
+void cpu_set_irq(struct cpu *c, uint64_t mask, bool level)
+{
+	if (level)
+		c->csr.mip |= mask;
+	else
+		c->csr.mip &= ~mask;
+	cpu_recheck_irq(c);
+}
+
+/* Enter the trap handler for `cause`, in S-mode when delegated. */
+static void trap_enter(struct cpu *c, uint64_t cause, uint64_t tval, bool interrupt)
+{
+	struct cpu_csrs *r = &c->csr;
+	uint64_t deleg = interrupt ? r->mideleg : r->medeleg;
+	uint64_t mcause = cause | (interrupt ? 1ULL << 63 : 0);
+	int from = c->priv;
+
+	if (from <= PRV_S && ((deleg >> cause) & 1)) {
+		uint64_t s = r->mstatus & ~(MSTATUS_SPIE | MSTATUS_SIE | MSTATUS_SPP);
+		s |= (r->mstatus & MSTATUS_SIE) ? MSTATUS_SPIE : 0;
+		s |= from == PRV_S ? MSTATUS_SPP : 0;
+		r->mstatus = s;
+		r->scause = mcause;
+		r->sepc = c->pc;
+		r->stval = tval;
+		c->priv = PRV_S;
+		c->pc = (r->stvec & ~3ULL) + ((r->stvec & 1) && interrupt ? 4 * cause : 0);
+	} else {
+		uint64_t s = r->mstatus & ~(MSTATUS_MPIE | MSTATUS_MIE | MSTATUS_MPP);
+		s |= (r->mstatus & MSTATUS_MIE) ? MSTATUS_MPIE : 0;
+		s |= (uint64_t)from << 11;
+		r->mstatus = s;
+		r->mcause = mcause;
+		r->mepc = c->pc;
+		r->mtval = tval;
+		c->priv = PRV_M;
+		c->pc = (r->mtvec & ~3ULL) + ((r->mtvec & 1) && interrupt ? 4 * cause : 0);
+	}
+	cpu_flush_tlb(c);
+}
+
+void cpu_exception(struct cpu *c, uint64_t cause, uint64_t tval)
+{
+	c->traps++;
+	trap_enter(c, cause, tval, false);
+}
+
+/* The interrupt to take now, or -1: pending, enabled, and allowed at the
+ * current privilege, highest priority first. */
+static int irq_to_take(const struct cpu *c)
+{
+	static const int order[] = {IRQ_MEI, IRQ_MSI, IRQ_MTI, IRQ_SEI, IRQ_SSI, IRQ_STI};
+	const struct cpu_csrs *r = &c->csr;
+	uint64_t pending = r->mip & r->mie;
+	if (!pending)
+		return -1;
+	bool m_on = c->priv < PRV_M || (r->mstatus & MSTATUS_MIE);
+	bool s_on = c->priv < PRV_S || (c->priv == PRV_S && (r->mstatus & MSTATUS_SIE));
+	uint64_t take = (m_on ? pending & ~r->mideleg : 0) | (s_on ? pending & r->mideleg : 0);
+	for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (take & (1ULL << order[i]))
+			return order[i];
+	return -1;
+}
+
+static inline uint64_t sext32(uint64_t v)
+{
+	return (uint64_t)(int64_t)(int32_t)v;
+}
+
+static inline int64_t imm_i(uint32_t insn)
+{
+	return (int64_t)(int32_t)insn >> 20;
+}
+
+static inline int64_t imm_s(uint32_t insn)
+{
+	return ((int64_t)(int32_t)insn >> 25 << 5) | ((insn >> 7) & 31);
+}
+
+static inline int64_t imm_b(uint32_t insn)
+{
+	return ((int64_t)(int32_t)insn >> 31 << 12) | ((insn >> 7) & 1) << 11 |
+	       ((insn >> 25) & 0x3f) << 5 | ((insn >> 8) & 0xf) << 1;
+}
+
+static inline int64_t imm_j(uint32_t insn)
+{
+	return ((int64_t)(int32_t)insn >> 31 << 20) | (insn & 0xff000) | ((insn >> 20) & 1) << 11 |
+	       ((insn >> 21) & 0x3ff) << 1;
+}
+
+static bool illegal(struct cpu *c)
+{
+	cpu_exception(c, EXC_ILLEGAL, c->raw_insn);
+	return false;
+}
+
+static bool exec_load(struct cpu *c, uint32_t insn, uint64_t *out)
+{
+	static const int size[8] = {1, 2, 4, 8, 1, 2, 4, 0};
+	int f3 = (insn >> 12) & 7;
+	uint64_t va = c->x[(insn >> 15) & 31] + imm_i(insn), v;
+	if (!size[f3])
+		return illegal(c);
+	if (!cpu_load(c, va, size[f3], &v))
+		return false;
+	switch (f3) {
+	case 0: v = (uint64_t)(int64_t)(int8_t)v; break;
+	case 1: v = (uint64_t)(int64_t)(int16_t)v; break;
+	case 2: v = sext32(v); break;
+	default: break;
+	}
+	*out = v;
+	return true;
+}
+
+static bool exec_store(struct cpu *c, uint32_t insn)
+{
+	int f3 = (insn >> 12) & 7;
+	if (f3 > 3)
+		return illegal(c);
+	uint64_t va = c->x[(insn >> 15) & 31] + imm_s(insn);
+	return cpu_store(c, va, 1 << f3, c->x[(insn >> 20) & 31]);
+}
+
+static bool exec_op_imm(struct cpu *c, uint32_t insn, uint64_t *out)
+{
+	uint64_t a = c->x[(insn >> 15) & 31];
+	int64_t imm = imm_i(insn);
+	int shamt = imm & 63, hi = (insn >> 26) & 63;
+	switch ((insn >> 12) & 7) {
+	case 0: *out = a + imm; return true;
+	case 1:
+		if (hi)
+			return illegal(c);
+		*out = a << shamt;
+		return true;
+	case 2: *out = (int64_t)a < imm; return true;
+	case 3: *out = a < (uint64_t)imm; return true;
+	case 4: *out = a ^ imm; return true;
+	case 5:
+		if (hi == 0)
+			*out = a >> shamt;
+		else if (hi == 0x10)
+			*out = (uint64_t)((int64_t)a >> shamt);
+		else
+			return illegal(c);
+		return true;
+	case 6: *out = a | imm; return true;
+	default: *out = a & imm; return true;
+	}
+}
+
+static bool exec_op_imm32(struct cpu *c, uint32_t insn, uint64_t *out)
+{
+	uint32_t a = (uint32_t)c->x[(insn >> 15) & 31];
+	int shamt = (insn >> 20) & 31, f7 = insn >> 25;
+	switch ((insn >> 12) & 7) {
+	case 0: *out = sext32(a + (uint32_t)imm_i(insn)); return true;
+	case 1:
+		if (f7)
+			return illegal(c);
+		*out = sext32(a << shamt);
+		return true;
+	case 5:
+		if (f7 == 0)
+			*out = sext32(a >> shamt);
+		else if (f7 == 0x20)
+			*out = sext32((uint32_t)((int32_t)a >> shamt));
+		else
+			return illegal(c);
+		return true;
+	default: return illegal(c);
+	}
+}
+
+static uint64_t mulh(int64_t a, int64_t b)
+{
+	return (uint64_t)(((__int128)a * b) >> 64);
+}
+
+static uint64_t mulhsu(int64_t a, uint64_t b)
+{
+	return (uint64_t)(((__int128)a * (__int128)b) >> 64);
+}
+
+static uint64_t mulhu(uint64_t a, uint64_t b)
+{
+	return (uint64_t)(((unsigned __int128)a * b) >> 64);
+}
+
+static uint64_t muldiv64(int f3, uint64_t a, uint64_t b)
+{
+	int64_t sa = (int64_t)a, sb = (int64_t)b;
+	switch (f3) {
+	case 0: return a * b;
+	case 1: return mulh(sa, sb);
+	case 2: return mulhsu(sa, b);
+	case 3: return mulhu(a, b);
+	case 4:
+		if (b == 0)
+			return ~0ULL;
+		if (sa == INT64_MIN && sb == -1)
+			return a;
+		return (uint64_t)(sa / sb);
+	case 5: return b == 0 ? ~0ULL : a / b;
+	case 6:
+		if (b == 0)
+			return a;
+		if (sa == INT64_MIN && sb == -1)
+			return 0;
+		return (uint64_t)(sa % sb);
+	default: return b == 0 ? a : a % b;
+	}
+}
+
+static bool exec_op(struct cpu *c, uint32_t insn, uint64_t *out)
+{
+	uint64_t a = c->x[(insn >> 15) & 31], b = c->x[(insn >> 20) & 31];
+	int f3 = (insn >> 12) & 7, f7 = insn >> 25;
+	if (f7 == 1) {
+		*out = muldiv64(f3, a, b);
+		return true;
+	}
+	if (f7 == 0x20) {
+		if (f3 == 0)
+			*out = a - b;
+		else if (f3 == 5)
+			*out = (uint64_t)((int64_t)a >> (b & 63));
+		else
+			return illegal(c);
+		return true;
+	}
+	if (f7)
+		return illegal(c);
+	switch (f3) {
+	case 0: *out = a + b; return true;
+	case 1: *out = a << (b & 63); return true;
+	case 2: *out = (int64_t)a < (int64_t)b; return true;
+	case 3: *out = a < b; return true;
+	case 4: *out = a ^ b; return true;
+	case 5: *out = a >> (b & 63); return true;
+	case 6: *out = a | b; return true;
+	default: *out = a & b; return true;
+	}
+}
+
+static uint64_t muldiv32(int f3, uint32_t a, uint32_t b)
+{
+	int32_t sa = (int32_t)a, sb = (int32_t)b;
+	switch (f3) {
+	case 0: return sext32(a * b);
+	case 4:
+		if (b == 0)
+			return ~0ULL;
+		if (sa == INT32_MIN && sb == -1)
+			return sext32(a);
+		return sext32((uint32_t)(sa / sb));
+	case 5: return b == 0 ? ~0ULL : sext32(a / b);
+	case 6:
+		if (b == 0)
+			return sext32(a);
+		if (sa == INT32_MIN && sb == -1)
+			return 0;
+		return sext32((uint32_t)(sa % sb));
+	default: return sext32(b == 0 ? a : a % b);
+	}
+}
+
+static bool exec_op32(struct cpu *c, uint32_t insn, uint64_t *out)
+{
+	uint32_t a = (uint32_t)c->x[(insn >> 15) & 31], b = (uint32_t)c->x[(insn >> 20) & 31];
+	int f3 = (insn >> 12) & 7, f7 = insn >> 25;
+	if (f7 == 1) {
+		if (f3 >= 1 && f3 <= 3)
+			return illegal(c);
+		*out = muldiv32(f3, a, b);
+		return true;
+	}
+	if (f7 == 0 && f3 == 0)
+		*out = sext32(a + b);
+	else if (f7 == 0x20 && f3 == 0)
+		*out = sext32(a - b);
+	else if (f7 == 0 && f3 == 1)
+		*out = sext32(a << (b & 31));
+	else if (f7 == 0 && f3 == 5)
+		*out = sext32(a >> (b & 31));
+	else if (f7 == 0x20 && f3 == 5)
+		*out = sext32((uint32_t)((int32_t)a >> (b & 31)));
+	else
+		return illegal(c);
+	return true;
+}
+
+static bool branch_taken(uint32_t insn, uint64_t a, uint64_t b, bool *ok)
+{
+	*ok = true;
+	switch ((insn >> 12) & 7) {
+	case 0: return a == b;
+	case 1: return a != b;
+	case 4: return (int64_t)a < (int64_t)b;
+	case 5: return (int64_t)a >= (int64_t)b;
+	case 6: return a < b;
+	case 7: return a >= b;
+	default: *ok = false; return false;
+	}
+}
+
+/* The AMO's new memory value from the old one and rs2, at width 32 or 64. */
+static uint64_t amo_compute(int funct5, uint64_t old, uint64_t src, bool word)
+{
+	int64_t so = word ? (int32_t)old : (int64_t)old, ss = word ? (int32_t)src : (int64_t)src;
+	uint64_t uo = word ? (uint32_t)old : old, us = word ? (uint32_t)src : src;
+	switch (funct5) {
+	case 0x00: return old + src;
+	case 0x01: return src;
+	case 0x04: return old ^ src;
+	case 0x08: return old | src;
+	case 0x0c: return old & src;
+	case 0x10: return so < ss ? old : src;
+	case 0x14: return so > ss ? old : src;
+	case 0x18: return uo < us ? old : src;
+	default: return uo > us ? old : src;
+	}
+}
+
+static bool exec_lr(struct cpu *c, uint64_t va, int size, uint64_t *out)
+{
+	uint64_t v;
+	if (va & (size - 1)) {
+		cpu_exception(c, EXC_LOAD_MISALIGNED, va);
+		return false;
+	}
+	if (!cpu_load(c, va, size, &v))
+		return false;
+	*out = size == 4 ? sext32(v) : v;
+	c->res_valid = true;
+	c->res_addr = va;
+	c->res_val = *out;
+	return true;
+}
+
+/* SC succeeds when the reservation is for this address and memory still
+ * holds the value LR saw (QEMU's rule too); a failing SC touches nothing. */
+static bool exec_sc(struct cpu *c, uint64_t va, int size, uint64_t src, uint64_t *out)
+{
+	bool held = c->res_valid && c->res_addr == va;
+	c->res_valid = false;
+	if (!held) {
+		*out = 1;
+		return true;
+	}
+	if (va & (size - 1)) {
+		cpu_exception(c, EXC_STORE_MISALIGNED, va);
+		return false;
+	}
+	uint8_t *p = mmu_rmw_ptr(c, va, size);
+	if (!p)
+		return false;
+	uint64_t cur = 0;
+	memcpy(&cur, p, size);
+	if ((size == 4 ? sext32(cur) : cur) != c->res_val) {
+		*out = 1;
+		return true;
+	}
+	memcpy(p, &src, size);
+	*out = 0;
+	return true;
+}
+
+static bool exec_amo(struct cpu *c, uint32_t insn, uint64_t *out)
+{
+	int f3 = (insn >> 12) & 7, funct5 = insn >> 27;
+	if (f3 != 2 && f3 != 3)
+		return illegal(c);
+	int size = f3 == 2 ? 4 : 8;
+	uint64_t va = c->x[(insn >> 15) & 31], src = c->x[(insn >> 20) & 31];
+	if (funct5 == 0x02)
+		return ((insn >> 20) & 31) ? illegal(c) : exec_lr(c, va, size, out);
+	if (funct5 == 0x03)
+		return exec_sc(c, va, size, src, out);
+	bool known = funct5 == 0x01 || (funct5 % 4 == 0 && funct5 <= 0x1c);
+	if (!known)
+		return illegal(c);
+	if (va & (size - 1)) {
+		cpu_exception(c, EXC_STORE_MISALIGNED, va);
+		return false;
+	}
+	uint8_t *p = mmu_rmw_ptr(c, va, size);
+	if (!p)
+		return false;
+	uint64_t old = 0;
+	memcpy(&old, p, size);
+	uint64_t val = amo_compute(funct5, old, src, size == 4);
+	memcpy(p, &val, size);
+	*out = size == 4 ? sext32(old) : old;
+	return true;
+}
+
+/* Execute one 32-bit (possibly expanded) instruction of length len. */
+static void exec(struct cpu *c, uint32_t insn, int len)
+{
+	int rd = (insn >> 7) & 31;
+	uint64_t pc = c->pc, v = 0;
+	bool ok;
+
+	switch (insn & 0x7f) {
+	case OPC_LUI: v = (uint64_t)(int64_t)(int32_t)(insn & 0xfffff000); break;
+	case OPC_AUIPC: v = pc + (int64_t)(int32_t)(insn & 0xfffff000); break;
+	case OPC_JAL:
+		c->x[rd] = pc + len;
+		c->pc = pc + imm_j(insn);
+		c->x[0] = 0;
+		return;
+	case OPC_JALR: {
+		if ((insn >> 12) & 7) {
+			illegal(c);
+			return;
+		}
+		uint64_t target = (c->x[(insn >> 15) & 31] + imm_i(insn)) & ~1ULL;
+		c->x[rd] = pc + len;
+		c->pc = target;
+		c->x[0] = 0;
+		return;
+	}
+	case OPC_BRANCH: {
+		bool taken = branch_taken(insn, c->x[(insn >> 15) & 31], c->x[(insn >> 20) & 31], &ok);
+		if (!ok) {
+			illegal(c);
+			return;
+		}
+		c->pc = taken ? pc + imm_b(insn) : pc + len;
+		return;
+	}
+	case OPC_LOAD:
+		if (!exec_load(c, insn, &v))
+			return;
+		break;
+	case OPC_STORE:
+		if (!exec_store(c, insn))
+			return;
+		c->pc = pc + len;
+		return;
+	case OPC_IMM:
+		if (!exec_op_imm(c, insn, &v))
+			return;
+		break;
+	case OPC_IMM32:
+		if (!exec_op_imm32(c, insn, &v))
+			return;
+		break;
+	case OPC_OP:
+		if (!exec_op(c, insn, &v))
+			return;
+		break;
+	case OPC_OP32:
+		if (!exec_op32(c, insn, &v))
+			return;
+		break;
+	case OPC_AMO:
+		if (!exec_amo(c, insn, &v))
+			return;
+		break;
+	case OPC_MISC_MEM:
+		/* fence is a no-op on one hart; fence.i too, as no decoded
+		 * instructions are cached yet. */
+		if (((insn >> 12) & 7) > 1) {
+			illegal(c);
+			return;
+		}
+		c->pc = pc + len;
+		return;
+	case OPC_SYSTEM: {
+		int f3 = (insn >> 12) & 7;
+		bool done = f3 == 0 ? csr_system(c, insn) : f3 == 4 ? illegal(c) : csr_exec(c, insn);
+		if (done)
+			c->pc = pc + len;
+		return;
+	}
+	case OPC_LOAD_FP:
+	case OPC_STORE_FP:
+	case OPC_MADD:
+	case OPC_MSUB:
+	case OPC_NMSUB:
+	case OPC_NMADD:
+	case OPC_OP_FP:
+		if (fpu_exec(c, insn))
+			c->pc = pc + len;
+		return;
+	case OPC_CUSTOM0:
+		if (!c->bus.doorbell) {
+			illegal(c);
+			return;
+		}
+		v = c->bus.doorbell(c->bus.opaque, c->x[10], c->x[11], c->x[12]);
+		rd = 10;
+		break;
+	default: illegal(c); return;
+	}
+	if (rd)
+		c->x[rd] = v;
+	c->pc = pc + len;
+}
+
+static void step(struct cpu *c)
+{
+	uint32_t insn;
+	if (!cpu_fetch(c, c->pc, &insn))
+		return;
+	if ((insn & 3) != 3) {
+		c->raw_insn = insn & 0xffff;
+		uint32_t full = rvc_expand((uint16_t)insn);
+		if (!full) {
+			illegal(c);
+			return;
+		}
+		exec(c, full, 2);
+	} else {
+		c->raw_insn = insn;
+		exec(c, insn, 4);
+	}
+}
+
+uint64_t cpu_run(struct cpu *c, uint64_t n)
+{
+	uint64_t start = c->steps;
+	int irq = irq_to_take(c);
+	if (c->csr.mip & c->csr.mie)
+		c->wfi = false;
+	if (irq >= 0)
+		trap_enter(c, (uint64_t)irq, 0, true);
+	if (c->wfi)
+		return 0;
+	c->budget = (int64_t)n;
+	while (c->budget > 0) {
+		c->budget--;
+		step(c);
+		c->steps++;
+	}
+	return c->steps - start;
+}

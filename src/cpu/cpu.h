@@ -1,0 +1,133 @@
+/* cpu.h - one RV64GC hart (RV64IMAFDC + Zicsr + Zifencei, M/S/U modes, Sv39).
+ *
+ * The hart is the whole CPU engine of the emulated machine. It knows nothing
+ * about the board: every physical access it cannot serve from its soft TLB
+ * goes through a struct cpu_bus the machine supplies. Everything a fork of
+ * the machine must capture lives in struct cpu; the TLB is a cache of that
+ * state plus the bus, and is dropped (cpu_flush_tlb) whenever RAM mappings
+ * change under it.
+ *
+ * Time is virtual: the hart counts the instructions it steps, and the
+ * `time` CSR (and the CLINT's mtime) is that count plus the ticks skipped
+ * while waiting in WFI. Nothing here reads the host clock. */
+#ifndef THEMIS_CPU_H
+#define THEMIS_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { PRV_U = 0, PRV_S = 1, PRV_M = 3 };
+
+/* Exception causes (mcause without the interrupt bit). */
+enum {
+	EXC_INSN_MISALIGNED = 0,
+	EXC_INSN_ACCESS = 1,
+	EXC_ILLEGAL = 2,
+	EXC_BREAKPOINT = 3,
+	EXC_LOAD_MISALIGNED = 4,
+	EXC_LOAD_ACCESS = 5,
+	EXC_STORE_MISALIGNED = 6,
+	EXC_STORE_ACCESS = 7,
+	EXC_ECALL_U = 8,
+	EXC_ECALL_S = 9,
+	EXC_ECALL_M = 11,
+	EXC_INSN_PAGE = 12,
+	EXC_LOAD_PAGE = 13,
+	EXC_STORE_PAGE = 15,
+};
+
+/* Interrupt numbers (bit positions in mip/mie). */
+enum {
+	IRQ_SSI = 1,
+	IRQ_MSI = 3,
+	IRQ_STI = 5,
+	IRQ_MTI = 7,
+	IRQ_SEI = 9,
+	IRQ_MEI = 11,
+};
+
+/* How the hart reaches the board. `ram` returns the host address of the
+ * 4 KiB RAM page holding `pa`, or NULL when pa is not plain RAM for that
+ * kind of access (an MMIO range, or a RAM page the board wants to watch):
+ * such accesses go through load/store, which return false for an access
+ * fault. `doorbell` serves the custom-0 instruction (may be NULL). */
+struct cpu_bus {
+	void *opaque;
+	uint8_t *(*ram)(void *opaque, uint64_t pa, bool write);
+	bool (*load)(void *opaque, uint64_t pa, int size, uint64_t *val);
+	bool (*store)(void *opaque, uint64_t pa, int size, uint64_t val);
+	uint64_t (*doorbell)(void *opaque, uint64_t cmd, uint64_t buf, uint64_t len);
+};
+
+#define CPU_TLB_SIZE 256
+
+/* A soft-TLB entry: `tag` is the virtual page number (or ~0 when empty) and
+ * host address = vaddr + addend, so a hit costs a compare and an add. */
+struct cpu_tlb_entry {
+	uint64_t tag;
+	uintptr_t addend;
+};
+
+struct cpu_csrs {
+	uint64_t mstatus, misa, medeleg, mideleg, mie, mip, mtvec, mscratch, mepc, mcause, mtval;
+	uint64_t mcounteren, scounteren, menvcfg, senvcfg, mcountinhibit;
+	uint64_t stvec, sscratch, sepc, scause, stval, satp;
+	uint64_t cycle_off, instret_off; /* mcycle/minstret = counter + off */
+	uint64_t pmpcfg[16], pmpaddr[64];
+	uint32_t fflags, frm;
+};
+
+struct cpu {
+	uint64_t x[32];
+	uint64_t f[32];
+	uint64_t pc;
+	int priv;
+	struct cpu_csrs csr;
+
+	uint64_t steps;      /* instructions stepped since power-on (the cycle count) */
+	uint64_t traps;      /* of those, how many trapped instead of retiring */
+	uint64_t time_skip;  /* ticks added to time by WFI fast-forward */
+	uint64_t res_addr;   /* LR reservation: address and loaded value, */
+	uint64_t res_val;    /* valid when res_valid */
+	bool res_valid;
+	bool wfi;            /* waiting for an interrupt */
+	uint32_t raw_insn;   /* the instruction being executed, as fetched (for tval) */
+
+	int64_t budget;      /* instructions left in this cpu_run; 0 ends it */
+
+	struct cpu_bus bus;
+	/* Soft TLBs (caches: not part of the architectural state). */
+	struct cpu_tlb_entry tlb_r[CPU_TLB_SIZE], tlb_w[CPU_TLB_SIZE], tlb_x[CPU_TLB_SIZE];
+};
+
+/* Put the hart in its reset state: M-mode at `pc`, registers zero. */
+void cpu_init(struct cpu *c, const struct cpu_bus *bus, uint64_t pc);
+
+/* Step up to `n` instructions, taking pending interrupts first. Returns the
+ * number stepped. Returns early when the hart enters WFI with nothing
+ * pending, when cpu_stop() is called, or after a write that may unmask an
+ * interrupt (so the caller can update mip and call again). */
+uint64_t cpu_run(struct cpu *c, uint64_t n);
+
+/* End the current cpu_run after the instruction in progress. */
+void cpu_stop(struct cpu *c);
+
+/* Set or clear interrupt-pending bits driven by devices (MTIP, MSIP, SEIP...). */
+void cpu_set_irq(struct cpu *c, uint64_t mask, bool level);
+
+/* Drop every cached translation (after RAM mappings changed). */
+void cpu_flush_tlb(struct cpu *c);
+
+/* The virtual clock the `time` CSR and the CLINT read. */
+static inline uint64_t cpu_time(const struct cpu *c)
+{
+	return c->steps + c->time_skip;
+}
+
+/* Retired instructions (minstret without its guest-written offset). */
+static inline uint64_t cpu_retired(const struct cpu *c)
+{
+	return c->steps - c->traps;
+}
+
+#endif

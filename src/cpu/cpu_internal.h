@@ -1,0 +1,119 @@
+/* cpu_internal.h - what the files of the hart share and nobody else sees:
+ * the inline fast paths of the soft TLB, and the entry points of mmu.c,
+ * csr.c, fpu.c and rvc.c that cpu.c's executor calls. */
+#ifndef THEMIS_CPU_INTERNAL_H
+#define THEMIS_CPU_INTERNAL_H
+
+#include <string.h>
+
+#include "cpu.h"
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the soft TLB hands out host pointers into little-endian guest RAM"
+#endif
+
+#define likely(x)   __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+enum { ACC_R = 0, ACC_W = 1, ACC_X = 2 };
+
+/* mstatus fields */
+#define MSTATUS_SIE  (1ULL << 1)
+#define MSTATUS_MIE  (1ULL << 3)
+#define MSTATUS_SPIE (1ULL << 5)
+#define MSTATUS_MPIE (1ULL << 7)
+#define MSTATUS_SPP  (1ULL << 8)
+#define MSTATUS_MPP  (3ULL << 11)
+#define MSTATUS_FS   (3ULL << 13)
+#define MSTATUS_MPRV (1ULL << 17)
+#define MSTATUS_SUM  (1ULL << 18)
+#define MSTATUS_MXR  (1ULL << 19)
+#define MSTATUS_TVM  (1ULL << 20)
+#define MSTATUS_TW   (1ULL << 21)
+#define MSTATUS_TSR  (1ULL << 22)
+#define MSTATUS_SD   (1ULL << 63)
+
+/* ---- mmu.c: translation, TLB fills, and the slow paths ---- */
+
+/* Translate `va` for an access of kind `acc`; on failure raise the page or
+ * access fault and return false. */
+bool mmu_translate(struct cpu *c, uint64_t va, int acc, uint64_t *pa);
+bool mmu_load_slow(struct cpu *c, uint64_t va, int size, uint64_t *val);
+bool mmu_store_slow(struct cpu *c, uint64_t va, int size, uint64_t val);
+/* Fetch the instruction at pc (16 or 32 bits, low half first). */
+bool mmu_fetch_slow(struct cpu *c, uint64_t pc, uint32_t *insn);
+/* Host pointer for a read-modify-write of `size` bytes at `va` (AMO, SC):
+ * translated for writing; NULL (fault raised) when not plain RAM. */
+uint8_t *mmu_rmw_ptr(struct cpu *c, uint64_t va, int size);
+
+static inline uint64_t tlb_vpn(uint64_t va)
+{
+	return va >> 12;
+}
+
+static inline bool tlb_fits(uint64_t va, int size)
+{
+	return (va & 0xfff) <= (uint64_t)(4096 - size);
+}
+
+/* Read `size` bytes (1, 2, 4, 8) zero-extended. */
+static inline bool cpu_load(struct cpu *c, uint64_t va, int size, uint64_t *val)
+{
+	const struct cpu_tlb_entry *e = &c->tlb_r[tlb_vpn(va) % CPU_TLB_SIZE];
+	if (likely(e->tag == tlb_vpn(va) && tlb_fits(va, size))) {
+		uint64_t v = 0;
+		memcpy(&v, (const void *)(e->addend + va), size);
+		*val = v;
+		return true;
+	}
+	return mmu_load_slow(c, va, size, val);
+}
+
+static inline bool cpu_store(struct cpu *c, uint64_t va, int size, uint64_t val)
+{
+	const struct cpu_tlb_entry *e = &c->tlb_w[tlb_vpn(va) % CPU_TLB_SIZE];
+	if (likely(e->tag == tlb_vpn(va) && tlb_fits(va, size))) {
+		memcpy((void *)(e->addend + va), &val, size);
+		return true;
+	}
+	return mmu_store_slow(c, va, size, val);
+}
+
+static inline bool cpu_fetch(struct cpu *c, uint64_t pc, uint32_t *insn)
+{
+	const struct cpu_tlb_entry *e = &c->tlb_x[tlb_vpn(pc) % CPU_TLB_SIZE];
+	if (likely(e->tag == tlb_vpn(pc) && tlb_fits(pc, 4))) {
+		memcpy(insn, (const void *)(e->addend + pc), 4);
+		return true;
+	}
+	return mmu_fetch_slow(c, pc, insn);
+}
+
+/* ---- cpu.c ---- */
+
+/* Take a synchronous exception at the current pc. */
+void cpu_exception(struct cpu *c, uint64_t cause, uint64_t tval);
+/* Any write that can unmask an interrupt ends the run so it is seen. */
+void cpu_recheck_irq(struct cpu *c);
+
+/* ---- csr.c ---- */
+
+/* Execute a Zicsr instruction; false if it trapped. */
+bool csr_exec(struct cpu *c, uint32_t insn);
+/* Privilege-changing instructions (mret, sret, wfi, sfence.vma) and ecall/ebreak. */
+bool csr_system(struct cpu *c, uint32_t insn);
+bool csr_fs_enabled(const struct cpu *c);
+void csr_reset(struct cpu *c);
+void csr_fs_dirty(struct cpu *c);
+
+/* ---- fpu.c ---- */
+
+/* Execute an F/D instruction (loads, stores, arithmetic); false if it trapped. */
+bool fpu_exec(struct cpu *c, uint32_t insn);
+
+/* ---- rvc.c ---- */
+
+/* Expand a 16-bit instruction to its 32-bit equivalent; 0 if illegal. */
+uint32_t rvc_expand(uint16_t ci);
+
+#endif

@@ -1,0 +1,268 @@
+/* mmu.c - Sv39 translation, the soft TLB's fills, and the slow paths of
+ * loads, stores and fetches.
+ *
+ * The fast paths (cpu_internal.h) hit a direct-mapped TLB per access kind
+ * (read, write, fetch) whose entries hold host_page - vpage, so a hit is one
+ * compare and one add. A miss lands here: translate (walking the page table
+ * and setting A/D in hardware, as QEMU does), ask the bus for the host page,
+ * and fill the entry when the page is plain RAM for that kind of access.
+ * Anything else (MMIO, watched RAM pages, accesses that straddle a page) is
+ * served access by access through the bus and never cached.
+ *
+ * The write TLB must only ever hold pages the bus returned for writing: a
+ * machine fork relies on cpu_flush_tlb() to make the next write to every
+ * page miss, so the copy-on-write in the bus sees it. */
+#include "cpu_internal.h"
+
+#define PTE_V (1u << 0)
+#define PTE_R (1u << 1)
+#define PTE_W (1u << 2)
+#define PTE_X (1u << 3)
+#define PTE_U (1u << 4)
+#define PTE_A (1u << 6)
+#define PTE_D (1u << 7)
+
+#define SATP_MODE_SV39 8ULL
+
+static const uint64_t page_fault[3] = {EXC_LOAD_PAGE, EXC_STORE_PAGE, EXC_INSN_PAGE};
+static const uint64_t access_fault[3] = {EXC_LOAD_ACCESS, EXC_STORE_ACCESS, EXC_INSN_ACCESS};
+
+void cpu_flush_tlb(struct cpu *c)
+{
+	memset(c->tlb_r, 0xff, sizeof(c->tlb_r));
+	memset(c->tlb_w, 0xff, sizeof(c->tlb_w));
+	memset(c->tlb_x, 0xff, sizeof(c->tlb_x));
+}
+
+/* The privilege loads and stores are checked with (MPRV applies). */
+static int effective_priv(const struct cpu *c, int acc)
+{
+	if (acc != ACC_X && c->priv == PRV_M && (c->csr.mstatus & MSTATUS_MPRV))
+		return (int)((c->csr.mstatus & MSTATUS_MPP) >> 11);
+	return c->priv;
+}
+
+static bool leaf_allows(const struct cpu *c, uint64_t pte, int acc, int priv)
+{
+	if (priv == PRV_U && !(pte & PTE_U))
+		return false;
+	if (priv == PRV_S && (pte & PTE_U)) {
+		if (acc == ACC_X || !(c->csr.mstatus & MSTATUS_SUM))
+			return false;
+	}
+	switch (acc) {
+	case ACC_X: return pte & PTE_X;
+	case ACC_W: return pte & PTE_W;
+	default:
+		return (pte & PTE_R) || ((c->csr.mstatus & MSTATUS_MXR) && (pte & PTE_X));
+	}
+}
+
+/* Read or update a PTE in physical memory; false if it is not in RAM. */
+static bool pte_load(struct cpu *c, uint64_t pa, uint64_t *pte)
+{
+	uint8_t *page = c->bus.ram(c->bus.opaque, pa, false);
+	if (!page)
+		return false;
+	memcpy(pte, page + (pa & 0xfff), 8);
+	return true;
+}
+
+static bool pte_store(struct cpu *c, uint64_t pa, uint64_t pte)
+{
+	uint8_t *page = c->bus.ram(c->bus.opaque, pa, true);
+	if (!page)
+		return false;
+	memcpy(page + (pa & 0xfff), &pte, 8);
+	return true;
+}
+
+enum walk_result { WALK_OK, WALK_PAGE_FAULT, WALK_ACCESS_FAULT };
+
+static enum walk_result sv39_walk(struct cpu *c, uint64_t va, int acc, int priv, uint64_t *pa)
+{
+	if ((uint64_t)((int64_t)(va << 25) >> 25) != va)
+		return WALK_PAGE_FAULT;
+	uint64_t table = (c->csr.satp & ((1ULL << 44) - 1)) << 12;
+	for (int level = 2; level >= 0; level--) {
+		uint64_t pte_pa = table + ((va >> (12 + 9 * level)) & 0x1ff) * 8;
+		uint64_t pte;
+		if (!pte_load(c, pte_pa, &pte))
+			return WALK_ACCESS_FAULT;
+		if (!(pte & PTE_V) || ((pte & PTE_W) && !(pte & PTE_R)) || (pte >> 54))
+			return WALK_PAGE_FAULT;
+		uint64_t ppn = (pte >> 10) & ((1ULL << 44) - 1);
+		if (!(pte & (PTE_R | PTE_X))) {
+			table = ppn << 12;
+			continue;
+		}
+		uint64_t low_ppn_mask = (1ULL << (9 * level)) - 1;
+		if ((ppn & low_ppn_mask) || !leaf_allows(c, pte, acc, priv))
+			return WALK_PAGE_FAULT;
+		uint64_t ad = PTE_A | (acc == ACC_W ? PTE_D : 0);
+		if ((pte & ad) != ad && !pte_store(c, pte_pa, pte | ad))
+			return WALK_ACCESS_FAULT;
+		uint64_t page_mask = (1ULL << (12 + 9 * level)) - 1;
+		*pa = ((ppn << 12) & ~page_mask) | (va & page_mask);
+		return WALK_OK;
+	}
+	return WALK_PAGE_FAULT;
+}
+
+bool mmu_translate(struct cpu *c, uint64_t va, int acc, uint64_t *pa)
+{
+	int priv = effective_priv(c, acc);
+	if (priv == PRV_M || (c->csr.satp >> 60) != SATP_MODE_SV39) {
+		*pa = va;
+		return true;
+	}
+	switch (sv39_walk(c, va, acc, priv, pa)) {
+	case WALK_OK: return true;
+	case WALK_ACCESS_FAULT: cpu_exception(c, access_fault[acc], va); return false;
+	default: cpu_exception(c, page_fault[acc], va); return false;
+	}
+}
+
+static struct cpu_tlb_entry *tlb_for(struct cpu *c, int acc, uint64_t va)
+{
+	struct cpu_tlb_entry *tlb = acc == ACC_R ? c->tlb_r : acc == ACC_W ? c->tlb_w : c->tlb_x;
+	return &tlb[tlb_vpn(va) % CPU_TLB_SIZE];
+}
+
+/* Translate and return the host page for va, filling the TLB; NULL (with
+ * *pa set and no fault raised) when the page is not plain RAM. */
+static uint8_t *page_for(struct cpu *c, uint64_t va, int acc, uint64_t *pa, bool *ok)
+{
+	*ok = mmu_translate(c, va, acc, pa);
+	if (!*ok)
+		return NULL;
+	uint8_t *page = c->bus.ram(c->bus.opaque, *pa, acc == ACC_W);
+	if (page) {
+		struct cpu_tlb_entry *e = tlb_for(c, acc, va);
+		e->tag = tlb_vpn(va);
+		e->addend = (uintptr_t)page - (va & ~0xfffULL);
+	}
+	return page;
+}
+
+/* One access that lies within a page. */
+static bool load_in_page(struct cpu *c, uint64_t va, int size, uint64_t *val)
+{
+	uint64_t pa;
+	bool ok;
+	uint8_t *page = page_for(c, va, ACC_R, &pa, &ok);
+	if (!ok)
+		return false;
+	if (page) {
+		uint64_t v = 0;
+		memcpy(&v, page + (pa & 0xfff), size);
+		*val = v;
+		return true;
+	}
+	if (!c->bus.load(c->bus.opaque, pa, size, val)) {
+		cpu_exception(c, EXC_LOAD_ACCESS, va);
+		return false;
+	}
+	return true;
+}
+
+bool mmu_load_slow(struct cpu *c, uint64_t va, int size, uint64_t *val)
+{
+	if (tlb_fits(va, size))
+		return load_in_page(c, va, size, val);
+	/* Misaligned across a page boundary: byte by byte, no side effects. */
+	uint64_t v = 0;
+	for (int i = 0; i < size; i++) {
+		uint64_t b;
+		if (!load_in_page(c, va + i, 1, &b))
+			return false;
+		v |= b << (8 * i);
+	}
+	*val = v;
+	return true;
+}
+
+static bool store_phys(struct cpu *c, uint64_t va, uint64_t pa, uint8_t *page, int size,
+		       uint64_t val)
+{
+	if (page) {
+		memcpy(page + (pa & 0xfff), &val, size);
+		return true;
+	}
+	if (!c->bus.store(c->bus.opaque, pa, size, val)) {
+		cpu_exception(c, EXC_STORE_ACCESS, va);
+		return false;
+	}
+	return true;
+}
+
+bool mmu_store_slow(struct cpu *c, uint64_t va, int size, uint64_t val)
+{
+	uint64_t pa;
+	bool ok;
+	if (tlb_fits(va, size)) {
+		uint8_t *page = page_for(c, va, ACC_W, &pa, &ok);
+		return ok && store_phys(c, va, pa, page, size, val);
+	}
+	/* Straddles two pages: translate both before writing either. */
+	uint64_t va2 = (va | 0xfff) + 1, pa2;
+	int n1 = (int)(va2 - va);
+	uint8_t *p1 = page_for(c, va, ACC_W, &pa, &ok);
+	if (!ok)
+		return false;
+	uint8_t *p2 = page_for(c, va2, ACC_W, &pa2, &ok);
+	if (!ok)
+		return false;
+	for (int i = 0; i < size; i++) {
+		bool first = i < n1;
+		uint64_t off = first ? (uint64_t)i : (uint64_t)(i - n1);
+		if (!store_phys(c, va + i, (first ? pa : pa2) + off, first ? p1 : p2, 1,
+				(val >> (8 * i)) & 0xff))
+			return false;
+	}
+	return true;
+}
+
+static bool fetch16(struct cpu *c, uint64_t va, uint16_t *half)
+{
+	uint64_t pa;
+	bool ok;
+	uint8_t *page = page_for(c, va, ACC_X, &pa, &ok);
+	if (!ok)
+		return false;
+	if (!page) {
+		cpu_exception(c, EXC_INSN_ACCESS, va);
+		return false;
+	}
+	memcpy(half, page + (pa & 0xfff), 2);
+	return true;
+}
+
+bool mmu_fetch_slow(struct cpu *c, uint64_t pc, uint32_t *insn)
+{
+	uint16_t lo, hi = 0;
+	if (!fetch16(c, pc, &lo))
+		return false;
+	if ((lo & 3) == 3 && !fetch16(c, pc + 2, &hi))
+		return false;
+	*insn = lo | (uint32_t)hi << 16;
+	return true;
+}
+
+uint8_t *mmu_rmw_ptr(struct cpu *c, uint64_t va, int size)
+{
+	struct cpu_tlb_entry *e = tlb_for(c, ACC_W, va);
+	if (e->tag == tlb_vpn(va))
+		return (uint8_t *)(e->addend + va);
+	uint64_t pa;
+	bool ok;
+	uint8_t *page = page_for(c, va, ACC_W, &pa, &ok);
+	(void)size; /* callers check alignment, so the access fits the page */
+	if (!ok)
+		return NULL;
+	if (!page) {
+		cpu_exception(c, EXC_STORE_ACCESS, va);
+		return NULL;
+	}
+	return page + (pa & 0xfff);
+}
