@@ -45,3 +45,36 @@ format:
 
 clean:
 	rm -rf build
+
+build/asan/fuzz_cpu: tests/fuzz/fuzz_cpu.c $(SAN_OBJS) $(HDRS)
+	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) $< $(SAN_OBJS) -o $@
+
+test-fuzz: build/asan/fuzz_cpu
+	build/asan/fuzz_cpu 3000 1
+
+build/test_softfp: tests/unit/test_softfp.c src/cpu/softfp.c src/cpu/softfp.h
+	$(CC) $(CFLAGS) tests/unit/test_softfp.c src/cpu/softfp.c -lm -o $@
+
+build/asan/test_softfp: tests/unit/test_softfp.c src/cpu/softfp.c src/cpu/softfp.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) tests/unit/test_softfp.c src/cpu/softfp.c -lm -o $@
+
+test-unit: build/test_softfp
+	build/test_softfp
+
+test-cli: build/themis build/asan/themis
+	tests/cli/test_cli.sh build/themis
+	tests/cli/test_cli.sh build/asan/themis
+
+test-isa: build/themis build/asan/themis $(ISA_ELFS)
+	tests/isa/run.sh build/isa -- build/themis bare
+	tests/isa/run.sh build/isa -- build/asan/themis bare
+
+test-diff: build/themis
+	tests/diff/run.sh --themis build/themis
+
+test: test-unit test-cli test-isa test-fuzz test-diff
+	@echo "make test: all passed"
+
+bench: build/themis
+	bench/cpu/run.sh --themis build/themis

@@ -131,21 +131,27 @@ static inline int64_t imm_i(uint32_t insn)
 	return (int64_t)(int32_t)insn >> 20;
 }
 
+/* Sign bits of insn from bit `hi` up, shifted to start at bit `at`. */
+static inline uint64_t sign_from(uint32_t insn, int hi, int at)
+{
+	return (uint64_t)((int64_t)(int32_t)insn >> hi) << at;
+}
+
 static inline int64_t imm_s(uint32_t insn)
 {
-	return ((int64_t)(int32_t)insn >> 25 << 5) | ((insn >> 7) & 31);
+	return (int64_t)(sign_from(insn, 25, 5) | ((insn >> 7) & 31));
 }
 
 static inline int64_t imm_b(uint32_t insn)
 {
-	return ((int64_t)(int32_t)insn >> 31 << 12) | ((insn >> 7) & 1) << 11 |
-	       ((insn >> 25) & 0x3f) << 5 | ((insn >> 8) & 0xf) << 1;
+	return (int64_t)(sign_from(insn, 31, 12) | ((insn >> 7) & 1) << 11 |
+			 ((insn >> 25) & 0x3f) << 5 | ((insn >> 8) & 0xf) << 1);
 }
 
 static inline int64_t imm_j(uint32_t insn)
 {
-	return ((int64_t)(int32_t)insn >> 31 << 20) | (insn & 0xff000) | ((insn >> 20) & 1) << 11 |
-	       ((insn >> 21) & 0x3ff) << 1;
+	return (int64_t)(sign_from(insn, 31, 20) | (insn & 0xff000) | ((insn >> 20) & 1) << 11 |
+			 ((insn >> 21) & 0x3ff) << 1);
 }
 
 static bool illegal(struct cpu *c)
@@ -457,7 +463,7 @@ static bool exec_amo(struct cpu *c, uint32_t insn, uint64_t *out)
 }
 
 /* Execute one 32-bit (possibly expanded) instruction of length len. */
-static void exec(struct cpu *c, uint32_t insn, int len)
+static inline __attribute__((always_inline)) void exec(struct cpu *c, uint32_t insn, int len)
 {
 	int rd = (insn >> 7) & 31;
 	uint64_t pc = c->pc, v = 0;
@@ -561,14 +567,14 @@ static void exec(struct cpu *c, uint32_t insn, int len)
 	c->pc = pc + len;
 }
 
-static void step(struct cpu *c)
+static inline __attribute__((always_inline)) void step(struct cpu *c)
 {
 	uint32_t insn;
 	if (!cpu_fetch(c, c->pc, &insn))
 		return;
 	if ((insn & 3) != 3) {
 		c->raw_insn = insn & 0xffff;
-		uint32_t full = rvc_expand((uint16_t)insn);
+		uint32_t full = rvc_lookup((uint16_t)insn);
 		if (!full) {
 			illegal(c);
 			return;

@@ -56,14 +56,54 @@ static inline bool tlb_fits(uint64_t va, int size)
 	return (va & 0xfff) <= (uint64_t)(4096 - size);
 }
 
+/* Host memory access of a power-of-two size, with constant-size copies the
+ * compiler turns into single moves. */
+static inline uint64_t host_read(const void *p, int size)
+{
+	switch (size) {
+	case 1: return *(const uint8_t *)p;
+	case 2: {
+		uint16_t v;
+		memcpy(&v, p, 2);
+		return v;
+	}
+	case 4: {
+		uint32_t v;
+		memcpy(&v, p, 4);
+		return v;
+	}
+	default: {
+		uint64_t v;
+		memcpy(&v, p, 8);
+		return v;
+	}
+	}
+}
+
+static inline void host_write(void *p, int size, uint64_t val)
+{
+	switch (size) {
+	case 1: *(uint8_t *)p = (uint8_t)val; break;
+	case 2: {
+		uint16_t v = (uint16_t)val;
+		memcpy(p, &v, 2);
+		break;
+	}
+	case 4: {
+		uint32_t v = (uint32_t)val;
+		memcpy(p, &v, 4);
+		break;
+	}
+	default: memcpy(p, &val, 8); break;
+	}
+}
+
 /* Read `size` bytes (1, 2, 4, 8) zero-extended. */
 static inline bool cpu_load(struct cpu *c, uint64_t va, int size, uint64_t *val)
 {
 	const struct cpu_tlb_entry *e = &c->tlb_r[tlb_vpn(va) % CPU_TLB_SIZE];
 	if (likely(e->tag == tlb_vpn(va) && tlb_fits(va, size))) {
-		uint64_t v = 0;
-		memcpy(&v, (const void *)(e->addend + va), size);
-		*val = v;
+		*val = host_read((const void *)(e->addend + va), size);
 		return true;
 	}
 	return mmu_load_slow(c, va, size, val);
@@ -73,7 +113,7 @@ static inline bool cpu_store(struct cpu *c, uint64_t va, int size, uint64_t val)
 {
 	const struct cpu_tlb_entry *e = &c->tlb_w[tlb_vpn(va) % CPU_TLB_SIZE];
 	if (likely(e->tag == tlb_vpn(va) && tlb_fits(va, size))) {
-		memcpy((void *)(e->addend + va), &val, size);
+		host_write((void *)(e->addend + va), size, val);
 		return true;
 	}
 	return mmu_store_slow(c, va, size, val);
@@ -115,5 +155,8 @@ bool fpu_exec(struct cpu *c, uint32_t insn);
 
 /* Expand a 16-bit instruction to its 32-bit equivalent; 0 if illegal. */
 uint32_t rvc_expand(uint16_t ci);
+/* The same through a table of all 65536 expansions, built on first use (a
+ * memo of a pure function: no machine state lives there). */
+uint32_t rvc_lookup(uint16_t ci);
 
 #endif

@@ -74,7 +74,7 @@ static bool fp_store(struct cpu *c, uint32_t insn)
 	int f3 = (insn >> 12) & 7;
 	if (f3 != 2 && f3 != 3)
 		return fp_illegal(c);
-	int64_t imm = ((int64_t)(int32_t)insn >> 25 << 5) | ((insn >> 7) & 31);
+	uint64_t imm = (uint64_t)((int64_t)(int32_t)insn >> 25) << 5 | ((insn >> 7) & 31);
 	uint64_t va = c->x[(insn >> 15) & 31] + imm;
 	return cpu_store(c, va, f3 == 2 ? 4 : 8, c->f[(insn >> 20) & 31]);
 }

@@ -198,3 +198,16 @@ uint32_t rvc_expand(uint16_t half)
 	default: return 0;
 	}
 }
+
+static uint32_t rvc_table[1 << 16];
+static bool rvc_table_ready;
+
+uint32_t rvc_lookup(uint16_t ci)
+{
+	if (unlikely(!rvc_table_ready)) {
+		for (uint32_t i = 0; i < (1u << 16); i++)
+			rvc_table[i] = (i & 3) == 3 ? 0 : rvc_expand((uint16_t)i);
+		rvc_table_ready = true;
+	}
+	return rvc_table[ci];
+}

@@ -102,8 +102,7 @@ static void add_region(struct bare *m, uint64_t base, uint64_t len, const struct
 	m->regions[m->nregions++] = (struct mmio_region){base, len, ops, dev};
 }
 
-int bare_init(struct bare *m, uint64_t mem, const char *elf, FILE *console, char *err,
-	      size_t errlen)
+int bare_init_blank(struct bare *m, uint64_t mem, FILE *console, char *err, size_t errlen)
 {
 	memset(m, 0, sizeof(*m));
 	int rc = ram_init(&m->ram, BARE_RAM_BASE, mem);
@@ -112,6 +111,22 @@ int bare_init(struct bare *m, uint64_t mem, const char *elf, FILE *console, char
 			 (unsigned long long)mem, strerror(-rc));
 		return -1;
 	}
+	struct cpu_bus bus = {.opaque = m, .ram = bus_ram, .load = bus_load, .store = bus_store};
+	cpu_init(&m->cpu, &bus, BARE_RAM_BASE);
+	uart16550_init(&m->uart, console);
+	clint_init(&m->clint, &m->cpu);
+	m->finisher = (struct sifive_test){.on_finish = finisher_done, .opaque = m};
+	add_region(m, BARE_FINISHER_BASE, 0x1000, &sifive_test_ops, &m->finisher);
+	add_region(m, BARE_CLINT_BASE, 0x10000, &clint_ops, &m->clint);
+	add_region(m, BARE_UART_BASE, 0x100, &uart16550_ops, &m->uart);
+	return 0;
+}
+
+int bare_init(struct bare *m, uint64_t mem, const char *elf, FILE *console, char *err,
+	      size_t errlen)
+{
+	if (bare_init_blank(m, mem, console, err, errlen))
+		return -1;
 	struct elf_image img;
 	if (elf_load(elf, &m->ram, &img, err, errlen)) {
 		ram_free(&m->ram);
@@ -119,14 +134,7 @@ int bare_init(struct bare *m, uint64_t mem, const char *elf, FILE *console, char
 	}
 	m->has_tohost = img.has_tohost;
 	m->tohost = img.tohost;
-	struct cpu_bus bus = {.opaque = m, .ram = bus_ram, .load = bus_load, .store = bus_store};
-	cpu_init(&m->cpu, &bus, img.entry);
-	uart16550_init(&m->uart, console);
-	clint_init(&m->clint, &m->cpu);
-	m->finisher = (struct sifive_test){.on_finish = finisher_done, .opaque = m};
-	add_region(m, BARE_FINISHER_BASE, 0x1000, &sifive_test_ops, &m->finisher);
-	add_region(m, BARE_CLINT_BASE, 0x10000, &clint_ops, &m->clint);
-	add_region(m, BARE_UART_BASE, 0x100, &uart16550_ops, &m->uart);
+	m->cpu.pc = img.entry;
 	return 0;
 }
 

@@ -42,6 +42,8 @@ struct bare {
  * one-line reason in err. The console goes to `console`. */
 int bare_init(struct bare *m, uint64_t mem, const char *elf, FILE *console, char *err,
 	      size_t errlen);
+/* The same board with empty RAM and the hart at the start of RAM. */
+int bare_init_blank(struct bare *m, uint64_t mem, FILE *console, char *err, size_t errlen);
 void bare_free(struct bare *m);
 
 /* Run until the program reports, or `max_insns` instructions (0 = no limit). */

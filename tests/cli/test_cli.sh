@@ -1,0 +1,71 @@
+#!/bin/sh
+# Command-line behaviour of `themis bare`: every kind of bad input gets a
+# one-line error naming the file and the problem with exit status 2, and the
+# stop conditions have their own statuses. Usage: test_cli.sh THEMIS
+set -u
+themis=${1:-build/themis}
+here=$(dirname "$0")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+rvcc="riscv64-linux-gnu-gcc -march=rv64gc -mabi=lp64d -mcmodel=medany -nostdlib -nostartfiles -static -fno-pie -no-pie -Wl,--build-id=none -I $here/../isa"
+
+# expect STATUS PATTERN -- CMD...: exit status and a stderr/stdout pattern.
+expect() {
+	want=$1 pat=$2
+	shift 3
+	"$@" >"$work/out" 2>&1
+	got=$?
+	if [ "$got" -ne "$want" ] || ! grep -q -- "$pat" "$work/out"; then
+		echo "FAIL: $* -> status $got (want $want), output:"
+		sed 's/^/    /' "$work/out"
+		fails=$((fails + 1))
+	else
+		echo "ok: $* -> $got, '$pat'"
+	fi
+}
+
+build() { # build NAME SRC [extra flags]
+	name=$1 src=$2
+	shift 2
+	$rvcc "$@" "$src" -o "$work/$name" || { echo "FAIL: cannot build $name"; exit 1; }
+}
+
+build loop.elf "$here/loop.S" -T "$here/../isa/link.ld"
+build sleep.elf "$here/sleep.S" -T "$here/../isa/link.ld"
+build fail7.elf "$here/fail7.S" -T "$here/../isa/link.ld"
+build hello.elf "$here/hello.S" -T "$here/../isa/link.ld"
+build low.elf "$here/loop.S" -Wl,-Ttext=0x1000
+build high.elf "$here/loop.S" -Wl,-Ttext=0x90000000
+riscv64-linux-gnu-gcc -march=rv32i -mabi=ilp32 -nostdlib -nostartfiles -static \
+	-Wl,--build-id=none -Wl,-Ttext=0x80000000 "$here/loop.S" -o "$work/rv32.elf" 2>/dev/null ||
+	printf '\177ELF\001\001\001\000\000\000\000\000\000\000\000\000' >"$work/rv32.elf"
+: >"$work/empty"
+echo "not an elf at all" >"$work/text"
+head -c 40 "$work/loop.elf" >"$work/truncated.elf"
+
+expect 2 "text: not an ELF file" -- "$themis" bare "$work/text"
+expect 2 "empty file" -- "$themis" bare "$work/empty"
+expect 2 "cannot open" -- "$themis" bare "$work/missing.elf"
+expect 2 "expected RISC-V" -- "$themis" bare /bin/sh
+expect 2 "expected 64-bit" -- "$themis" bare "$work/rv32.elf"
+expect 2 "truncated ELF header" -- "$themis" bare "$work/truncated.elf"
+expect 2 "outside RAM" -- "$themis" bare "$work/low.elf"
+expect 2 "outside RAM" -- "$themis" bare --mem 64M "$work/high.elf"
+expect 2 "unknown option" -- "$themis" bare --bogus "$work/loop.elf"
+expect 2 "positive count" -- "$themis" bare --max-insns abc "$work/loop.elf"
+expect 2 "needs a size" -- "$themis" bare --mem 12345 "$work/loop.elf"
+expect 2 "needs an ELF" -- "$themis" bare
+expect 2 "unknown command" -- "$themis" frobnicate
+expect 124 "stopped after 1000 instructions" -- "$themis" bare --max-insns 1000 "$work/loop.elf"
+expect 125 "no interrupt enabled" -- "$themis" bare "$work/sleep.elf"
+expect 7 "test 7 failed" -- "$themis" bare "$work/fail7.elf"
+expect 0 "^hello from the bare board$" -- "$themis" bare "$work/hello.elf"
+expect 0 "mips" -- "$themis" bare --stats "$work/hello.elf"
+if grep -q "$(printf '\001')" "$work/out"; then
+	echo "FAIL: the divisor latch byte reached the console"
+	fails=$((fails + 1))
+fi
+
+[ "$fails" -eq 0 ] && echo "cli: all passed" || echo "cli: $fails failed"
+[ "$fails" -eq 0 ]
