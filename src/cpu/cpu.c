@@ -9,7 +9,10 @@
  * its helper returns false, so it simply returns without touching pc or rd.
  * Interrupts are checked at the start of every cpu_run; anything that may
  * unmask one ends the run (budget = 0). */
+#include <errno.h>
+
 #include "cpu_internal.h"
+#include "dcache.h"
 
 enum {
 	OPC_LOAD = 0x03,
@@ -36,14 +39,22 @@ enum {
 	OPC_SYSTEM = 0x73,
 };
 
-void cpu_init(struct cpu *c, const struct cpu_bus *bus, uint64_t pc)
+int cpu_init(struct cpu *c, const struct cpu_bus *bus, uint64_t pc)
 {
 	memset(c, 0, sizeof(*c));
+	if (dcache_init(c))
+		return -ENOMEM;
 	c->bus = *bus;
 	csr_reset(c);
 	c->priv = PRV_M;
 	c->pc = pc;
 	cpu_flush_tlb(c);
+	return 0;
+}
+
+void cpu_free(struct cpu *c)
+{
+	dcache_free(c);
 }
 
 void cpu_stop(struct cpu *c)
@@ -586,6 +597,129 @@ static inline __attribute__((always_inline)) void step(struct cpu *c)
 	}
 }
 
+/* Execute the decoded instruction d at pc. The common integer operations
+ * run here directly; the rest go through exec(), the full decoder. Returns
+ * true when a fast operation completed (so the fetch mapping of this page is
+ * still valid), false after the full decoder or a trap. */
+static inline __attribute__((always_inline)) bool exec_decoded(struct cpu *c,
+							     const struct dinsn *d, uint64_t pc)
+{
+	uint64_t *x = c->x, a = x[d->rs1], b = x[d->rs2], v;
+	int64_t imm = d->imm;
+	switch (d->op) {
+	case D_LUI: x[d->rd] = (uint64_t)imm; break;
+	case D_AUIPC: x[d->rd] = pc + imm; break;
+	case D_JAL:
+		x[d->rd] = pc + d->len;
+		c->pc = pc + imm;
+		return true;
+	case D_JALR:
+		x[d->rd] = pc + d->len;
+		c->pc = (a + imm) & ~1ULL;
+		return true;
+	case D_BEQ: c->pc = a == b ? pc + imm : pc + d->len; return true;
+	case D_BNE: c->pc = a != b ? pc + imm : pc + d->len; return true;
+	case D_BLT: c->pc = (int64_t)a < (int64_t)b ? pc + imm : pc + d->len; return true;
+	case D_BGE: c->pc = (int64_t)a >= (int64_t)b ? pc + imm : pc + d->len; return true;
+	case D_BLTU: c->pc = a < b ? pc + imm : pc + d->len; return true;
+	case D_BGEU: c->pc = a >= b ? pc + imm : pc + d->len; return true;
+	case D_LB:
+	case D_LH:
+	case D_LW:
+	case D_LD:
+	case D_LBU:
+	case D_LHU:
+	case D_LWU: {
+		static const int size[] = {1, 2, 4, 8, 1, 2, 4};
+		int k = d->op - D_LB;
+		if (!cpu_load(c, a + imm, size[k], &v))
+			return false;
+		if (k == 0)
+			v = (uint64_t)(int64_t)(int8_t)v;
+		else if (k == 1)
+			v = (uint64_t)(int64_t)(int16_t)v;
+		else if (k == 2)
+			v = sext32(v);
+		x[d->rd] = v;
+		break;
+	}
+	case D_SB:
+	case D_SH:
+	case D_SW:
+	case D_SD:
+		if (!cpu_store(c, a + imm, 1 << (d->op - D_SB), b))
+			return false;
+		break;
+	case D_ADDI: x[d->rd] = a + imm; break;
+	case D_SLTI: x[d->rd] = (int64_t)a < imm; break;
+	case D_SLTIU: x[d->rd] = a < (uint64_t)imm; break;
+	case D_XORI: x[d->rd] = a ^ imm; break;
+	case D_ORI: x[d->rd] = a | imm; break;
+	case D_ANDI: x[d->rd] = a & imm; break;
+	case D_SLLI: x[d->rd] = a << imm; break;
+	case D_SRLI: x[d->rd] = a >> imm; break;
+	case D_SRAI: x[d->rd] = (uint64_t)((int64_t)a >> imm); break;
+	case D_ADDIW: x[d->rd] = sext32(a + imm); break;
+	case D_SLLIW: x[d->rd] = sext32((uint32_t)a << imm); break;
+	case D_SRLIW: x[d->rd] = sext32((uint32_t)a >> imm); break;
+	case D_SRAIW: x[d->rd] = sext32((uint32_t)((int32_t)a >> imm)); break;
+	case D_ADD: x[d->rd] = a + b; break;
+	case D_SUB: x[d->rd] = a - b; break;
+	case D_SLL: x[d->rd] = a << (b & 63); break;
+	case D_SLT: x[d->rd] = (int64_t)a < (int64_t)b; break;
+	case D_SLTU: x[d->rd] = a < b; break;
+	case D_XOR: x[d->rd] = a ^ b; break;
+	case D_SRL: x[d->rd] = a >> (b & 63); break;
+	case D_SRA: x[d->rd] = (uint64_t)((int64_t)a >> (b & 63)); break;
+	case D_OR: x[d->rd] = a | b; break;
+	case D_AND: x[d->rd] = a & b; break;
+	case D_ADDW: x[d->rd] = sext32(a + b); break;
+	case D_SUBW: x[d->rd] = sext32(a - b); break;
+	case D_SLLW: x[d->rd] = sext32((uint32_t)a << (b & 31)); break;
+	case D_SRLW: x[d->rd] = sext32((uint32_t)a >> (b & 31)); break;
+	case D_SRAW: x[d->rd] = sext32((uint32_t)((int32_t)a >> (b & 31))); break;
+	case D_MUL: x[d->rd] = a * b; break;
+	case D_MULW: x[d->rd] = sext32((uint32_t)a * (uint32_t)b); break;
+	case D_GENERIC:
+		c->raw_insn = d->raw;
+		exec(c, d->len == 2 ? rvc_lookup((uint16_t)d->raw) : d->raw, d->len);
+		return false;
+	default: /* D_SLOW */
+		step(c);
+		return false;
+	}
+	c->pc = pc + d->len;
+	return true;
+}
+
+/* Run instructions of the page holding pc through the decoded-instruction
+ * cache while control stays in that page and only fast operations run; the
+ * fetch translation is looked up once per visit, not once per instruction. */
+static inline __attribute__((always_inline)) void run_page(struct cpu *c)
+{
+	uint64_t pc = c->pc;
+	const struct cpu_tlb_entry *e = &c->tlb_x[tlb_vpn(pc) % CPU_TLB_SIZE];
+	if (unlikely(e->tag != tlb_vpn(pc))) {
+		c->budget--;
+		step(c); /* fills the fetch TLB for next time */
+		c->steps++;
+		return;
+	}
+	struct dpage *code = e->code;
+	uintptr_t addend = e->addend;
+	uint64_t vpage = pc & ~0xfffULL;
+	bool fast;
+	do {
+		struct dinsn *d = &code->slot[(pc & 0xfff) >> 1];
+		if (unlikely(d->op == D_NONE))
+			dcache_decode(d, (const uint8_t *)(addend + pc), pc & 0xfff);
+		c->budget--;
+		fast = exec_decoded(c, d, pc);
+		c->steps++;
+		pc = c->pc;
+	} while (fast && c->budget > 0 && (pc & ~0xfffULL) == vpage);
+}
+
 uint64_t cpu_run(struct cpu *c, uint64_t n)
 {
 	uint64_t start = c->steps;
@@ -597,10 +731,7 @@ uint64_t cpu_run(struct cpu *c, uint64_t n)
 	if (c->wfi)
 		return 0;
 	c->budget = (int64_t)n;
-	while (c->budget > 0) {
-		c->budget--;
-		step(c);
-		c->steps++;
-	}
+	while (c->budget > 0)
+		run_page(c);
 	return c->steps - start;
 }

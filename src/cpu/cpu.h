@@ -66,6 +66,7 @@ struct cpu_bus {
 struct cpu_tlb_entry {
 	uint64_t tag;
 	uintptr_t addend;
+	struct dpage *code; /* fetch TLB only: the page's decoded instructions */
 };
 
 struct cpu_csrs {
@@ -78,7 +79,7 @@ struct cpu_csrs {
 };
 
 struct cpu {
-	uint64_t x[32];
+	uint64_t x[33]; /* x[32] is a sink: decoded writes to x0 land there */
 	uint64_t f[32];
 	uint64_t pc;
 	int priv;
@@ -96,12 +97,15 @@ struct cpu {
 	int64_t budget;      /* instructions left in this cpu_run; 0 ends it */
 
 	struct cpu_bus bus;
+	struct dcache *dc; /* decoded instructions (a cache, see dcache.h) */
 	/* Soft TLBs (caches: not part of the architectural state). */
 	struct cpu_tlb_entry tlb_r[CPU_TLB_SIZE], tlb_w[CPU_TLB_SIZE], tlb_x[CPU_TLB_SIZE];
 };
 
-/* Put the hart in its reset state: M-mode at `pc`, registers zero. */
-void cpu_init(struct cpu *c, const struct cpu_bus *bus, uint64_t pc);
+/* Put the hart in its reset state: M-mode at `pc`, registers zero.
+ * 0, or -ENOMEM. cpu_free releases the hart's caches. */
+int cpu_init(struct cpu *c, const struct cpu_bus *bus, uint64_t pc);
+void cpu_free(struct cpu *c);
 
 /* Step up to `n` instructions, taking pending interrupts first. Returns the
  * number stepped. Returns early when the hart enters WFI with nothing
@@ -117,6 +121,8 @@ void cpu_set_irq(struct cpu *c, uint64_t mask, bool level);
 
 /* Drop every cached translation (after RAM mappings changed). */
 void cpu_flush_tlb(struct cpu *c);
+/* Drop every decoded instruction (after RAM changed behind the hart). */
+void cpu_flush_code(struct cpu *c);
 
 /* The virtual clock the `time` CSR and the CLINT read. */
 static inline uint64_t cpu_time(const struct cpu *c)

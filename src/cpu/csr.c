@@ -188,9 +188,11 @@ static void satp_write(struct cpu *c, uint64_t v)
 	cpu_flush_tlb(c);
 }
 
-static uint64_t tvec_legal(uint64_t v)
+/* mtvec/stvec: a write with a reserved mode (2, 3) is ignored, as QEMU does. */
+static void tvec_write(uint64_t *tvec, uint64_t v)
 {
-	return (v & 3) >= 2 ? v & ~3ULL : v; /* modes 2 and 3 are reserved */
+	if ((v & 3) < 2)
+		*tvec = v;
 }
 
 /* Write a CSR the caller has already checked exists and is writable. */
@@ -209,7 +211,7 @@ static void csr_write(struct cpu *c, int csr, uint64_t v)
 	case CSR_MINSTRET: r->instret_off = v - cpu_retired(c) - 1; return;
 	case CSR_SSTATUS: mstatus_write(c, v, SSTATUS_MASK & MSTATUS_WRITABLE); return;
 	case CSR_SIE: r->mie = (r->mie & ~r->mideleg) | (v & r->mideleg & MIE_WRITABLE); break;
-	case CSR_STVEC: r->stvec = tvec_legal(v); return;
+	case CSR_STVEC: tvec_write(&r->stvec, v); return;
 	case CSR_SCOUNTEREN: r->scounteren = v & 0xffffffff; return;
 	case CSR_SENVCFG: r->senvcfg = 0; return;
 	case CSR_SSCRATCH: r->sscratch = v; return;
@@ -227,7 +229,7 @@ static void csr_write(struct cpu *c, int csr, uint64_t v)
 	case CSR_MEDELEG: r->medeleg = v & MEDELEG_WRITABLE; return;
 	case CSR_MIDELEG: r->mideleg = v & MIP_S_BITS; break;
 	case CSR_MIE: r->mie = v & MIE_WRITABLE; break;
-	case CSR_MTVEC: r->mtvec = tvec_legal(v); return;
+	case CSR_MTVEC: tvec_write(&r->mtvec, v); return;
 	case CSR_MCOUNTEREN: r->mcounteren = v & 0xffffffff; return;
 	case CSR_MENVCFG: r->menvcfg = 0; return;
 	case CSR_MCOUNTINHIBIT: r->mcountinhibit = 0; return;
@@ -281,8 +283,8 @@ static void do_mret(struct cpu *c)
 	s = (s & ~MSTATUS_MIE) | ((s & MSTATUS_MPIE) ? MSTATUS_MIE : 0);
 	s |= MSTATUS_MPIE;
 	s &= ~MSTATUS_MPP;
-	if (mpp != PRV_M)
-		s &= ~MSTATUS_MPRV;
+	/* Priv 1.12 would clear MPRV when returning below M; QEMU 7.2 (our
+	 * second opinion) keeps the 1.11 behaviour, and so do we. */
 	c->csr.mstatus = s;
 	c->priv = mpp;
 	c->pc = c->csr.mepc;
@@ -297,7 +299,6 @@ static void do_sret(struct cpu *c)
 	s = (s & ~MSTATUS_SIE) | ((s & MSTATUS_SPIE) ? MSTATUS_SIE : 0);
 	s |= MSTATUS_SPIE;
 	s &= ~MSTATUS_SPP;
-	s &= ~MSTATUS_MPRV;
 	c->csr.mstatus = s;
 	c->priv = spp;
 	c->pc = c->csr.sepc;

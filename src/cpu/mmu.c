@@ -13,6 +13,7 @@
  * machine fork relies on cpu_flush_tlb() to make the next write to every
  * page miss, so the copy-on-write in the bus sees it. */
 #include "cpu_internal.h"
+#include "dcache.h"
 
 #define PTE_V (1u << 0)
 #define PTE_R (1u << 1)
@@ -74,6 +75,7 @@ static bool pte_store(struct cpu *c, uint64_t pa, uint64_t pte)
 	if (!page)
 		return false;
 	memcpy(page + (pa & 0xfff), &pte, 8);
+	dcache_store(c, page, pa & 0xfff, 8);
 	return true;
 }
 
@@ -137,11 +139,17 @@ static uint8_t *page_for(struct cpu *c, uint64_t va, int acc, uint64_t *pa, bool
 	if (!*ok)
 		return NULL;
 	uint8_t *page = c->bus.ram(c->bus.opaque, *pa, acc == ACC_W);
-	if (page) {
-		struct cpu_tlb_entry *e = tlb_for(c, acc, va);
-		e->tag = tlb_vpn(va);
-		e->addend = (uintptr_t)page - (va & ~0xfffULL);
-	}
+	if (!page)
+		return NULL;
+	struct dpage *code = NULL;
+	if (acc == ACC_W && dcache_find(c, page))
+		return page; /* holds decoded code: stores stay on the slow path */
+	if (acc == ACC_X && !(code = dcache_get(c, page)))
+		return page; /* out of memory for decoding: fetch the slow way */
+	struct cpu_tlb_entry *e = tlb_for(c, acc, va);
+	e->tag = tlb_vpn(va);
+	e->addend = (uintptr_t)page - (va & ~0xfffULL);
+	e->code = code;
 	return page;
 }
 
@@ -187,12 +195,17 @@ static bool store_phys(struct cpu *c, uint64_t va, uint64_t pa, uint8_t *page, i
 {
 	if (page) {
 		memcpy(page + (pa & 0xfff), &val, size);
+		dcache_store(c, page, pa & 0xfff, size);
 		return true;
 	}
 	if (!c->bus.store(c->bus.opaque, pa, size, val)) {
 		cpu_exception(c, EXC_STORE_ACCESS, va);
 		return false;
 	}
+	/* A watched RAM page may hold code too. */
+	uint8_t *ram = c->bus.ram(c->bus.opaque, pa, false);
+	if (ram)
+		dcache_store(c, ram, pa & 0xfff, size);
 	return true;
 }
 
@@ -257,12 +270,12 @@ uint8_t *mmu_rmw_ptr(struct cpu *c, uint64_t va, int size)
 	uint64_t pa;
 	bool ok;
 	uint8_t *page = page_for(c, va, ACC_W, &pa, &ok);
-	(void)size; /* callers check alignment, so the access fits the page */
 	if (!ok)
 		return NULL;
 	if (!page) {
 		cpu_exception(c, EXC_STORE_ACCESS, va);
 		return NULL;
 	}
+	dcache_store(c, page, pa & 0xfff, size);
 	return page + (pa & 0xfff);
 }

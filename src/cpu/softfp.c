@@ -212,7 +212,7 @@ static uint64_t round_pack(const fmt_t *f, int sign, int exp, u128 sig, int rm, 
 		sig <<= 126 - lead;
 		exp -= 126 - lead;
 	}
-	e = exp + 126;             /* the value lies in [2^e, 2^(e+1)) */
+	e = exp + 126;		  /* the value lies in [2^e, 2^(e+1)) */
 	re = e < emin ? emin : e; /* exponent of the result's leading digit */
 
 	m = (uint64_t)round_shift(sig, re - (p - 1) - exp, sign, rm, &inexact);
@@ -234,11 +234,13 @@ static uint64_t round_pack(const fmt_t *f, int sign, int exp, u128 sig, int rm, 
 		 * rounded up to 2^emin. */
 		if (e < emin - 1)
 			*fl |= SF_UF;
-		else if (e == emin - 1 && !(round_shift(sig, 126 - (p - 1), sign, rm, &inexact) >> p))
+		else if (e == emin - 1 &&
+			 !(round_shift(sig, 126 - (p - 1), sign, rm, &inexact) >> p))
 			*fl |= SF_UF;
 	}
 	if (m >> (p - 1))
-		return sign_bit(f, sign) | (uint64_t)(re + bias(f)) << f->fbits | (m & frac_mask(f));
+		return sign_bit(f, sign) | (uint64_t)(re + bias(f)) << f->fbits |
+		       (m & frac_mask(f));
 	return sign_bit(f, sign) | m; /* subnormal or zero */
 }
 
@@ -257,8 +259,8 @@ static void normalize125(int *exp, u128 *sig)
  * operand is shifted right with a sticky bit; when that loses bits the
  * exponents differ by more than 20, so the result still has its leading one
  * at bit 124 or above, far above the sticky bit. */
-static uint64_t add_exact(const fmt_t *f, int sa, int ea, u128 ma, int sb, int eb, u128 mb,
-			  int rm, unsigned *fl)
+static uint64_t add_exact(const fmt_t *f, int sa, int ea, u128 ma, int sb, int eb, u128 mb, int rm,
+			  unsigned *fl)
 {
 	normalize125(&ea, &ma);
 	normalize125(&eb, &mb);
@@ -378,8 +380,8 @@ static uint64_t ffma(const fmt_t *f, uint64_t a, uint64_t b, uint64_t c, int rm,
 {
 	unpacked x = unpack(f, a), y = unpack(f, b), z = unpack(f, c);
 	int sp = x.sign ^ y.sign; /* sign of the product */
-	int inf_times_zero = (x.cls == C_INF && y.cls == C_ZERO) ||
-			     (x.cls == C_ZERO && y.cls == C_INF);
+	int inf_times_zero =
+	    (x.cls == C_INF && y.cls == C_ZERO) || (x.cls == C_ZERO && y.cls == C_INF);
 
 	/* RISC-V raises NV for inf*0 even when c is a quiet NaN. */
 	if (is_nan(&x) || is_nan(&y) || is_nan(&z) || inf_times_zero) {
@@ -400,8 +402,7 @@ static uint64_t ffma(const fmt_t *f, uint64_t a, uint64_t b, uint64_t c, int rm,
 	}
 	if (z.cls == C_ZERO)
 		return round_pack(f, sp, x.exp + y.exp, (u128)x.sig * y.sig, rm, fl);
-	return add_exact(f, sp, x.exp + y.exp, (u128)x.sig * y.sig, z.sign, z.exp, z.sig, rm,
-			 fl);
+	return add_exact(f, sp, x.exp + y.exp, (u128)x.sig * y.sig, z.sign, z.exp, z.sig, rm, fl);
 }
 
 /* ---- Comparisons and classification ----------------------------------- */

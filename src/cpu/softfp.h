@@ -42,7 +42,7 @@ uint32_t sf32_max(uint32_t a, uint32_t b, unsigned *fl);
 int sf32_eq(uint32_t a, uint32_t b, unsigned *fl); /* quiet: NV only for sNaN */
 int sf32_lt(uint32_t a, uint32_t b, unsigned *fl); /* signaling: NV for any NaN */
 int sf32_le(uint32_t a, uint32_t b, unsigned *fl); /* signaling: NV for any NaN */
-unsigned sf32_classify(uint32_t a);                 /* fclass 10-bit mask */
+unsigned sf32_classify(uint32_t a);		   /* fclass 10-bit mask */
 int32_t sf32_to_i32(uint32_t a, int rm, unsigned *fl);
 uint32_t sf32_to_u32(uint32_t a, int rm, unsigned *fl);
 int64_t sf32_to_i64(uint32_t a, int rm, unsigned *fl);
@@ -70,7 +70,7 @@ int32_t sf64_to_i32(uint64_t a, int rm, unsigned *fl);
 uint32_t sf64_to_u32(uint64_t a, int rm, unsigned *fl);
 int64_t sf64_to_i64(uint64_t a, int rm, unsigned *fl);
 uint64_t sf64_to_u64(uint64_t a, int rm, unsigned *fl);
-uint64_t sf64_from_i32(int32_t v, int rm, unsigned *fl); /* exact */
+uint64_t sf64_from_i32(int32_t v, int rm, unsigned *fl);  /* exact */
 uint64_t sf64_from_u32(uint32_t v, int rm, unsigned *fl); /* exact */
 uint64_t sf64_from_i64(int64_t v, int rm, unsigned *fl);
 uint64_t sf64_from_u64(uint64_t v, int rm, unsigned *fl);

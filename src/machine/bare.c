@@ -112,7 +112,11 @@ int bare_init_blank(struct bare *m, uint64_t mem, FILE *console, char *err, size
 		return -1;
 	}
 	struct cpu_bus bus = {.opaque = m, .ram = bus_ram, .load = bus_load, .store = bus_store};
-	cpu_init(&m->cpu, &bus, BARE_RAM_BASE);
+	if (cpu_init(&m->cpu, &bus, BARE_RAM_BASE)) {
+		snprintf(err, errlen, "out of memory for the hart");
+		ram_free(&m->ram);
+		return -1;
+	}
 	uart16550_init(&m->uart, console);
 	clint_init(&m->clint, &m->cpu);
 	m->finisher = (struct sifive_test){.on_finish = finisher_done, .opaque = m};
@@ -129,7 +133,7 @@ int bare_init(struct bare *m, uint64_t mem, const char *elf, FILE *console, char
 		return -1;
 	struct elf_image img;
 	if (elf_load(elf, &m->ram, &img, err, errlen)) {
-		ram_free(&m->ram);
+		bare_free(m);
 		return -1;
 	}
 	m->has_tohost = img.has_tohost;
@@ -140,6 +144,7 @@ int bare_init(struct bare *m, uint64_t mem, const char *elf, FILE *console, char
 
 void bare_free(struct bare *m)
 {
+	cpu_free(&m->cpu);
 	ram_free(&m->ram);
 }
 
