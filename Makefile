@@ -71,7 +71,7 @@ test-isa: build/themis build/asan/themis $(ISA_ELFS)
 	tests/isa/run.sh build/isa -- build/asan/themis bare
 
 test-diff: build/themis
-	tests/diff/run.sh --themis build/themis
+	tests/diff/run.sh --themis build/themis --no-qemu-quirks
 
 test: test-unit test-cli test-isa test-fuzz test-diff
 	@echo "make test: all passed"

@@ -143,7 +143,7 @@ static int cmd_bare(int argc, char **argv)
 	enum bare_stop stop = bare_run(m, a.max_insns);
 	double secs = now_seconds() - t0;
 	fflush(stdout);
-	uint64_t n = m->cpu.steps;
+	uint64_t n = cpu_steps(&m->cpu);
 	switch (stop) {
 	case BARE_PASS: rc = 0; break;
 	case BARE_FAIL:

@@ -59,12 +59,13 @@ void cpu_free(struct cpu *c)
 
 void cpu_stop(struct cpu *c)
 {
+	c->run_len -= c->budget;
 	c->budget = 0;
 }
 
 void cpu_recheck_irq(struct cpu *c)
 {
-	c->budget = 0;
+	cpu_stop(c);
 }
 
 void cpu_set_irq(struct cpu *c, uint64_t mask, bool level)
@@ -702,7 +703,6 @@ static inline __attribute__((always_inline)) void run_page(struct cpu *c)
 	if (unlikely(e->tag != tlb_vpn(pc))) {
 		c->budget--;
 		step(c); /* fills the fetch TLB for next time */
-		c->steps++;
 		return;
 	}
 	struct dpage *code = e->code;
@@ -715,14 +715,12 @@ static inline __attribute__((always_inline)) void run_page(struct cpu *c)
 			dcache_decode(d, (const uint8_t *)(addend + pc), pc & 0xfff);
 		c->budget--;
 		fast = exec_decoded(c, d, pc);
-		c->steps++;
 		pc = c->pc;
 	} while (fast && c->budget > 0 && (pc & ~0xfffULL) == vpage);
 }
 
 uint64_t cpu_run(struct cpu *c, uint64_t n)
 {
-	uint64_t start = c->steps;
 	int irq = irq_to_take(c);
 	if (c->csr.mip & c->csr.mie)
 		c->wfi = false;
@@ -730,8 +728,11 @@ uint64_t cpu_run(struct cpu *c, uint64_t n)
 		trap_enter(c, (uint64_t)irq, 0, true);
 	if (c->wfi)
 		return 0;
-	c->budget = (int64_t)n;
+	c->run_len = c->budget = (int64_t)n;
 	while (c->budget > 0)
 		run_page(c);
-	return c->steps - start;
+	uint64_t stepped = (uint64_t)(c->run_len - c->budget);
+	c->steps_done += stepped;
+	c->run_len = c->budget = 0;
+	return stepped;
 }

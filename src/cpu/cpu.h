@@ -85,7 +85,7 @@ struct cpu {
 	int priv;
 	struct cpu_csrs csr;
 
-	uint64_t steps;      /* instructions stepped since power-on (the cycle count) */
+	uint64_t steps_done; /* instructions stepped before the current cpu_run */
 	uint64_t traps;      /* of those, how many trapped instead of retiring */
 	uint64_t time_skip;  /* ticks added to time by WFI fast-forward */
 	uint64_t res_addr;   /* LR reservation: address and loaded value, */
@@ -94,7 +94,8 @@ struct cpu {
 	bool wfi;            /* waiting for an interrupt */
 	uint32_t raw_insn;   /* the instruction being executed, as fetched (for tval) */
 
-	int64_t budget;      /* instructions left in this cpu_run; 0 ends it */
+	int64_t run_len;     /* instructions this cpu_run may step, and of */
+	int64_t budget;      /* those, how many are left (0 ends the run) */
 
 	struct cpu_bus bus;
 	struct dcache *dc; /* decoded instructions (a cache, see dcache.h) */
@@ -124,16 +125,23 @@ void cpu_flush_tlb(struct cpu *c);
 /* Drop every decoded instruction (after RAM changed behind the hart). */
 void cpu_flush_code(struct cpu *c);
 
+/* Instructions stepped since power-on, the one executing included (the
+ * cycle count). Kept as a difference so the run loop only counts down. */
+static inline uint64_t cpu_steps(const struct cpu *c)
+{
+	return c->steps_done + (uint64_t)(c->run_len - c->budget);
+}
+
 /* The virtual clock the `time` CSR and the CLINT read. */
 static inline uint64_t cpu_time(const struct cpu *c)
 {
-	return c->steps + c->time_skip;
+	return cpu_steps(c) + c->time_skip;
 }
 
 /* Retired instructions (minstret without its guest-written offset). */
 static inline uint64_t cpu_retired(const struct cpu *c)
 {
-	return c->steps - c->traps;
+	return cpu_steps(c) - c->traps;
 }
 
 #endif

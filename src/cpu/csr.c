@@ -132,7 +132,7 @@ static bool csr_read(struct cpu *c, int csr, uint64_t *v)
 	case CSR_FRM: *v = r->frm; return true;
 	case CSR_FCSR: *v = r->frm << 5 | r->fflags; return true;
 	case CSR_CYCLE:
-	case CSR_MCYCLE: *v = c->steps + r->cycle_off; return true;
+	case CSR_MCYCLE: *v = cpu_steps(c) + r->cycle_off; return true;
 	case CSR_TIME: *v = cpu_time(c); return true;
 	case CSR_INSTRET:
 	case CSR_MINSTRET: *v = cpu_retired(c) + r->instret_off; return true;
@@ -207,7 +207,7 @@ static void csr_write(struct cpu *c, int csr, uint64_t v)
 		r->frm = (v >> 5) & 7;
 		csr_fs_dirty(c);
 		return;
-	case CSR_MCYCLE: r->cycle_off = v - c->steps - 1; return;
+	case CSR_MCYCLE: r->cycle_off = v - cpu_steps(c) - 1; return;
 	case CSR_MINSTRET: r->instret_off = v - cpu_retired(c) - 1; return;
 	case CSR_SSTATUS: mstatus_write(c, v, SSTATUS_MASK & MSTATUS_WRITABLE); return;
 	case CSR_SIE: r->mie = (r->mie & ~r->mideleg) | (v & r->mideleg & MIE_WRITABLE); break;
@@ -286,6 +286,7 @@ static void do_mret(struct cpu *c)
 	/* Priv 1.12 would clear MPRV when returning below M; QEMU 7.2 (our
 	 * second opinion) keeps the 1.11 behaviour, and so do we. */
 	c->csr.mstatus = s;
+	c->res_valid = false; /* as QEMU: a reservation never survives xRET */
 	c->priv = mpp;
 	c->pc = c->csr.mepc;
 	cpu_flush_tlb(c);
@@ -300,6 +301,7 @@ static void do_sret(struct cpu *c)
 	s |= MSTATUS_SPIE;
 	s &= ~MSTATUS_SPP;
 	c->csr.mstatus = s;
+	c->res_valid = false;
 	c->priv = spp;
 	c->pc = c->csr.sepc;
 	cpu_flush_tlb(c);

@@ -189,6 +189,20 @@ static u128 round_shift(u128 x, int shift, int sign, int rm, int *inexact)
 	return up ? q + 1 : q;
 }
 
+/* Underflow tininess, detected after rounding as RISC-V (and x86) do: is
+ * the value below 2^emin even when rounded to p bits with an unbounded
+ * exponent range? sig has its leading one at bit 126 and the value lies in
+ * [2^e, 2^(e+1)); only the binade just below 2^emin can round up out of it. */
+static int tiny_after_rounding(const fmt_t *f, int e, u128 sig, int sign, int rm)
+{
+	const int p = f->fbits + 1, emin = 1 - bias(f);
+	int inexact;
+
+	if (e != emin - 1)
+		return e < emin;
+	return (round_shift(sig, 126 - (p - 1), sign, rm, &inexact) >> p) == 0;
+}
+
 /* Round the value (-1)^sign * sig * 2^exp to format f and pack it.
  *
  * sig may carry a sticky bit in bit 0 (a stand-in for discarded nonzero
@@ -229,13 +243,7 @@ static uint64_t round_pack(const fmt_t *f, int sign, int exp, u128 sig, int rm, 
 	}
 	if (inexact) {
 		*fl |= SF_NX;
-		/* Tiny after rounding: below 2^emin even when rounded to p bits
-		 * with an unbounded exponent range. Only e == emin - 1 can be
-		 * rounded up to 2^emin. */
-		if (e < emin - 1)
-			*fl |= SF_UF;
-		else if (e == emin - 1 &&
-			 !(round_shift(sig, 126 - (p - 1), sign, rm, &inexact) >> p))
+		if (tiny_after_rounding(f, e, sig, sign, rm))
 			*fl |= SF_UF;
 	}
 	if (m >> (p - 1))

@@ -158,7 +158,7 @@ enum bare_stop bare_run(struct bare *m, uint64_t max_insns)
 	struct cpu *c = &m->cpu;
 	while (!m->stopped) {
 		clint_update(&m->clint);
-		uint64_t left = max_insns ? max_insns - min_u64(c->steps, max_insns) : UINT64_MAX;
+		uint64_t left = max_insns ? max_insns - min_u64(cpu_steps(c), max_insns) : UINT64_MAX;
 		if (left == 0) {
 			stop_with(m, BARE_BUDGET, 0);
 			break;
