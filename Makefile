@@ -31,10 +31,10 @@ build/asan/obj/%.o: src/%.c $(HDRS)
 	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -c $< -o $@
 
 build/themis: $(OBJS) $(MAIN) $(HDRS)
-	$(CC) $(CFLAGS) $(OBJS) $(MAIN) -o $@
+	$(CC) $(CFLAGS) $(OBJS) $(MAIN) -lm -o $@
 
 build/asan/themis: $(SAN_OBJS) $(MAIN) $(HDRS)
-	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) $(SAN_OBJS) $(MAIN) -o $@
+	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) $(SAN_OBJS) $(MAIN) -lm -o $@
 
 build/isa/%.elf: tests/isa/%.S tests/isa/test.h tests/isa/link.ld
 	@mkdir -p $(dir $@)
@@ -47,7 +47,7 @@ clean:
 	rm -rf build
 
 build/asan/fuzz_cpu: tests/fuzz/fuzz_cpu.c $(SAN_OBJS) $(HDRS)
-	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) $< $(SAN_OBJS) -o $@
+	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) $< $(SAN_OBJS) -lm -o $@
 
 test-fuzz: build/asan/fuzz_cpu
 	build/asan/fuzz_cpu 3000 1

@@ -7,6 +7,8 @@
  * write to an FP register or to fflags marks FS Dirty. An instruction with
  * an rm field validates it, DYN included, even when the result is exact
  * (as QEMU does). */
+#include <math.h>
+
 #include "cpu_internal.h"
 #include "softfp.h"
 
@@ -79,6 +81,126 @@ static bool fp_store(struct cpu *c, uint32_t insn)
 	return cpu_store(c, va, f3 == 2 ? 4 : 8, c->f[(insn >> 20) & 31]);
 }
 
+/* ---- The host fast path ----
+ * QEMU's "hardfloat" observation: once the guest's inexact flag is set, an
+ * operation in RNE on zero-or-normal operands whose host result is a normal
+ * number clear of the subnormal range can raise no flag but NX, so the host
+ * FPU's result is exactly the IEEE one and fflags need no update. Anything
+ * else (other rounding modes, special operands or results, possible
+ * underflow, overflow, division by zero, sqrt of a negative) goes to softfp.
+ * The host stays in its default RNE mode, and -std=c17 keeps GCC from
+ * contracting a*b+c into a fused operation. */
+
+static bool plain64(uint64_t v)
+{
+	unsigned e = (v >> 52) & 0x7ff;
+	return e != 0x7ff && (e != 0 || !(v << 1));
+}
+
+static bool plain32(uint64_t v)
+{
+	unsigned e = (v >> 23) & 0xff;
+	return e != 0xff && (e != 0 || !((uint32_t)v << 1));
+}
+
+/* Normal, finite, and at least twice the smallest normal. */
+static bool safe64(uint64_t r)
+{
+	unsigned e = (r >> 52) & 0x7ff;
+	return e > 1 && e != 0x7ff;
+}
+
+static bool safe32(uint64_t r)
+{
+	unsigned e = (r >> 23) & 0xff;
+	return e > 1 && e != 0xff;
+}
+
+static bool hard_ok(const struct cpu *c, int rm)
+{
+	return rm == SF_RNE && (c->csr.fflags & SF_NX);
+}
+
+static bool hard_arith64(int op, uint64_t a, uint64_t b, uint64_t *r)
+{
+	double x, y, z;
+	if (!plain64(a) || !plain64(b))
+		return false;
+	memcpy(&x, &a, 8);
+	memcpy(&y, &b, 8);
+	switch (op) {
+	case 0x00: z = x + y; break;
+	case 0x04: z = x - y; break;
+	case 0x08: z = x * y; break;
+	case 0x0c:
+		if (y == 0)
+			return false;
+		z = x / y;
+		break;
+	default:
+		if (x < 0)
+			return false;
+		z = sqrt(x);
+		break;
+	}
+	memcpy(r, &z, 8);
+	return safe64(*r);
+}
+
+static bool hard_arith32(int op, uint64_t a, uint64_t b, uint64_t *r)
+{
+	float x, y, z;
+	uint32_t a32 = (uint32_t)a, b32 = (uint32_t)b, z32;
+	if (!plain32(a32) || !plain32(b32))
+		return false;
+	memcpy(&x, &a32, 4);
+	memcpy(&y, &b32, 4);
+	switch (op) {
+	case 0x00: z = x + y; break;
+	case 0x04: z = x - y; break;
+	case 0x08: z = x * y; break;
+	case 0x0c:
+		if (y == 0)
+			return false;
+		z = x / y;
+		break;
+	default:
+		if (x < 0)
+			return false;
+		z = sqrtf(x);
+		break;
+	}
+	memcpy(&z32, &z, 4);
+	*r = z32;
+	return safe32(z32);
+}
+
+static bool hard_fma(int d, uint64_t a, uint64_t b, uint64_t s, uint64_t *r)
+{
+	if (d) {
+		double x, y, w, z;
+		if (!plain64(a) || !plain64(b) || !plain64(s))
+			return false;
+		memcpy(&x, &a, 8);
+		memcpy(&y, &b, 8);
+		memcpy(&w, &s, 8);
+		z = fma(x, y, w);
+		memcpy(r, &z, 8);
+		return safe64(*r);
+	}
+	float x, y, w, z;
+	uint32_t a32 = (uint32_t)a, b32 = (uint32_t)b, s32 = (uint32_t)s, z32;
+	if (!plain32(a32) || !plain32(b32) || !plain32(s32))
+		return false;
+	memcpy(&x, &a32, 4);
+	memcpy(&y, &b32, 4);
+	memcpy(&w, &s32, 4);
+	z = fmaf(x, y, w);
+	memcpy(&z32, &z, 4);
+	*r = z32;
+	return safe32(z32);
+}
+
 static bool fp_fma(struct cpu *c, uint32_t insn)
 {
 	int d = (insn >> 25) & 3, rm = resolve_rm(c, insn);
@@ -94,8 +216,10 @@ static bool fp_fma(struct cpu *c, uint32_t insn)
 	default: break;
 	}
 	unsigned fl = 0;
-	uint64_t r = d ? sf64_fma(a, b, s, rm, &fl)
-		       : sf32_fma((uint32_t)a, (uint32_t)b, (uint32_t)s, rm, &fl);
+	uint64_t r;
+	if (!hard_ok(c, rm) || !hard_fma(d, a, b, s, &r))
+		r = d ? sf64_fma(a, b, s, rm, &fl)
+		      : sf32_fma((uint32_t)a, (uint32_t)b, (uint32_t)s, rm, &fl);
 	raise_flags(c, fl);
 	fset(c, (insn >> 7) & 31, d, r);
 	return true;
@@ -177,12 +301,18 @@ static bool op_fp_rounded(struct cpu *c, uint32_t insn, int f7, int d, struct fp
 	case 0x00:
 	case 0x01:
 	case 0x02:
-	case 0x03: r->v = arith(f7 & ~3, d, a, freg(c, rs2, d), rm, fl); return true;
-	case 0x0b:
-		if (rs2)
+	case 0x03:
+	case 0x0b: {
+		int op = f7 & ~3;
+		uint64_t b = op == 0x2c ? 0 : freg(c, rs2, d);
+		if (op == 0x2c && rs2)
 			return false;
-		r->v = arith(0x2c, d, a, 0, rm, fl);
+		bool hard = hard_ok(c, rm) &&
+			    (d ? hard_arith64(op, a, b, &r->v) : hard_arith32(op, a, b, &r->v));
+		if (!hard)
+			r->v = arith(op, d, a, b, rm, fl);
 		return true;
+	}
 	case 0x08: /* fcvt.s.d (d == 0, rs2 == 1) and fcvt.d.s (d == 1, rs2 == 0) */
 		if (rs2 != !d)
 			return false;
