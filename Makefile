@@ -53,11 +53,11 @@ test-fuzz: build/asan/fuzz_cpu
 	build/asan/fuzz_cpu 3000 1
 
 build/test_softfp: tests/unit/test_softfp.c src/cpu/softfp.c src/cpu/softfp.h
-	$(CC) $(CFLAGS) tests/unit/test_softfp.c src/cpu/softfp.c -lm -o $@
+	$(CC) $(CFLAGS) -Isrc tests/unit/test_softfp.c src/cpu/softfp.c -lm -o $@
 
 build/asan/test_softfp: tests/unit/test_softfp.c src/cpu/softfp.c src/cpu/softfp.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) tests/unit/test_softfp.c src/cpu/softfp.c -lm -o $@
+	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -Isrc tests/unit/test_softfp.c src/cpu/softfp.c -lm -o $@
 
 test-unit: build/test_softfp
 	build/test_softfp
