@@ -36,7 +36,7 @@ build/themis: $(OBJS) $(MAIN) $(HDRS)
 build/asan/themis: $(SAN_OBJS) $(MAIN) $(HDRS)
 	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) $(SAN_OBJS) $(MAIN) -lm -o $@
 
-build/isa/%.elf: tests/isa/%.S tests/isa/test.h tests/isa/link.ld
+build/isa/%.elf: tests/isa/%.S $(wildcard tests/isa/*.h) tests/isa/link.ld
 	@mkdir -p $(dir $@)
 	$(RVCC) $(RVFLAGS) -I tests/isa -T tests/isa/link.ld $< -o $@
 
