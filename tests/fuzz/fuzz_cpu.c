@@ -77,7 +77,7 @@ int main(int argc, char **argv)
 		}
 		setup_round(m, &s);
 		bare_run(m, FUZZ_STEPS);
-		total += m->cpu.steps;
+		total += cpu_steps(&m->cpu);
 		retired += cpu_retired(&m->cpu);
 		bare_free(m);
 	}
