@@ -138,117 +138,10 @@ static inline uint64_t sext32(uint64_t v)
 	return (uint64_t)(int64_t)(int32_t)v;
 }
 
-static inline int64_t imm_i(uint32_t insn)
-{
-	return (int64_t)(int32_t)insn >> 20;
-}
-
-/* Sign bits of insn from bit `hi` up, shifted to start at bit `at`. */
-static inline uint64_t sign_from(uint32_t insn, int hi, int at)
-{
-	return (uint64_t)((int64_t)(int32_t)insn >> hi) << at;
-}
-
-static inline int64_t imm_s(uint32_t insn)
-{
-	return (int64_t)(sign_from(insn, 25, 5) | ((insn >> 7) & 31));
-}
-
-static inline int64_t imm_b(uint32_t insn)
-{
-	return (int64_t)(sign_from(insn, 31, 12) | ((insn >> 7) & 1) << 11 |
-			 ((insn >> 25) & 0x3f) << 5 | ((insn >> 8) & 0xf) << 1);
-}
-
-static inline int64_t imm_j(uint32_t insn)
-{
-	return (int64_t)(sign_from(insn, 31, 20) | (insn & 0xff000) | ((insn >> 20) & 1) << 11 |
-			 ((insn >> 21) & 0x3ff) << 1);
-}
-
 static bool illegal(struct cpu *c)
 {
 	cpu_exception(c, EXC_ILLEGAL, c->raw_insn);
 	return false;
-}
-
-static bool exec_load(struct cpu *c, uint32_t insn, uint64_t *out)
-{
-	static const int size[8] = {1, 2, 4, 8, 1, 2, 4, 0};
-	int f3 = (insn >> 12) & 7;
-	uint64_t va = c->x[(insn >> 15) & 31] + imm_i(insn), v;
-	if (!size[f3])
-		return illegal(c);
-	if (!cpu_load(c, va, size[f3], &v))
-		return false;
-	switch (f3) {
-	case 0: v = (uint64_t)(int64_t)(int8_t)v; break;
-	case 1: v = (uint64_t)(int64_t)(int16_t)v; break;
-	case 2: v = sext32(v); break;
-	default: break;
-	}
-	*out = v;
-	return true;
-}
-
-static bool exec_store(struct cpu *c, uint32_t insn)
-{
-	int f3 = (insn >> 12) & 7;
-	if (f3 > 3)
-		return illegal(c);
-	uint64_t va = c->x[(insn >> 15) & 31] + imm_s(insn);
-	return cpu_store(c, va, 1 << f3, c->x[(insn >> 20) & 31]);
-}
-
-static bool exec_op_imm(struct cpu *c, uint32_t insn, uint64_t *out)
-{
-	uint64_t a = c->x[(insn >> 15) & 31];
-	int64_t imm = imm_i(insn);
-	int shamt = imm & 63, hi = (insn >> 26) & 63;
-	switch ((insn >> 12) & 7) {
-	case 0: *out = a + imm; return true;
-	case 1:
-		if (hi)
-			return illegal(c);
-		*out = a << shamt;
-		return true;
-	case 2: *out = (int64_t)a < imm; return true;
-	case 3: *out = a < (uint64_t)imm; return true;
-	case 4: *out = a ^ imm; return true;
-	case 5:
-		if (hi == 0)
-			*out = a >> shamt;
-		else if (hi == 0x10)
-			*out = (uint64_t)((int64_t)a >> shamt);
-		else
-			return illegal(c);
-		return true;
-	case 6: *out = a | imm; return true;
-	default: *out = a & imm; return true;
-	}
-}
-
-static bool exec_op_imm32(struct cpu *c, uint32_t insn, uint64_t *out)
-{
-	uint32_t a = (uint32_t)c->x[(insn >> 15) & 31];
-	int shamt = (insn >> 20) & 31, f7 = insn >> 25;
-	switch ((insn >> 12) & 7) {
-	case 0: *out = sext32(a + (uint32_t)imm_i(insn)); return true;
-	case 1:
-		if (f7)
-			return illegal(c);
-		*out = sext32(a << shamt);
-		return true;
-	case 5:
-		if (f7 == 0)
-			*out = sext32(a >> shamt);
-		else if (f7 == 0x20)
-			*out = sext32((uint32_t)((int32_t)a >> shamt));
-		else
-			return illegal(c);
-		return true;
-	default: return illegal(c);
-	}
 }
 
 static uint64_t mulh(int64_t a, int64_t b)
@@ -291,37 +184,6 @@ static uint64_t muldiv64(int f3, uint64_t a, uint64_t b)
 	}
 }
 
-static bool exec_op(struct cpu *c, uint32_t insn, uint64_t *out)
-{
-	uint64_t a = c->x[(insn >> 15) & 31], b = c->x[(insn >> 20) & 31];
-	int f3 = (insn >> 12) & 7, f7 = insn >> 25;
-	if (f7 == 1) {
-		*out = muldiv64(f3, a, b);
-		return true;
-	}
-	if (f7 == 0x20) {
-		if (f3 == 0)
-			*out = a - b;
-		else if (f3 == 5)
-			*out = (uint64_t)((int64_t)a >> (b & 63));
-		else
-			return illegal(c);
-		return true;
-	}
-	if (f7)
-		return illegal(c);
-	switch (f3) {
-	case 0: *out = a + b; return true;
-	case 1: *out = a << (b & 63); return true;
-	case 2: *out = (int64_t)a < (int64_t)b; return true;
-	case 3: *out = a < b; return true;
-	case 4: *out = a ^ b; return true;
-	case 5: *out = a >> (b & 63); return true;
-	case 6: *out = a | b; return true;
-	default: *out = a & b; return true;
-	}
-}
-
 static uint64_t muldiv32(int f3, uint32_t a, uint32_t b)
 {
 	int32_t sa = (int32_t)a, sb = (int32_t)b;
@@ -344,43 +206,17 @@ static uint64_t muldiv32(int f3, uint32_t a, uint32_t b)
 	}
 }
 
-static bool exec_op32(struct cpu *c, uint32_t insn, uint64_t *out)
+/* The M extension beyond mul/mulw (those have fast paths): OP and OP-32
+ * with funct7 = 1. */
+static bool exec_muldiv(struct cpu *c, uint32_t insn, uint64_t *out)
 {
-	uint32_t a = (uint32_t)c->x[(insn >> 15) & 31], b = (uint32_t)c->x[(insn >> 20) & 31];
-	int f3 = (insn >> 12) & 7, f7 = insn >> 25;
-	if (f7 == 1) {
-		if (f3 >= 1 && f3 <= 3)
-			return illegal(c);
-		*out = muldiv32(f3, a, b);
-		return true;
-	}
-	if (f7 == 0 && f3 == 0)
-		*out = sext32(a + b);
-	else if (f7 == 0x20 && f3 == 0)
-		*out = sext32(a - b);
-	else if (f7 == 0 && f3 == 1)
-		*out = sext32(a << (b & 31));
-	else if (f7 == 0 && f3 == 5)
-		*out = sext32(a >> (b & 31));
-	else if (f7 == 0x20 && f3 == 5)
-		*out = sext32((uint32_t)((int32_t)a >> (b & 31)));
-	else
+	uint64_t a = c->x[(insn >> 15) & 31], b = c->x[(insn >> 20) & 31];
+	int f3 = (insn >> 12) & 7;
+	bool word = (insn & 0x7f) == OPC_OP32;
+	if (insn >> 25 != 1 || (word && f3 >= 1 && f3 <= 3))
 		return illegal(c);
+	*out = word ? muldiv32(f3, (uint32_t)a, (uint32_t)b) : muldiv64(f3, a, b);
 	return true;
-}
-
-static bool branch_taken(uint32_t insn, uint64_t a, uint64_t b, bool *ok)
-{
-	*ok = true;
-	switch ((insn >> 12) & 7) {
-	case 0: return a == b;
-	case 1: return a != b;
-	case 4: return (int64_t)a < (int64_t)b;
-	case 5: return (int64_t)a >= (int64_t)b;
-	case 6: return a < b;
-	case 7: return a >= b;
-	default: *ok = false; return false;
-	}
 }
 
 /* The AMO's new memory value from the old one and rs2, at width 32 or 64. */
@@ -474,64 +310,19 @@ static bool exec_amo(struct cpu *c, uint32_t insn, uint64_t *out)
 	return true;
 }
 
-/* Execute one 32-bit (possibly expanded) instruction of length len. */
-static inline __attribute__((always_inline)) void exec(struct cpu *c, uint32_t insn, int len)
+/* Execute one 32-bit (possibly expanded) instruction of length len that has
+ * no fast path in exec_decoded(): the M extension's divisions and high
+ * multiplies, atomics, fences, SYSTEM, F/D, the doorbell, and every illegal
+ * encoding (the decoder sends anything it does not recognise here). */
+static void exec_other(struct cpu *c, uint32_t insn, int len)
 {
 	int rd = (insn >> 7) & 31;
 	uint64_t pc = c->pc, v = 0;
-	bool ok;
 
 	switch (insn & 0x7f) {
-	case OPC_LUI: v = (uint64_t)(int64_t)(int32_t)(insn & 0xfffff000); break;
-	case OPC_AUIPC: v = pc + (int64_t)(int32_t)(insn & 0xfffff000); break;
-	case OPC_JAL:
-		c->x[rd] = pc + len;
-		c->pc = pc + imm_j(insn);
-		c->x[0] = 0;
-		return;
-	case OPC_JALR: {
-		if ((insn >> 12) & 7) {
-			illegal(c);
-			return;
-		}
-		uint64_t target = (c->x[(insn >> 15) & 31] + imm_i(insn)) & ~1ULL;
-		c->x[rd] = pc + len;
-		c->pc = target;
-		c->x[0] = 0;
-		return;
-	}
-	case OPC_BRANCH: {
-		bool taken = branch_taken(insn, c->x[(insn >> 15) & 31], c->x[(insn >> 20) & 31], &ok);
-		if (!ok) {
-			illegal(c);
-			return;
-		}
-		c->pc = taken ? pc + imm_b(insn) : pc + len;
-		return;
-	}
-	case OPC_LOAD:
-		if (!exec_load(c, insn, &v))
-			return;
-		break;
-	case OPC_STORE:
-		if (!exec_store(c, insn))
-			return;
-		c->pc = pc + len;
-		return;
-	case OPC_IMM:
-		if (!exec_op_imm(c, insn, &v))
-			return;
-		break;
-	case OPC_IMM32:
-		if (!exec_op_imm32(c, insn, &v))
-			return;
-		break;
 	case OPC_OP:
-		if (!exec_op(c, insn, &v))
-			return;
-		break;
 	case OPC_OP32:
-		if (!exec_op32(c, insn, &v))
+		if (!exec_muldiv(c, insn, &v))
 			return;
 		break;
 	case OPC_AMO:
@@ -539,8 +330,8 @@ static inline __attribute__((always_inline)) void exec(struct cpu *c, uint32_t i
 			return;
 		break;
 	case OPC_MISC_MEM:
-		/* fence is a no-op on one hart; fence.i too, as no decoded
-		 * instructions are cached yet. */
+		/* fence and fence.i are no-ops: one hart, and stores keep the
+		 * decoded-instruction cache coherent (dcache.h). */
 		if (((insn >> 12) & 7) > 1) {
 			illegal(c);
 			return;
@@ -579,24 +370,7 @@ static inline __attribute__((always_inline)) void exec(struct cpu *c, uint32_t i
 	c->pc = pc + len;
 }
 
-static inline __attribute__((always_inline)) void step(struct cpu *c)
-{
-	uint32_t insn;
-	if (!cpu_fetch(c, c->pc, &insn))
-		return;
-	if ((insn & 3) != 3) {
-		c->raw_insn = insn & 0xffff;
-		uint32_t full = rvc_lookup((uint16_t)insn);
-		if (!full) {
-			illegal(c);
-			return;
-		}
-		exec(c, full, 2);
-	} else {
-		c->raw_insn = insn;
-		exec(c, insn, 4);
-	}
-}
+static void exec_uncached(struct cpu *c);
 
 /* Execute the decoded instruction d at pc. The common integer operations
  * run here directly; the rest go through exec(), the full decoder. Returns
@@ -683,14 +457,27 @@ static inline __attribute__((always_inline)) bool exec_decoded(struct cpu *c,
 	case D_MULW: x[d->rd] = sext32((uint32_t)a * (uint32_t)b); break;
 	case D_GENERIC:
 		c->raw_insn = d->raw;
-		exec(c, d->len == 2 ? rvc_lookup((uint16_t)d->raw) : d->raw, d->len);
+		exec_other(c, d->len == 2 ? rvc_lookup((uint16_t)d->raw) : d->raw, d->len);
 		return false;
 	default: /* D_SLOW */
-		step(c);
+		exec_uncached(c);
 		return false;
 	}
 	c->pc = pc + d->len;
 	return true;
+}
+
+/* Fetch, decode and execute the instruction at pc without the cache: for
+ * an instruction straddling two pages, and for the first instruction after a
+ * fetch-TLB miss (the fetch fills the TLB, so the next one is cached). */
+static void exec_uncached(struct cpu *c)
+{
+	uint32_t insn;
+	struct dinsn d;
+	if (!mmu_fetch_slow(c, c->pc, &insn))
+		return;
+	dcache_decode_insn(&d, insn);
+	exec_decoded(c, &d, c->pc);
 }
 
 /* Run instructions of the page holding pc through the decoded-instruction
@@ -702,7 +489,7 @@ static inline __attribute__((always_inline)) void run_page(struct cpu *c)
 	const struct cpu_tlb_entry *e = &c->tlb_x[tlb_vpn(pc) % CPU_TLB_SIZE];
 	if (unlikely(e->tag != tlb_vpn(pc))) {
 		c->budget--;
-		step(c); /* fills the fetch TLB for next time */
+		exec_uncached(c);
 		return;
 	}
 	struct dpage *code = e->code;

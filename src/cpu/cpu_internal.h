@@ -119,16 +119,6 @@ static inline bool cpu_store(struct cpu *c, uint64_t va, int size, uint64_t val)
 	return mmu_store_slow(c, va, size, val);
 }
 
-static inline bool cpu_fetch(struct cpu *c, uint64_t pc, uint32_t *insn)
-{
-	const struct cpu_tlb_entry *e = &c->tlb_x[tlb_vpn(pc) % CPU_TLB_SIZE];
-	if (likely(e->tag == tlb_vpn(pc) && tlb_fits(pc, 4))) {
-		memcpy(insn, (const void *)(e->addend + pc), 4);
-		return true;
-	}
-	return mmu_fetch_slow(c, pc, insn);
-}
-
 /* ---- cpu.c ---- */
 
 /* Take a synchronous exception at the current pc. */

@@ -181,27 +181,36 @@ static void decode32(struct dinsn *d, uint32_t insn)
 	}
 }
 
-void dcache_decode(struct dinsn *d, const uint8_t *code, unsigned off)
+void dcache_decode_insn(struct dinsn *d, uint32_t insn)
 {
-	uint16_t lo;
-	memcpy(&lo, code, 2);
-	if ((lo & 3) != 3) {
+	if ((insn & 3) != 3) {
+		uint16_t lo = (uint16_t)insn;
+		uint32_t full = rvc_lookup(lo);
 		d->raw = lo;
 		d->len = 2;
-		uint32_t full = rvc_lookup(lo);
 		if (full)
 			decode32(d, full);
 		else
-			d->op = D_GENERIC; /* the full path raises illegal */
+			d->op = D_GENERIC; /* exec_other raises illegal */
 		return;
 	}
-	if (off > 4096 - 4) {
-		d->op = D_SLOW;
-		return;
-	}
-	uint32_t insn;
-	memcpy(&insn, code, 4);
 	d->raw = insn;
 	d->len = 4;
 	decode32(d, insn);
+}
+
+void dcache_decode(struct dinsn *d, const uint8_t *code, unsigned off)
+{
+	uint16_t lo;
+	uint32_t insn;
+	memcpy(&lo, code, 2);
+	if ((lo & 3) == 3 && off > 4096 - 4) {
+		d->op = D_SLOW;
+		return;
+	}
+	if ((lo & 3) == 3)
+		memcpy(&insn, code, 4);
+	else
+		insn = lo;
+	dcache_decode_insn(d, insn);
 }

@@ -69,7 +69,10 @@ struct dpage *dcache_find(struct cpu *c, const uint8_t *host);
 struct dpage *dcache_get(struct cpu *c, const uint8_t *host);
 /* A store of `size` bytes at offset `off` of host page `host`. */
 void dcache_store(struct cpu *c, const uint8_t *host, unsigned off, unsigned size);
-/* Decode the instruction at `code` (at page offset `off`) into d. */
+/* Decode the instruction at `code` (at page offset `off`) into d; one that
+ * straddles the page end becomes D_SLOW. */
 void dcache_decode(struct dinsn *d, const uint8_t *code, unsigned off);
+/* Decode a fetched instruction (16 bits in the low half, or 32 bits). */
+void dcache_decode_insn(struct dinsn *d, uint32_t insn);
 
 #endif
