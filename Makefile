@@ -3,6 +3,7 @@
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE
+LDLIBS   := -lfdt -lm
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 RVCC     := riscv64-linux-gnu-gcc
@@ -31,10 +32,10 @@ build/asan/obj/%.o: src/%.c $(HDRS)
 	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -c $< -o $@
 
 build/themis: $(OBJS) $(MAIN) $(HDRS)
-	$(CC) $(CFLAGS) $(OBJS) $(MAIN) -lm -o $@
+	$(CC) $(CFLAGS) $(OBJS) $(MAIN) $(LDLIBS) -o $@
 
 build/asan/themis: $(SAN_OBJS) $(MAIN) $(HDRS)
-	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) $(SAN_OBJS) $(MAIN) -lm -o $@
+	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) $(SAN_OBJS) $(MAIN) $(LDLIBS) -o $@
 
 build/isa/%.elf: tests/isa/%.S $(wildcard tests/isa/*.h) tests/isa/link.ld
 	@mkdir -p $(dir $@)
@@ -47,17 +48,17 @@ clean:
 	rm -rf build
 
 build/asan/fuzz_cpu: tests/fuzz/fuzz_cpu.c $(SAN_OBJS) $(HDRS)
-	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) $< $(SAN_OBJS) -lm -o $@
+	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) $< $(SAN_OBJS) $(LDLIBS) -o $@
 
 test-fuzz: build/asan/fuzz_cpu
 	build/asan/fuzz_cpu 3000 1
 
 build/test_softfp: tests/unit/test_softfp.c src/cpu/softfp.c src/cpu/softfp.h
-	$(CC) $(CFLAGS) -Isrc tests/unit/test_softfp.c src/cpu/softfp.c -lm -o $@
+	$(CC) $(CFLAGS) -Isrc tests/unit/test_softfp.c src/cpu/softfp.c $(LDLIBS) -o $@
 
 build/asan/test_softfp: tests/unit/test_softfp.c src/cpu/softfp.c src/cpu/softfp.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -Isrc tests/unit/test_softfp.c src/cpu/softfp.c -lm -o $@
+	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -Isrc tests/unit/test_softfp.c src/cpu/softfp.c $(LDLIBS) -o $@
 
 test-unit: build/test_softfp
 	build/test_softfp

@@ -96,6 +96,8 @@ static void trap_enter(struct cpu *c, uint64_t cause, uint64_t tval, bool interr
 		c->priv = PRV_S;
 		c->pc = (r->stvec & ~3ULL) + ((r->stvec & 1) && interrupt ? 4 * cause : 0);
 	} else {
+		if (c->bus.m_trap)
+			c->bus.m_trap(c->bus.opaque, mcause, tval);
 		uint64_t s = r->mstatus & ~(MSTATUS_MPIE | MSTATUS_MIE | MSTATUS_MPP);
 		s |= (r->mstatus & MSTATUS_MIE) ? MSTATUS_MPIE : 0;
 		s |= (uint64_t)from << 11;

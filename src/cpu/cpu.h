@@ -51,12 +51,20 @@ enum {
  * kind of access (an MMIO range, or a RAM page the board wants to watch):
  * such accesses go through load/store, which return false for an access
  * fault. `doorbell` serves the custom-0 instruction (may be NULL). */
+struct cpu;
+
 struct cpu_bus {
 	void *opaque;
 	uint8_t *(*ram)(void *opaque, uint64_t pa, bool write);
 	bool (*load)(void *opaque, uint64_t pa, int size, uint64_t *val);
 	bool (*store)(void *opaque, uint64_t pa, int size, uint64_t val);
 	uint64_t (*doorbell)(void *opaque, uint64_t cmd, uint64_t buf, uint64_t len);
+	/* An ecall from S-mode, offered to the machine's own SBI first: true
+	 * when handled (the hart goes on after the ecall). May be NULL. */
+	bool (*sbi_call)(void *opaque, struct cpu *c);
+	/* A trap about to enter M-mode. Boards without M-mode software use it
+	 * to report the trap and stop. May be NULL. */
+	void (*m_trap)(void *opaque, uint64_t mcause, uint64_t tval);
 };
 
 #define CPU_TLB_SIZE 256
@@ -113,6 +121,11 @@ void cpu_free(struct cpu *c);
  * pending, when cpu_stop() is called, or after a write that may unmask an
  * interrupt (so the caller can update mip and call again). */
 uint64_t cpu_run(struct cpu *c, uint64_t n);
+
+/* Translate a virtual address as the hart's current data accesses would
+ * (for the doorbell's buffers). No fault is raised; false if unmapped or not
+ * allowed. */
+bool cpu_virt_to_phys(struct cpu *c, uint64_t va, bool write, uint64_t *pa);
 
 /* End the current cpu_run after the instruction in progress. */
 void cpu_stop(struct cpu *c);

@@ -328,6 +328,8 @@ bool csr_system(struct cpu *c, uint32_t insn)
 		return illegal(c);
 	switch (insn >> 20) {
 	case 0x000:
+		if (c->priv == PRV_S && c->bus.sbi_call && c->bus.sbi_call(c->bus.opaque, c))
+			return true;
 		cpu_exception(c, EXC_ECALL_U + (c->priv == PRV_M ? 3 : c->priv), 0);
 		return false;
 	case 0x001: cpu_exception(c, EXC_BREAKPOINT, 0); return false; /* QEMU: tval 0 */

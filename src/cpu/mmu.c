@@ -279,3 +279,13 @@ uint8_t *mmu_rmw_ptr(struct cpu *c, uint64_t va, int size)
 	dcache_store(c, page, pa & 0xfff, size);
 	return page + (pa & 0xfff);
 }
+
+bool cpu_virt_to_phys(struct cpu *c, uint64_t va, bool write, uint64_t *pa)
+{
+	int acc = write ? ACC_W : ACC_R, priv = effective_priv(c, acc);
+	if (priv == PRV_M || (c->csr.satp >> 60) != SATP_MODE_SV39) {
+		*pa = va;
+		return true;
+	}
+	return sv39_walk(c, va, acc, priv, pa) == WALK_OK;
+}
