@@ -3,15 +3,15 @@
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE
-LDLIBS   := -lfdt -lm
+LDLIBS   := -lfdt -lxxhash -lm
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 RVCC     := riscv64-linux-gnu-gcc
 RVFLAGS  := -march=rv64gc -mabi=lp64d -mcmodel=medany -nostdlib -nostartfiles -static \
             -fno-pie -no-pie -Wl,--build-id=none
 
-SRCS := $(wildcard src/cpu/*.c src/mem/*.c src/dev/*.c src/machine/*.c)
-MAIN := src/cli/main.c
+SRCS := $(wildcard src/cpu/*.c src/mem/*.c src/dev/*.c src/disk/*.c src/machine/*.c)
+MAIN := $(wildcard src/cli/*.c)
 HDRS := $(wildcard src/*/*.h)
 OBJS := $(SRCS:src/%.c=build/obj/%.o)
 SAN_OBJS := $(SRCS:src/%.c=build/asan/obj/%.o)

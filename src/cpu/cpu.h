@@ -137,6 +137,10 @@ void cpu_set_irq(struct cpu *c, uint64_t mask, bool level);
 void cpu_flush_tlb(struct cpu *c);
 /* Drop every decoded instruction (after RAM changed behind the hart). */
 void cpu_flush_code(struct cpu *c);
+/* `len` bytes of guest RAM at host address `host` were written behind the
+ * hart (DMA): undecode what they overlap. RAM pages must be host-page
+ * aligned, as ram.c maps them. */
+void cpu_ram_written(struct cpu *c, const uint8_t *host, uint64_t len);
 
 /* Instructions stepped since power-on, the one executing included (the
  * cycle count). Kept as a difference so the run loop only counts down. */

@@ -77,6 +77,17 @@ void dcache_store(struct cpu *c, const uint8_t *host, unsigned off, unsigned siz
 		p->slot[s].op = D_NONE;
 }
 
+void cpu_ram_written(struct cpu *c, const uint8_t *host, uint64_t len)
+{
+	while (len) {
+		const uint8_t *page = (const uint8_t *)((uintptr_t)host & ~(uintptr_t)0xfff);
+		unsigned off = (unsigned)(host - page);
+		uint64_t n = 4096 - off < len ? 4096 - off : len;
+		dcache_store(c, page, off, (unsigned)n);
+		host += n, len -= n;
+	}
+}
+
 void cpu_flush_code(struct cpu *c)
 {
 	for (int i = 0; i < DCACHE_PAGES; i++)

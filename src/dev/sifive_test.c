@@ -1,8 +1,17 @@
-/* sifive_test.c - see sifive_test.h. */
+/* sifive_test.c - see sifive_test.h. Only a write of 4 or more bytes at
+ * offset 0 is a request; reads return 0 and other writes are ignored, as on
+ * QEMU. A failure with code 0 is reported as code 1 so that `code` alone
+ * tells pass from fail. */
 #include "sifive_test.h"
 
-#define FINISHER_FAIL 0x3333
-#define FINISHER_PASS 0x5555
+#define FINISHER_FAIL  0x3333
+#define FINISHER_PASS  0x5555
+#define FINISHER_RESET 0x7777
+
+void sifive_test_init(struct sifive_test *t, void (*on_finish)(void *opaque), void *opaque)
+{
+	*t = (struct sifive_test){.on_finish = on_finish, .opaque = opaque};
+}
 
 static bool test_read(void *dev, uint64_t off, int size, uint64_t *val)
 {
@@ -11,18 +20,32 @@ static bool test_read(void *dev, uint64_t off, int size, uint64_t *val)
 	return true;
 }
 
+static enum sifive_test_kind decode(uint32_t low)
+{
+	switch (low) {
+	case FINISHER_PASS: return SIFIVE_TEST_PASS;
+	case FINISHER_FAIL: return SIFIVE_TEST_FAIL;
+	case FINISHER_RESET: return SIFIVE_TEST_RESET;
+	default: return SIFIVE_TEST_NONE;
+	}
+}
+
 static bool test_write(void *dev, uint64_t off, int size, uint64_t val)
 {
 	struct sifive_test *t = dev;
 	if (off != 0 || size < 4)
 		return true;
-	uint32_t kind = val & 0xffff;
-	if (kind != FINISHER_PASS && kind != FINISHER_FAIL)
+	enum sifive_test_kind kind = decode(val & 0xffff);
+	if (kind == SIFIVE_TEST_NONE)
 		return true;
 	t->finished = true;
-	t->code = kind == FINISHER_PASS ? 0 : (int)((val >> 16) & 0xffff);
-	if (t->code == 0 && kind == FINISHER_FAIL)
-		t->code = 1;
+	t->kind = kind;
+	t->code = 0;
+	if (kind == SIFIVE_TEST_FAIL) {
+		t->code = (int)((val >> 16) & 0xffff);
+		if (t->code == 0)
+			t->code = 1;
+	}
 	if (t->on_finish)
 		t->on_finish(t->opaque);
 	return true;

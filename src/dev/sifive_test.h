@@ -1,18 +1,34 @@
-/* sifive_test.h - the "test finisher" of QEMU's virt board: a guest writes
- * 0x5555 to stop with success, 0x3333 | code << 16 to stop with a failure
- * code. The device only records the request; the machine stops the hart. */
+/* sifive_test.h - the "test finisher" of QEMU's virt board (sifive,test1,
+ * at 0x100000), which is also the board's power controller: Linux's
+ * syscon-poweroff writes 0x5555 and syscon-reboot 0x7777 to it. A write of
+ * 0x5555 asks to stop with success (power off), 0x3333 | code << 16 to stop
+ * with a failure code, 0x7777 to reset the machine. The device only records
+ * the request and calls the board's callback; the board stops the hart, and
+ * reads `kind` to tell a power-off from a reboot (the bare board only looks
+ * at `code`). */
 #ifndef THEMIS_SIFIVE_TEST_H
 #define THEMIS_SIFIVE_TEST_H
 
 #include "mmio.h"
 
+enum sifive_test_kind {
+	SIFIVE_TEST_NONE,  /* nothing requested yet */
+	SIFIVE_TEST_PASS,  /* 0x5555: pass, or power off */
+	SIFIVE_TEST_FAIL,  /* 0x3333: fail with `code` */
+	SIFIVE_TEST_RESET, /* 0x7777: reboot */
+};
+
 struct sifive_test {
-	bool finished;
-	int code; /* 0 for pass */
+	bool finished; /* a request was made: see kind */
+	enum sifive_test_kind kind;
+	int code; /* 0 for pass and reset; 1..65535 for fail */
 	void (*on_finish)(void *opaque);
 	void *opaque;
 };
 
 extern const struct mmio_ops sifive_test_ops;
+
+/* Reset state; `on_finish(opaque)` runs after each request is recorded. */
+void sifive_test_init(struct sifive_test *t, void (*on_finish)(void *opaque), void *opaque);
 
 #endif

@@ -1,0 +1,26 @@
+/* cli.h - what the verbs of the `themis` command share: argument parsing
+ * helpers and the exit statuses. Each verb lives in its own cmd_*.c. */
+#ifndef THEMIS_CLI_H
+#define THEMIS_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define EXIT_FINDING  1 /* the guest or program misbehaved */
+#define EXIT_USAGE    2 /* bad usage or bad input */
+#define EXIT_BUDGET   124
+#define EXIT_DEADLOCK 125
+
+/* Print "themis: <fmt with arg>" and a hint to stderr; returns EXIT_USAGE. */
+int usage_error(const char *fmt, const char *arg);
+/* A whole non-negative decimal number. */
+bool parse_u64(const char *s, uint64_t *out);
+/* A size such as 4096, 64K, 128M, 2G. */
+bool parse_size(const char *s, uint64_t *out);
+/* Host monotonic seconds, for --stats only. */
+double now_seconds(void);
+
+int cmd_bare(int argc, char **argv);
+int cmd_boot(int argc, char **argv);
+
+#endif

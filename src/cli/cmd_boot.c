@@ -1,0 +1,267 @@
+/* cmd_boot.c - `themis boot`: build the Linux board, boot the kernel to the
+ * guest agent and stop when it reports ready (or, with --script, let it run
+ * its fixed filesystem script and power off). Exit status: 0 when the agent
+ * was reached (and, with --script, the guest powered off), 1 when the guest
+ * panicked, hung, ran out of budget or stopped early, 2 for bad usage or
+ * input. */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../disk/fstype.h"
+#include "../machine/virt.h"
+#include "cli.h"
+
+#define BOOT_DEFAULT_MEM       (256ULL << 20)
+#define BOOT_DEFAULT_CLOCK     "2026-01-01T00:00:00Z"
+#define BOOT_DEFAULT_MAX_INSNS 40000000000ULL
+#define BOOT_CMDLINE_MAX       1024
+
+struct boot_args {
+	struct virt_config cfg;
+	const char *save_dir;
+	uint64_t max_insns;
+	bool stats;
+	char kernel[PATH_MAX], initrd[PATH_MAX];
+	char cmdline[BOOT_CMDLINE_MAX];
+	const char *user_append;
+};
+
+/* Parse 2026-01-01T00:00:00Z (UTC) or @SECONDS into ns since the epoch. */
+static bool parse_clock(const char *s, uint64_t *ns)
+{
+	uint64_t secs;
+	if (s[0] == '@') {
+		if (!parse_u64(s + 1, &secs) || secs > UINT64_MAX / 1000000000ULL)
+			return false;
+		*ns = secs * 1000000000ULL;
+		return true;
+	}
+	struct tm tm = {0};
+	char *end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!end || (*end != 'Z' && *end) || (*end == 'Z' && end[1]))
+		return false;
+	time_t t = timegm(&tm);
+	if (t < 0)
+		return false;
+	*ns = (uint64_t)t * 1000000000ULL;
+	return true;
+}
+
+/* The folder holding this executable, to find build/guest/ by default. */
+static void default_guest_path(const char *name, char *out, size_t outlen)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0) {
+		snprintf(out, outlen, "guest/%s", name);
+		return;
+	}
+	exe[n] = 0;
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = 0;
+	int len = snprintf(out, outlen, "%s/guest/%s", exe, name);
+	if (len < 0 || (size_t)len >= outlen)
+		snprintf(out, outlen, "guest/%s", name);
+}
+
+static int parse_disk(struct boot_args *a, char *spec)
+{
+	struct virt_config *cfg = &a->cfg;
+	if (cfg->ndisks == VIRT_MAX_DISKS)
+		return usage_error("too many disks: the board has %s virtio slots", "8");
+	char *comma = strchr(spec, ',');
+	bool ro = false;
+	if (comma) {
+		if (strcmp(comma, ",ro") != 0)
+			return usage_error("unknown disk option in '%s' (only ',ro')", spec);
+		*comma = 0;
+		ro = true;
+	}
+	cfg->disks[cfg->ndisks++] = (struct virt_disk_config){spec, ro};
+	return 0;
+}
+
+static int parse_option(struct boot_args *a, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i];
+	const char *val = *i + 1 < argc ? argv[*i + 1] : NULL;
+	struct virt_config *cfg = &a->cfg;
+	if (!strcmp(arg, "--stats")) {
+		a->stats = true;
+		return 0;
+	}
+	if (!strcmp(arg, "--script")) {
+		cfg->run_script = true;
+		return 0;
+	}
+	if (!val)
+		return usage_error("option '%s' needs a value", arg);
+	(*i)++;
+	if (!strcmp(arg, "--kernel"))
+		snprintf(a->kernel, sizeof(a->kernel), "%s", val);
+	else if (!strcmp(arg, "--initrd"))
+		snprintf(a->initrd, sizeof(a->initrd), "%s", val);
+	else if (!strcmp(arg, "--disk"))
+		return parse_disk(a, argv[*i]);
+	else if (!strcmp(arg, "--append"))
+		a->user_append = val;
+	else if (!strcmp(arg, "--save-disks"))
+		a->save_dir = val;
+	else if (!strcmp(arg, "--mem")) {
+		if (!parse_size(val, &cfg->mem) || cfg->mem < (16ULL << 20) ||
+		    cfg->mem % (1ULL << 20) || cfg->mem > (16ULL << 30))
+			return usage_error("--mem needs a size in MiB from 16M to 16G, got '%s'",
+					   val);
+	} else if (!strcmp(arg, "--clock")) {
+		if (!strcmp(val, "host"))
+			cfg->clock_host = true;
+		else if (!parse_clock(val, &cfg->clock_ns))
+			return usage_error("--clock needs YYYY-MM-DDTHH:MM:SSZ, @SECONDS or "
+					   "'host', got '%s'",
+					   val);
+	} else if (!strcmp(arg, "--seed")) {
+		if (!parse_u64(val, &cfg->seed))
+			return usage_error("--seed needs a whole number, got '%s'", val);
+	} else if (!strcmp(arg, "--max-insns")) {
+		if (!parse_u64(val, &a->max_insns) || !a->max_insns)
+			return usage_error("--max-insns needs a positive count, got '%s'", val);
+	} else {
+		return usage_error("unknown option '%s' for 'boot'", arg);
+	}
+	return 0;
+}
+
+/* console=ttyS0 panic=-1 [user's] themis.fs=<detected types>. */
+static int build_cmdline(struct boot_args *a)
+{
+	struct virt_config *cfg = &a->cfg;
+	char fs[256] = "";
+	size_t used = 0;
+	for (int i = 0; i < cfg->ndisks; i++) {
+		const char *t = fstype_detect(cfg->disks[i].path);
+		used += (size_t)snprintf(fs + used, sizeof(fs) - used, "%s%s", i ? "," : "",
+					 t ? t : "none");
+		if (used >= sizeof(fs))
+			return usage_error("%s", "too many disks for the command line");
+	}
+	const char *user = a->user_append ? a->user_append : "";
+	bool has_fs = strstr(user, "themis.fs=") != NULL;
+	int n = snprintf(a->cmdline, sizeof(a->cmdline), "console=ttyS0 panic=-1%s%s%s%s",
+			 *user ? " " : "", user, cfg->ndisks && !has_fs ? " themis.fs=" : "",
+			 cfg->ndisks && !has_fs ? fs : "");
+	if (n < 0 || (size_t)n >= sizeof(a->cmdline))
+		return usage_error("%s", "kernel command line too long");
+	cfg->append = a->cmdline;
+	return 0;
+}
+
+static int parse_boot_args(int argc, char **argv, struct boot_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->cfg.mem = BOOT_DEFAULT_MEM;
+	a->max_insns = BOOT_DEFAULT_MAX_INSNS;
+	if (!parse_clock(BOOT_DEFAULT_CLOCK, &a->cfg.clock_ns))
+		return EXIT_USAGE;
+	default_guest_path("Image", a->kernel, sizeof(a->kernel));
+	default_guest_path("initramfs.cpio.gz", a->initrd, sizeof(a->initrd));
+	for (int i = 0; i < argc; i++) {
+		int rc = argv[i][0] == '-' ? parse_option(a, argc, argv, &i)
+					   : usage_error("unexpected argument '%s'", argv[i]);
+		if (rc)
+			return rc;
+	}
+	a->cfg.kernel = a->kernel;
+	a->cfg.initrd = a->initrd[0] ? a->initrd : NULL;
+	a->cfg.console = stdout;
+	return build_cmdline(a);
+}
+
+static int save_disks(struct virt *v, const char *dir)
+{
+	for (int i = 0; i < v->ndisks; i++) {
+		char path[PATH_MAX], err[256];
+		snprintf(path, sizeof(path), "%s/disk%d.img", dir, i);
+		if (disk_save(&v->disks[i], path, err, sizeof(err))) {
+			fprintf(stderr, "themis: %s: %s\n", path, err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Report how the run ended; returns the exit status. */
+static int report_stop(struct virt *v, const struct boot_args *a, enum virt_stop stop)
+{
+	static const char *const what[] = {
+		[VIRT_RUNNING] = "still running",
+		[VIRT_READY] = "agent ready",
+		[VIRT_POWEROFF] = "the guest powered off",
+		[VIRT_REBOOT] = "the guest asked for a reboot",
+		[VIRT_PANIC] = "kernel panic",
+		[VIRT_BUDGET] = "instruction budget exhausted (--max-insns) before the agent "
+				"reported: the guest hangs or is slow",
+		[VIRT_HUNG] = "the guest hangs: the hart sleeps with no timer armed",
+		[VIRT_MTRAP] = "a trap reached M-mode",
+	};
+	bool ok = stop == VIRT_READY ||
+		  (a->cfg.run_script && stop == VIRT_POWEROFF && v->ready_report[0]);
+	if (v->panic_at) { /* whatever came after (panic=-1 reboots) */
+		stop = VIRT_PANIC;
+		v->stop_detail[0] = 0;
+		ok = false;
+	}
+	if (ok) {
+		fprintf(stderr, "themis: %s after %" PRIu64 " instructions: %s\n", what[stop],
+			cpu_steps(&v->cpu), v->ready_report);
+		return 0;
+	}
+	fprintf(stderr, "themis: boot failed: %s%s%s (after %" PRIu64 " instructions, pc 0x%" PRIx64
+			")\n",
+		what[stop], v->stop_detail[0] ? ": " : "", v->stop_detail, cpu_steps(&v->cpu),
+		v->cpu.pc);
+	fprintf(stderr, "themis: last console lines:\n");
+	virt_print_last_lines(v, stderr, 10);
+	return EXIT_FINDING;
+}
+
+int cmd_boot(int argc, char **argv)
+{
+	struct boot_args a;
+	int rc = parse_boot_args(argc, argv, &a);
+	if (rc)
+		return rc;
+	struct virt *v = malloc(sizeof(*v));
+	char err[512];
+	if (!v) {
+		fprintf(stderr, "themis: out of memory\n");
+		return EXIT_USAGE;
+	}
+	if (virt_init(v, &a.cfg, err, sizeof(err))) {
+		fprintf(stderr, "themis: %s\n", err);
+		free(v);
+		return EXIT_USAGE;
+	}
+	double t0 = now_seconds();
+	enum virt_stop stop = virt_run(v, a.max_insns);
+	double secs = now_seconds() - t0;
+	fflush(stdout);
+	rc = report_stop(v, &a, stop);
+	if (a.stats) {
+		char hash[33];
+		uint64_t n = cpu_steps(&v->cpu);
+		virt_ram_hash(v, hash);
+		fprintf(stderr, "instructions %" PRIu64 "\nwall-seconds %.3f\nmips %.1f\nram-hash %s\n",
+			n, secs, secs > 0 ? n / secs / 1e6 : 0.0, hash);
+	}
+	if (a.save_dir && save_disks(v, a.save_dir))
+		rc = EXIT_USAGE;
+	virt_free(v);
+	free(v);
+	return rc;
+}

@@ -1,0 +1,45 @@
+/* goldfish_rtc.h - the Goldfish real-time clock of QEMU's virt board
+ * ("google,goldfish-rtc", 0x101000 on virt), as Linux's rtc-goldfish uses
+ * it: a 64-bit nanosecond clock since the Unix epoch read as two 32-bit
+ * halves, and one alarm with an interrupt.
+ *
+ * The clock is the board's: `now_ns` returns wall-clock base plus virtual
+ * time, so a run replays identically; nothing here reads the host clock. A
+ * guest setting the clock only moves `offset`. The alarm is checked when the
+ * board calls goldfish_rtc_update() between runs of the hart (and when the
+ * guest arms it), and goldfish_rtc_ns_to_alarm() says how long the hart may
+ * run before it is due. */
+#ifndef THEMIS_GOLDFISH_RTC_H
+#define THEMIS_GOLDFISH_RTC_H
+
+#include <stdint.h>
+
+#include "irq.h"
+#include "mmio.h"
+
+#define GOLDFISH_RTC_MMIO_SIZE 0x1000ULL
+
+struct goldfish_rtc {
+	uint64_t offset;    /* guest time = now_ns() + offset (wrapping) */
+	uint64_t alarm;	    /* in guest time */
+	uint32_t time_high; /* latched by the last TIME_LOW read */
+	bool alarm_running; /* armed and not yet fired or cleared */
+	bool irq_pending;   /* fired, not yet cleared by CLEAR_INTERRUPT */
+	bool irq_enabled;
+	uint64_t (*now_ns)(void *opaque);
+	void *opaque;
+	struct irq_line irq;
+};
+
+extern const struct mmio_ops goldfish_rtc_ops;
+
+/* Reset state: the clock reads now_ns(opaque), no alarm, interrupt off. */
+void goldfish_rtc_init(struct goldfish_rtc *rtc, uint64_t (*now_ns)(void *opaque), void *opaque,
+		       struct irq_line irq);
+/* Fire the alarm if it is due and drive the interrupt line. */
+void goldfish_rtc_update(struct goldfish_rtc *rtc);
+/* Nanoseconds until the armed alarm is due (0 if it is), UINT64_MAX if
+ * none is armed. */
+uint64_t goldfish_rtc_ns_to_alarm(const struct goldfish_rtc *rtc);
+
+#endif

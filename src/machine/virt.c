@@ -1,0 +1,465 @@
+/* virt.c - see virt.h. Three parts: the bus (how the hart and the devices
+ * reach RAM and each other), the boot (kernel, initrd, device tree, hart
+ * state as after firmware), and the run loop, which slices execution at the
+ * next timer or alarm deadline so every interrupt arrives at the same
+ * instruction on every run. */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <xxhash.h>
+
+#include "../../guest/agent/doorbell.h"
+#include "fdt.h"
+#include "image.h"
+#include "sbi.h"
+#include "virt.h"
+
+#define VIRT_SLICE        (1ULL << 20)
+#define VIRT_FDT_MAX      (64u << 10)
+#define VIRT_NS_PER_TICK  (1000000000ULL / VIRT_TIMEBASE_HZ)
+#define VIRT_PANIC_GRACE  20000000ULL /* instructions to let a panic finish printing */
+#define VIRT_RNG_SEED_LEN 64
+
+/* Exceptions the S-mode kernel handles itself: all but ecall from S (the
+ * SBI) and from M. Without M-mode software every other trap must land in S. */
+#define VIRT_MEDELEG 0xb1ffULL
+#define VIRT_MIDELEG ((1ULL << IRQ_SSI) | (1ULL << IRQ_STI) | (1ULL << IRQ_SEI))
+
+static void stop_with(struct virt *v, enum virt_stop why, const char *detail)
+{
+	if (v->stop != VIRT_RUNNING)
+		return;
+	v->stop = why;
+	snprintf(v->stop_detail, sizeof(v->stop_detail), "%s", detail ? detail : "");
+	cpu_stop(&v->cpu);
+}
+
+/* ---- the bus ---- */
+
+static uint8_t *bus_ram(void *opaque, uint64_t pa, bool write)
+{
+	struct virt *v = opaque;
+	(void)write;
+	return ram_page(&v->ram, pa);
+}
+
+static struct mmio_region *find_region(struct virt *v, uint64_t pa, int size)
+{
+	for (int i = 0; i < v->nregions; i++) {
+		struct mmio_region *r = &v->regions[i];
+		if (pa >= r->base && pa - r->base < r->len && (uint64_t)size <= r->len - (pa - r->base))
+			return r;
+	}
+	return NULL;
+}
+
+static bool bus_load(void *opaque, uint64_t pa, int size, uint64_t *val)
+{
+	struct mmio_region *r = find_region(opaque, pa, size);
+	return r && r->ops->read(r->dev, pa - r->base, size, val);
+}
+
+static bool bus_store(void *opaque, uint64_t pa, int size, uint64_t val)
+{
+	struct mmio_region *r = find_region(opaque, pa, size);
+	return r && r->ops->write(r->dev, pa - r->base, size, val);
+}
+
+static bool dma_ram_read(void *opaque, uint64_t pa, void *buf, uint64_t len)
+{
+	struct virt *v = opaque;
+	if (!ram_contains(&v->ram, pa, len))
+		return false;
+	memcpy(buf, ram_ptr(&v->ram, pa), len);
+	return true;
+}
+
+static bool dma_ram_write(void *opaque, uint64_t pa, const void *buf, uint64_t len)
+{
+	struct virt *v = opaque;
+	if (!ram_contains(&v->ram, pa, len))
+		return false;
+	memcpy(ram_ptr(&v->ram, pa), buf, len);
+	cpu_ram_written(&v->cpu, ram_ptr(&v->ram, pa), len);
+	return true;
+}
+
+/* Copy a guest-virtual buffer of the calling process out; false if any
+ * page is unmapped or outside RAM. */
+static bool copy_from_guest(struct virt *v, uint64_t va, void *buf, uint64_t len)
+{
+	uint8_t *out = buf;
+	while (len) {
+		uint64_t pa, n = 4096 - (va & 0xfff);
+		if (n > len)
+			n = len;
+		if (!cpu_virt_to_phys(&v->cpu, va, false, &pa) || !ram_contains(&v->ram, pa, n))
+			return false;
+		memcpy(out, ram_ptr(&v->ram, pa), n);
+		out += n, va += n, len -= n;
+	}
+	return true;
+}
+
+/* A text buffer of the agent, as one printable line. */
+static bool guest_text(struct virt *v, uint64_t va, uint64_t len, char *out, size_t outlen)
+{
+	if (len > DB_MAX_LEN || len >= outlen)
+		len = outlen - 1;
+	if (!copy_from_guest(v, va, out, len))
+		return false;
+	out[len] = 0;
+	for (uint64_t i = 0; i < len; i++)
+		if (out[i] == '\n' && i + 1 == len)
+			out[i] = 0;
+		else if ((unsigned char)out[i] < ' ' && out[i] != '\n')
+			out[i] = '?';
+	return true;
+}
+
+static uint64_t bus_doorbell(void *opaque, uint64_t cmd, uint64_t buf, uint64_t len)
+{
+	struct virt *v = opaque;
+	char text[DB_MAX_LEN + 1];
+	switch (cmd) {
+	case DB_PING: return DB_MAGIC;
+	case DB_READY:
+		if (!guest_text(v, buf, len, v->ready_report, sizeof(v->ready_report)))
+			return DB_ERROR;
+		if (v->run_script)
+			return DB_NEXT_SCRIPT;
+		stop_with(v, VIRT_READY, NULL);
+		return DB_NEXT_POWEROFF;
+	case DB_LOG:
+		if (!guest_text(v, buf, len, text, sizeof(text)))
+			return DB_ERROR;
+		fprintf(v->console, "[agent] %s\n", text);
+		return 0;
+	default: return DB_ERROR;
+	}
+}
+
+static void bus_m_trap(void *opaque, uint64_t mcause, uint64_t tval)
+{
+	struct virt *v = opaque;
+	char detail[VIRT_LINE_MAX];
+	snprintf(detail, sizeof(detail), "trap into M-mode: mcause 0x%llx, mtval 0x%llx, pc 0x%llx",
+		 (unsigned long long)mcause, (unsigned long long)tval,
+		 (unsigned long long)v->cpu.pc);
+	stop_with(v, VIRT_MTRAP, detail);
+}
+
+/* ---- the SBI's effects ---- */
+
+static void update_timer(struct virt *v)
+{
+	bool due = cpu_time(&v->cpu) >= v->timer_deadline;
+	if (due != !!(v->cpu.csr.mip & (1ULL << IRQ_STI)))
+		cpu_set_irq(&v->cpu, 1ULL << IRQ_STI, due);
+}
+
+static void sbi_set_timer(void *opaque, uint64_t deadline)
+{
+	struct virt *v = opaque;
+	v->timer_deadline = deadline;
+	update_timer(v);
+}
+
+static void sbi_putchar(void *opaque, int ch)
+{
+	struct virt *v = opaque;
+	fputc(ch, v->console);
+}
+
+static void sbi_reset(void *opaque, enum sbi_reset type, uint32_t reason)
+{
+	struct virt *v = opaque;
+	char detail[64];
+	snprintf(detail, sizeof(detail), "SBI system reset, reason %u", reason);
+	stop_with(v, type == SBI_RESET_SHUTDOWN ? VIRT_POWEROFF : VIRT_REBOOT, detail);
+}
+
+static bool bus_sbi(void *opaque, struct cpu *c)
+{
+	struct virt *v = opaque;
+	const struct sbi_board b = {v, sbi_set_timer, sbi_putchar, sbi_reset};
+	return sbi_call(&b, c);
+}
+
+static void test_finished(void *opaque)
+{
+	struct virt *v = opaque;
+	if (v->test.kind == SIFIVE_TEST_RESET)
+		stop_with(v, VIRT_REBOOT, "syscon reboot");
+	else if (v->test.kind == SIFIVE_TEST_FAIL)
+		stop_with(v, VIRT_POWEROFF, "syscon power-off with a failure code");
+	else
+		stop_with(v, VIRT_POWEROFF, "syscon power-off");
+}
+
+static uint64_t rtc_now_ns(void *opaque)
+{
+	struct virt *v = opaque;
+	return v->clock_base_ns + cpu_time(&v->cpu) * VIRT_NS_PER_TICK;
+}
+
+/* ---- the console: a stream that tees into the lines kept for reports ---- */
+
+static void console_line_done(struct virt *v)
+{
+	v->line[v->line_len] = 0;
+	memcpy(v->lines[v->nlines % VIRT_CONSOLE_KEEP], v->line, v->line_len + 1);
+	v->nlines++;
+	if (!v->panic_at && strstr(v->line, "Kernel panic - not syncing"))
+		v->panic_at = cpu_steps(&v->cpu) + 1;
+	v->line_len = 0;
+}
+
+static ssize_t console_write(void *cookie, const char *buf, size_t n)
+{
+	struct virt *v = cookie;
+	if (v->console_out)
+		fwrite(buf, 1, n, v->console_out);
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] == '\n')
+			console_line_done(v);
+		else if (buf[i] != '\r' && v->line_len < VIRT_LINE_MAX - 1)
+			v->line[v->line_len++] = buf[i];
+	}
+	return (ssize_t)n;
+}
+
+void virt_print_last_lines(const struct virt *v, FILE *out, unsigned n)
+{
+	unsigned have = v->nlines < VIRT_CONSOLE_KEEP ? v->nlines : VIRT_CONSOLE_KEEP;
+	if (n > have)
+		n = have;
+	for (unsigned i = v->nlines - n; i < v->nlines; i++)
+		fprintf(out, "  | %s\n", v->lines[i % VIRT_CONSOLE_KEEP]);
+	if (v->line_len)
+		fprintf(out, "  | %.*s\n", (int)v->line_len, v->line);
+}
+
+/* ---- building the board ---- */
+
+static void add_region(struct virt *v, uint64_t base, uint64_t len, const struct mmio_ops *ops,
+		       void *dev)
+{
+	v->regions[v->nregions++] = (struct mmio_region){base, len, ops, dev};
+}
+
+static int attach_disks(struct virt *v, const struct virt_config *cfg, char *err, size_t errlen)
+{
+	const struct dma dma = {v, dma_ram_read, dma_ram_write};
+	if (cfg->ndisks > VIRT_MAX_DISKS) {
+		snprintf(err, errlen, "%d disks given, the board has %d virtio slots", cfg->ndisks,
+			 VIRT_MAX_DISKS);
+		return -1;
+	}
+	for (int i = 0; i < cfg->ndisks; i++) {
+		char why[200], serial[24];
+		if (disk_open(&v->disks[i], cfg->disks[i].path, cfg->disks[i].read_only, why,
+			      sizeof(why))) {
+			snprintf(err, errlen, "%s: %s", cfg->disks[i].path, why);
+			return -1;
+		}
+		v->ndisks = i + 1;
+		struct irq_line irq = plic_line(&v->plic, VIRT_IRQ_VIRTIO0 + i);
+		snprintf(serial, sizeof(serial), "themis-disk%d", i);
+		if (virtio_blk_init(&v->blk[i], &v->disks[i], serial, &dma, &irq)) {
+			snprintf(err, errlen, "%s: cannot attach as virtio-blk", cfg->disks[i].path);
+			return -1;
+		}
+		add_region(v, VIRT_VIRTIO_BASE + (uint64_t)i * VIRT_VIRTIO_SIZE, VIRT_VIRTIO_SIZE,
+			   &virtio_mmio_ops, &v->blk[i].vio);
+	}
+	return 0;
+}
+
+static void rng_seed_bytes(uint64_t seed, uint8_t *out, size_t n)
+{
+	for (size_t i = 0; i < n; i += 8) { /* splitmix64 */
+		uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		z ^= z >> 31;
+		memcpy(out + i, &z, n - i < 8 ? n - i : 8);
+	}
+}
+
+/* Kernel low, device tree at the top of RAM, initrd just below it. */
+static int load_boot(struct virt *v, const struct virt_config *cfg, uint64_t *entry,
+		     uint64_t *dtb, char *err, size_t errlen)
+{
+	uint64_t kend, initrd = 0, initrd_size = 0;
+	if (image_load_kernel(&v->ram, cfg->kernel, entry, &kend, err, errlen))
+		return -1;
+	*dtb = v->ram.base + v->ram.size - VIRT_FDT_MAX;
+	if (cfg->initrd && image_load_below(&v->ram, cfg->initrd, kend, *dtb, &initrd,
+					    &initrd_size, err, errlen))
+		return -1;
+	uint8_t seed[VIRT_RNG_SEED_LEN];
+	rng_seed_bytes(cfg->seed, seed, sizeof(seed));
+	struct fdt_config fc = {
+		.ram_size = v->ram.size,
+		.bootargs = cfg->append,
+		.initrd_start = initrd,
+		.initrd_end = initrd + initrd_size,
+		.rng_seed = seed,
+		.rng_seed_len = sizeof(seed),
+		.ndisks = v->ndisks,
+	};
+	if (fdt_build(&fc, ram_ptr(&v->ram, *dtb), VIRT_FDT_MAX) < 0) {
+		snprintf(err, errlen, "device tree larger than %u bytes", VIRT_FDT_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* The hart as firmware would leave it: S-mode, a0 = hart id, a1 = DTB. */
+static void enter_kernel(struct virt *v, uint64_t entry, uint64_t dtb)
+{
+	struct cpu *c = &v->cpu;
+	c->priv = PRV_S;
+	c->pc = entry;
+	c->x[10] = 0;
+	c->x[11] = dtb;
+	c->csr.medeleg = VIRT_MEDELEG;
+	c->csr.mideleg = VIRT_MIDELEG;
+	c->csr.mcounteren = 7; /* S may read cycle, time, instret */
+	cpu_flush_tlb(c);
+}
+
+static int init_devices(struct virt *v, const struct virt_config *cfg, char *err, size_t errlen)
+{
+	static const cookie_io_functions_t console_io = {.write = console_write};
+	v->console_out = cfg->console;
+	v->console = fopencookie(v, "w", console_io);
+	if (!v->console) {
+		snprintf(err, errlen, "cannot open the console stream");
+		return -1;
+	}
+	setvbuf(v->console, NULL, _IONBF, 0);
+	plic_init(&v->plic, &v->cpu);
+	uart16550_init(&v->uart, v->console);
+	uart16550_set_irq_line(&v->uart, plic_line(&v->plic, VIRT_IRQ_UART));
+	goldfish_rtc_init(&v->rtc, rtc_now_ns, v, plic_line(&v->plic, VIRT_IRQ_RTC));
+	sifive_test_init(&v->test, test_finished, v);
+	add_region(v, VIRT_TEST_BASE, VIRT_TEST_SIZE, &sifive_test_ops, &v->test);
+	add_region(v, VIRT_RTC_BASE, VIRT_RTC_SIZE, &goldfish_rtc_ops, &v->rtc);
+	add_region(v, VIRT_PLIC_BASE, VIRT_PLIC_SIZE, &plic_ops, &v->plic);
+	add_region(v, VIRT_UART_BASE, VIRT_UART_SIZE, &uart16550_ops, &v->uart);
+	return 0;
+}
+
+static uint64_t host_clock_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts); /* only with --clock host */
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t errlen)
+{
+	memset(v, 0, sizeof(*v));
+	v->timer_deadline = UINT64_MAX;
+	v->run_script = cfg->run_script;
+	v->clock_base_ns = cfg->clock_host ? host_clock_ns() : cfg->clock_ns;
+	int rc = ram_init(&v->ram, VIRT_DRAM_BASE, cfg->mem);
+	if (rc) {
+		snprintf(err, errlen, "cannot allocate %llu MiB of RAM: %s",
+			 (unsigned long long)(cfg->mem >> 20), strerror(-rc));
+		return -1;
+	}
+	const struct cpu_bus bus = {.opaque = v,
+				    .ram = bus_ram,
+				    .load = bus_load,
+				    .store = bus_store,
+				    .doorbell = bus_doorbell,
+				    .sbi_call = bus_sbi,
+				    .m_trap = bus_m_trap};
+	uint64_t entry, dtb;
+	if (cpu_init(&v->cpu, &bus, 0)) {
+		snprintf(err, errlen, "out of memory for the hart");
+		virt_free(v);
+		return -1;
+	}
+	if (init_devices(v, cfg, err, errlen) || attach_disks(v, cfg, err, errlen) ||
+	    load_boot(v, cfg, &entry, &dtb, err, errlen)) {
+		virt_free(v);
+		return -1;
+	}
+	enter_kernel(v, entry, dtb);
+	return 0;
+}
+
+void virt_free(struct virt *v)
+{
+	for (int i = 0; i < v->ndisks; i++)
+		disk_close(&v->disks[i]);
+	v->ndisks = 0;
+	if (v->console)
+		fclose(v->console);
+	v->console = NULL;
+	cpu_free(&v->cpu);
+	ram_free(&v->ram);
+}
+
+/* ---- running ---- */
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* Ticks until the next timer or RTC alarm; UINT64_MAX if none. */
+static uint64_t ticks_to_next_event(const struct virt *v)
+{
+	uint64_t now = cpu_time(&v->cpu), next = UINT64_MAX;
+	if (v->timer_deadline != UINT64_MAX)
+		next = v->timer_deadline > now ? v->timer_deadline - now : 0;
+	uint64_t alarm_ns = goldfish_rtc_ns_to_alarm(&v->rtc);
+	if (alarm_ns != UINT64_MAX)
+		next = min_u64(next, (alarm_ns + VIRT_NS_PER_TICK - 1) / VIRT_NS_PER_TICK);
+	return next;
+}
+
+enum virt_stop virt_run(struct virt *v, uint64_t max_insns)
+{
+	struct cpu *c = &v->cpu;
+	while (v->stop == VIRT_RUNNING) {
+		update_timer(v);
+		goldfish_rtc_update(&v->rtc);
+		uint64_t steps = cpu_steps(c);
+		if (v->panic_at && steps - v->panic_at >= VIRT_PANIC_GRACE) {
+			stop_with(v, VIRT_PANIC, "kernel panic");
+			break;
+		}
+		uint64_t left = max_insns ? max_insns - min_u64(steps, max_insns) : UINT64_MAX;
+		if (left == 0) {
+			stop_with(v, VIRT_BUDGET, NULL);
+			break;
+		}
+		uint64_t next = ticks_to_next_event(v);
+		if (c->wfi && !(c->csr.mip & c->csr.mie)) {
+			if (next == UINT64_MAX) {
+				stop_with(v, VIRT_HUNG, "the hart sleeps with no timer armed");
+				break;
+			}
+			c->time_skip += next;
+			continue;
+		}
+		uint64_t slice = min_u64(min_u64(left, VIRT_SLICE), next ? next : VIRT_SLICE);
+		if (v->panic_at)
+			slice = min_u64(slice, VIRT_PANIC_GRACE);
+		cpu_run(c, slice);
+	}
+	return v->stop;
+}
+
+void virt_ram_hash(const struct virt *v, char out[33])
+{
+	XXH128_hash_t h = XXH3_128bits(v->ram.bytes, v->ram.size);
+	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h.high64,
+		 (unsigned long long)h.low64);
+}

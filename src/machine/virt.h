@@ -1,0 +1,104 @@
+/* virt.h - the Linux board: one RV64GC hart in S-mode over the machine's own
+ * SBI, RAM at 0x80000000, a PLIC, a 16550 UART, a goldfish RTC, the syscon
+ * power device and one virtio-blk per disk, laid out as QEMU's `virt`
+ * (virt_map.h). The kernel is entered directly; there is no firmware.
+ *
+ * Time is virtual: `time` advances one tick (100 ns at the 10 MHz timebase)
+ * per instruction, and WFI skips to the next deadline; the RTC reads a
+ * chosen wall-clock base plus that virtual time. Nothing reads the host clock
+ * unless the configuration asks for it (clock_host).
+ *
+ * The guest agent reports at the doorbell; virt_run() returns when it does
+ * (or when the guest powers off, panics, hangs, or runs out of budget). */
+#ifndef THEMIS_VIRT_H
+#define THEMIS_VIRT_H
+
+#include <stdio.h>
+
+#include "../cpu/cpu.h"
+#include "../dev/goldfish_rtc.h"
+#include "../dev/plic.h"
+#include "../dev/sifive_test.h"
+#include "../dev/uart16550.h"
+#include "../dev/virtio_blk.h"
+#include "../disk/disk.h"
+#include "../mem/ram.h"
+#include "virt_map.h"
+
+#define VIRT_MAX_DISKS    VIRT_VIRTIO_SLOTS
+#define VIRT_CONSOLE_KEEP 16 /* console lines kept for error reports */
+#define VIRT_LINE_MAX     256
+
+struct virt_disk_config {
+	const char *path;
+	bool read_only;
+};
+
+struct virt_config {
+	const char *kernel, *initrd; /* initrd may be NULL */
+	const char *append;          /* kernel command line */
+	uint64_t mem;
+	struct virt_disk_config disks[VIRT_MAX_DISKS];
+	int ndisks;
+	uint64_t clock_ns;       /* wall-clock time at power-on, ns since the epoch */
+	bool clock_host;         /* ...or the host's clock, read once at power-on */
+	uint64_t seed;           /* /chosen/rng-seed is derived from it */
+	bool run_script;         /* at READY, tell the agent to run its script */
+	FILE *console;           /* where the UART writes */
+};
+
+enum virt_stop {
+	VIRT_RUNNING,
+	VIRT_READY,    /* the agent reported ready (and the host stopped there) */
+	VIRT_POWEROFF, /* the guest powered off */
+	VIRT_REBOOT,   /* the guest asked for a reboot */
+	VIRT_PANIC,    /* the kernel panicked */
+	VIRT_BUDGET,   /* the instruction budget ran out */
+	VIRT_HUNG,     /* asleep with nothing that could wake it */
+	VIRT_MTRAP,    /* a trap reached M-mode, where there is no software */
+};
+
+struct virt {
+	struct cpu cpu;
+	struct ram ram;
+	struct plic plic;
+	struct uart16550 uart;
+	struct goldfish_rtc rtc;
+	struct sifive_test test;
+	struct virtio_blk blk[VIRT_MAX_DISKS];
+	struct disk disks[VIRT_MAX_DISKS];
+	int ndisks;
+	struct mmio_region regions[4 + VIRT_MAX_DISKS];
+	int nregions;
+
+	uint64_t timer_deadline; /* SBI timer: STIP when time >= this */
+	uint64_t clock_base_ns;
+	bool run_script;
+	enum virt_stop stop;
+	char stop_detail[VIRT_LINE_MAX];
+	char ready_report[VIRT_LINE_MAX];
+	uint64_t panic_at; /* instruction count when a panic was seen, or 0 */
+
+	FILE *console_out; /* not owned */
+	FILE *console;     /* the UART's stream: tees into console_out and the lines */
+	char line[VIRT_LINE_MAX];
+	size_t line_len;
+	char lines[VIRT_CONSOLE_KEEP][VIRT_LINE_MAX];
+	unsigned nlines; /* lines seen; the last VIRT_CONSOLE_KEEP are kept */
+};
+
+/* Build the board and load kernel, initrd and disks. 0, or -1 with a
+ * one-line reason in err (which names the file at fault). */
+int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t errlen);
+void virt_free(struct virt *v);
+
+/* Run until the machine stops, or max_insns (0: no limit). */
+enum virt_stop virt_run(struct virt *v, uint64_t max_insns);
+
+/* XXH3-128 of all guest RAM, as 32 hex digits. */
+void virt_ram_hash(const struct virt *v, char out[33]);
+
+/* The last console lines, oldest first, for error reports. */
+void virt_print_last_lines(const struct virt *v, FILE *out, unsigned n);
+
+#endif
