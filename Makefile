@@ -19,9 +19,16 @@ SAN_OBJS := $(SRCS:src/%.c=build/asan/obj/%.o)
 ISA_SRCS := $(wildcard tests/isa/*.S)
 ISA_ELFS := $(ISA_SRCS:tests/isa/%.S=build/isa/%.elf)
 
-.PHONY: all test test-unit test-isa test-diff test-fuzz test-cli bench format clean
+.PHONY: all guest test test-unit test-isa test-diff test-fuzz test-cli test-boot bench format clean
 
-all: build/themis build/asan/themis $(ISA_ELFS)
+all: build/themis build/asan/themis $(ISA_ELFS) guest
+
+# The guest side: kernel, agent + initramfs, base disk images. Each script
+# is incremental and returns at once when its output is up to date.
+guest:
+	scripts/build-kernel.sh build
+	scripts/build-initramfs.sh build
+	scripts/mkimages.sh build
 
 build/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
@@ -53,15 +60,14 @@ build/asan/fuzz_cpu: tests/fuzz/fuzz_cpu.c $(SAN_OBJS) $(HDRS)
 test-fuzz: build/asan/fuzz_cpu
 	build/asan/fuzz_cpu 3000 1
 
-build/test_softfp: tests/unit/test_softfp.c src/cpu/softfp.c src/cpu/softfp.h
-	$(CC) $(CFLAGS) -Isrc tests/unit/test_softfp.c src/cpu/softfp.c $(LDLIBS) -o $@
+UNIT_TESTS := $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_*.c))
 
-build/asan/test_softfp: tests/unit/test_softfp.c src/cpu/softfp.c src/cpu/softfp.h
-	@mkdir -p $(dir $@)
-	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -Isrc tests/unit/test_softfp.c src/cpu/softfp.c $(LDLIBS) -o $@
+# Unit tests link the sanitizer build of every module.
+build/asan/test_%: tests/unit/test_%.c $(SAN_OBJS) $(HDRS)
+	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -Isrc $< $(SAN_OBJS) $(LDLIBS) -o $@
 
-test-unit: build/test_softfp
-	build/test_softfp
+test-unit: $(UNIT_TESTS)
+	@for t in $(UNIT_TESTS); do echo "== $$t"; $$t || exit 1; done
 
 test-cli: build/themis build/asan/themis
 	tests/cli/test_cli.sh build/themis
@@ -74,7 +80,10 @@ test-isa: build/themis build/asan/themis $(ISA_ELFS)
 test-diff: build/themis
 	tests/diff/run.sh --themis build/themis --no-qemu-quirks
 
-test: test-unit test-cli test-isa test-fuzz test-diff
+test-boot: build/themis guest
+	tests/boot/test_boot.sh build
+
+test: test-unit test-cli test-isa test-fuzz test-diff test-boot
 	@echo "make test: all passed"
 
 bench: build/themis

@@ -1,0 +1,274 @@
+#!/bin/sh
+# Build the Themis guest kernel: Debian's linux-source-6.1, configured as
+# `tinyconfig` + guest/kernel/themis.config, for riscv64.
+#
+#   scripts/build-kernel.sh [BUILD_DIR]
+#       -> BUILD_DIR/guest/Image          (tree: BUILD_DIR/linux-6.1)
+#   scripts/build-kernel.sh --patch DIR [BUILD_DIR]
+#       -> BUILD_DIR/guest/Image-NAME     (tree: BUILD_DIR/linux-6.1-NAME)
+#
+# BUILD_DIR defaults to build/ under the repository. NAME is the last
+# component of DIR; DIR/*.patch are applied in name order with `patch -p1`
+# (paths relative to the top of the kernel tree). A patched tree starts as a
+# copy of the built plain tree, so a patched kernel costs an incremental
+# build only.
+#
+# Cached: the output carries a stamp made of the fragment, the kernel
+# source version, the cross compiler version and (for --patch) the patches.
+# A rerun with nothing changed prints "kernel up to date" and does nothing;
+# any change reconfigures and rebuilds. After configuring, every line of the
+# fragment is checked against .config and the build fails listing the
+# options that did not stick. Build logs: BUILD_DIR/guest/kernel-build*.log.
+#
+# Installs the Debian packages it needs when missing (as root, or via sudo).
+set -eu
+
+usage() {
+	echo "usage: $0 [--patch DIR] [BUILD_DIR]" >&2
+	exit 2
+}
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+FRAGMENT=$REPO/guest/kernel/themis.config
+TARBALL=/usr/src/linux-source-6.1.tar.xz
+SRCPKG=linux-source-6.1
+CROSS=riscv64-linux-gnu-
+
+PATCHDIR=""
+BUILD_DIR=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--patch) [ $# -ge 2 ] || usage; PATCHDIR=$2; shift 2 ;;
+	--patch=*) PATCHDIR=${1#--patch=}; shift ;;
+	-h | --help) usage ;;
+	-*) usage ;;
+	*) [ -z "$BUILD_DIR" ] || usage; BUILD_DIR=$1; shift ;;
+	esac
+done
+[ -n "$BUILD_DIR" ] || BUILD_DIR=$REPO/build
+mkdir -p "$BUILD_DIR/guest"
+BUILD_DIR=$(cd "$BUILD_DIR" && pwd)
+GUEST=$BUILD_DIR/guest
+
+die() {
+	echo "build-kernel: $*" >&2
+	exit 1
+}
+say() { echo "build-kernel: $*"; }
+
+[ -f "$FRAGMENT" ] || die "missing config fragment $FRAGMENT"
+
+NAME=""
+if [ -n "$PATCHDIR" ]; then
+	[ -d "$PATCHDIR" ] || die "--patch $PATCHDIR: not a directory"
+	PATCHDIR=$(cd "$PATCHDIR" && pwd)
+	NAME=$(basename "$PATCHDIR")
+	case $NAME in
+	"" | *[!A-Za-z0-9._-]*) die "--patch: directory name '$NAME' must be [A-Za-z0-9._-]+" ;;
+	esac
+	ls "$PATCHDIR"/*.patch >/dev/null 2>&1 || die "--patch $PATCHDIR: no *.patch files"
+fi
+
+# --- (a) Debian packages -------------------------------------------------
+ensure_packages() {
+	missing=""
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+			missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	say "installing$missing"
+	SUDO=""
+	if [ "$(id -u)" -ne 0 ]; then
+		command -v sudo >/dev/null 2>&1 || die "need root (or sudo) to install$missing"
+		SUDO=sudo
+	fi
+	$SUDO apt-get update -qq
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+}
+PKGS="$SRCPKG gcc-riscv64-linux-gnu gcc libc6-dev bc flex bison make xz-utils"
+[ -z "$NAME" ] || PKGS="$PKGS patch"
+# shellcheck disable=SC2086
+ensure_packages $PKGS
+[ -f "$TARBALL" ] || die "$TARBALL missing although $SRCPKG is installed"
+
+# Serialize concurrent runs on the same BUILD_DIR.
+exec 9>"$GUEST/.build-kernel.lock"
+flock 9
+
+SRCVER=$(dpkg-query -W -f='${Version}' "$SRCPKG")
+GCCVER=$("${CROSS}gcc" --version | head -n 1)
+FRAGSUM=$(sha256sum <"$FRAGMENT" | cut -d' ' -f1)
+BASE_STAMP="source $SRCPKG $SRCVER
+compiler $GCCVER
+fragment $FRAGSUM"
+
+# Deterministic version strings: the image must not depend on who built
+# it, where or when.
+export KBUILD_BUILD_USER=themis KBUILD_BUILD_HOST=themis
+export KBUILD_BUILD_TIMESTAMP="1970-01-01 00:00:00 UTC" KBUILD_BUILD_VERSION=1
+
+kmake() { # kmake TREE ARGS...
+	t=$1
+	shift
+	make -C "$t" ARCH=riscv CROSS_COMPILE="$CROSS" "$@"
+}
+
+# --- (b) pristine source tree, extracted once per source version --------
+extract() { # extract DEST
+	if [ -f "$1/.themis-source" ] && [ "$(cat "$1/.themis-source")" = "$SRCVER" ]; then
+		return 0
+	fi
+	say "extracting $TARBALL into $1"
+	rm -rf "$1" "$1.tmp"
+	mkdir -p "$1.tmp"
+	tar -xJf "$TARBALL" -C "$1.tmp" --strip-components=1
+	echo "$SRCVER" >"$1.tmp/.themis-source"
+	mv "$1.tmp" "$1"
+}
+
+# --- (c) configure and check the fragment stuck -------------------------
+verify_config() { # verify_config TREE: print "CONFIG_X: wanted V, got W" lines
+	awk '
+	FNR == NR {
+		if (match($0, /^CONFIG_[A-Za-z0-9_]+=/)) {
+			have[substr($0, 1, RLENGTH - 1)] = substr($0, RLENGTH + 1)
+		}
+		next
+	}
+	/^# CONFIG_[A-Za-z0-9_]+ is not set$/ {
+		if ($2 in have) printf "%s: wanted not set, got %s\n", $2, have[$2]
+		next
+	}
+	/^[ \t]*(#.*)?$/ { next }
+	match($0, /^CONFIG_[A-Za-z0-9_]+=/) {
+		sym = substr($0, 1, RLENGTH - 1)
+		want = substr($0, RLENGTH + 1)
+		got = (sym in have) ? have[sym] : "not set"
+		if (got != want) printf "%s: wanted %s, got %s\n", sym, want, got
+		next
+	}
+	{ printf "fragment line %d not understood: %s\n", FNR, $0 }
+	' "$1/.config" "$FRAGMENT"
+}
+
+explain() { # explain TREE SYMBOL: the Kconfig dependencies of SYMBOL
+	grep -rlE --include='Kconfig*' "^[[:space:]]*(menu)?config[[:space:]]+$2[[:space:]]*\$" "$1" |
+		while read -r f; do
+			rel=${f#"$1"/}
+			# The definition's depends/select lines, and the if blocks
+			# around it in its own file...
+			awk -v s="$2" -v f="$rel" '
+			/^if[ \t]/ { st[++n] = $2; next }
+			/^endif/ { if (n) n--; next }
+			$0 ~ "^[ \t]*(menu)?config[ \t]+" s "[ \t]*$" {
+				on = 1; print "    " f ":"
+				for (i = 1; i <= n; i++) print "      inside: if " st[i]
+				next
+			}
+			on && /^[ \t]*((menu)?config|menu|endmenu|choice|endchoice|if|endif|source|comment)([ \t]|$)/ { on = 0 }
+			on && /^[ \t]*(depends on|select|imply)[ \t]/ { sub(/^[ \t]*/, ""); print "      " $0 }
+			' "$f"
+			# ...and around the line that sources its file.
+			grep -rlF --include='Kconfig*' "source \"$rel\"" "$1" | while read -r pf; do
+				awk -v t="source \"$rel\"" -v pf="${pf#"$1"/}" '
+				/^if[ \t]/ { st[++n] = $2; next }
+				/^endif/ { if (n) n--; next }
+				index($0, t) { for (i = 1; i <= n; i++) print "      inside: if " st[i] " (" pf ")"; exit }
+				' "$pf"
+			done
+		done
+	echo "      (menu and choice conditions are not shown)"
+}
+
+configure() { # configure TREE LOG
+	say "configuring $1"
+	{
+		kmake "$1" tinyconfig
+		(cd "$1" && scripts/kconfig/merge_config.sh -m .config "$FRAGMENT")
+		kmake "$1" olddefconfig
+	} >>"$2" 2>&1 || {
+		tail -n 30 "$2" >&2
+		die "configuring $1 failed (log: $2)"
+	}
+	bad=$(verify_config "$1")
+	if [ -n "$bad" ]; then
+		echo "build-kernel: these options of $FRAGMENT did not stick:" >&2
+		echo "$bad" | while read -r line; do
+			echo "  $line" >&2
+			sym=${line%%:*}
+			case $sym in CONFIG_*) explain "$1" "${sym#CONFIG_}" >&2 ;; esac
+		done
+		die "fix the fragment (their dependencies must be enabled too)"
+	fi
+}
+
+# --- (d) build, (e) copy out, (f) stamp ---------------------------------
+build() { # build TREE OUT STAMP LOG
+	start=$(date +%s)
+	say "building $1/arch/riscv/boot/Image (log: $4)"
+	kmake "$1" -j"$(nproc)" Image >>"$4" 2>&1 || {
+		tail -n 40 "$4" >&2
+		die "kernel build failed (log: $4)"
+	}
+	cp "$1/arch/riscv/boot/Image" "$2.tmp"
+	mv "$2.tmp" "$2"
+	printf '%s\n' "$3" >"$1/.themis-stamp"
+	printf '%s\n' "$3" >"$2.stamp"
+	say "$2: $(wc -c <"$2") bytes, built in $(($(date +%s) - start))s"
+}
+
+stamp_ok() { # stamp_ok FILE STAMP
+	[ -f "$1" ] && [ "$(cat "$1")" = "$2" ]
+}
+
+# The plain kernel. With --patch it is the base of the patched tree, so the
+# tree itself must be built too, not only the copied-out Image.
+TREE=$BUILD_DIR/linux-6.1
+OUT=$GUEST/Image
+if stamp_ok "$OUT.stamp" "$BASE_STAMP" && [ -f "$OUT" ] &&
+	{ [ -z "$NAME" ] || stamp_ok "$TREE/.themis-stamp" "$BASE_STAMP"; }; then
+	[ -n "$NAME" ] || say "kernel up to date"
+else
+	LOG=$GUEST/kernel-build.log
+	: >"$LOG"
+	extract "$TREE"
+	rm -f "$TREE/.themis-stamp"
+	configure "$TREE" "$LOG"
+	build "$TREE" "$OUT" "$BASE_STAMP" "$LOG"
+fi
+[ -n "$NAME" ] || exit 0
+
+# A patched kernel: copy of the built plain tree (timestamps kept, so make
+# rebuilds only what the patches touch), patches applied, rebuilt.
+PTREE=$BUILD_DIR/linux-6.1-$NAME
+POUT=$GUEST/Image-$NAME
+PSUM=$(cd "$PATCHDIR" && for p in *.patch; do echo "$p"; cat "$p"; done | sha256sum | cut -d' ' -f1)
+PSTAMP="$BASE_STAMP
+patches $PSUM"
+if stamp_ok "$POUT.stamp" "$PSTAMP" && [ -f "$POUT" ]; then
+	say "kernel $NAME up to date"
+	exit 0
+fi
+LOG=$GUEST/kernel-build-$NAME.log
+: >"$LOG"
+say "making $PTREE from $TREE + $PATCHDIR/*.patch"
+rm -rf "$PTREE" "$PTREE.tmp"
+cp -a "$TREE" "$PTREE.tmp"
+rm -f "$PTREE.tmp/.themis-stamp"
+# Kbuild's dependency files name a few sources by absolute path (the vDSO's
+# lib/vdso/gettimeofday.c); point them at the copy so its patches count.
+grep -rlF "$TREE/" "$PTREE.tmp" --include='.*.cmd' | while read -r f; do
+	sed -i "s|$TREE/|$PTREE/|g" "$f"
+done
+for p in "$PATCHDIR"/*.patch; do
+	patch -p1 -N -s --no-backup-if-mismatch -d "$PTREE.tmp" <"$p" >>"$LOG" 2>&1 || {
+		tail -n 20 "$LOG" >&2
+		rm -rf "$PTREE.tmp"
+		die "$p does not apply to $SRCPKG $SRCVER"
+	}
+done
+mv "$PTREE.tmp" "$PTREE"
+configure "$PTREE" "$LOG"
+build "$PTREE" "$POUT" "$PSTAMP" "$LOG"

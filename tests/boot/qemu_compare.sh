@@ -1,0 +1,115 @@
+#!/bin/sh
+# The second opinion for the Linux board: the same kernel, initramfs and
+# base images boot under QEMU's virt machine (with its own OpenSBI) and
+# under Themis; the guest agent runs its fixed filesystem script on every
+# disk in both. The gate asks for
+#   1. the same words from the agent (kernel timestamps aside), and
+#   2. disks the filesystems' own checkers call clean, and
+#   3. identical file trees and contents on QEMU's disks and Themis's,
+#      as listed by the agent from a fresh boot with both attached.
+#   tests/boot/qemu_compare.sh [BUILD_DIR] [FS,FS ...]
+# Default pairs cover all eleven filesystems of scripts/mkimages.sh.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+b=${1:-$top/build}
+[ $# -gt 0 ] && shift
+pairs=${*:-"ext4,xfs ext2,ext3 btrfs,f2fs vfat,exfat jfs,nilfs2 minix"}
+themis=$b/themis
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# The agent's own lines: everything from its first line on, minus kernel
+# messages ("[  1.23] ..."), Themis's own reports, and the two lines that
+# say which machine it is.
+agent_lines() {
+	sed -n '/^themis-agent:/,$p' "$1" | grep -v '^\[' | grep -v '^themis: ' |
+		grep -v '^themis-agent: doorbell\|^next script'
+}
+
+# fsck FS IMG: the filesystem's own checker, read-only.
+check_fs() {
+	case $1 in
+	ext2 | ext3 | ext4) e2fsck -fn "$2" ;;
+	xfs) xfs_repair -n "$2" ;;
+	btrfs) btrfs check "$2" ;;
+	f2fs) fsck.f2fs --dry-run "$2" ;;
+	vfat) fsck.vfat -n "$2" ;;
+	exfat) fsck.exfat -n "$2" ;;
+	jfs) fsck.jfs -n "$2" ;;
+	minix) cp "$2" "$2.chk" && fsck.minix -f "$2.chk" ;;
+	nilfs2) echo "nilfs2 has no offline checker in nilfs-tools; the tree comparison stands" ;;
+	esac
+}
+
+run_pair() {
+	pair=$1
+	set -- $(echo "$pair" | tr ',' ' ')
+	dir=$work/$(echo "$pair" | tr ',' '-')
+	mkdir -p "$dir/themis"
+	qdrives="" tdisks="" fslist="" i=0
+	for fs in "$@"; do
+		cp "$b/images/$fs.img" "$dir/qemu$i.img"
+		qdrives="$qdrives -drive file=$dir/qemu$i.img,if=none,format=raw,id=d$i -device virtio-blk-device,drive=d$i"
+		tdisks="$tdisks --disk $b/images/$fs.img"
+		fslist="$fslist${fslist:+,}$fs"
+		i=$((i + 1))
+	done
+	append="console=ttyS0 panic=-1 themis.fs=$fslist"
+	# shellcheck disable=SC2086
+	timeout 600 qemu-system-riscv64 -M virt -m 256M -smp 1 -nographic -no-reboot \
+		-kernel "$b/guest/Image" -initrd "$b/guest/initramfs.cpio.gz" \
+		-append "$append" $qdrives >"$dir/qemu.out" 2>&1 ||
+		{ fail "$pair: QEMU exited $?"; tail -n 5 "$dir/qemu.out"; return; }
+	# shellcheck disable=SC2086
+	"$themis" boot $tdisks --script --save-disks "$dir/themis" >"$dir/themis.out" 2>&1 ||
+		{ fail "$pair: themis exited $?"; tail -n 5 "$dir/themis.out"; return; }
+	agent_lines "$dir/qemu.out" >"$dir/qemu.lines"
+	agent_lines "$dir/themis.out" >"$dir/themis.lines"
+	if ! grep -q '^script done' "$dir/qemu.lines"; then
+		fail "$pair: the agent's script did not finish under QEMU"
+	elif ! cmp -s "$dir/qemu.lines" "$dir/themis.lines"; then
+		fail "$pair: the agent's words differ (< qemu, > themis):"
+		diff "$dir/qemu.lines" "$dir/themis.lines" | head -n 12
+	else
+		echo "ok: $pair: same $(wc -l <"$dir/qemu.lines") lines from the agent"
+	fi
+	i=0
+	for fs in "$@"; do
+		for side in qemu themis; do
+			f=$dir/qemu$i.img
+			[ $side = themis ] && f=$dir/themis/disk$i.img
+			if check_fs "$fs" "$f" >"$dir/fsck.out" 2>&1; then
+				echo "ok: $pair: $fs on $side: clean"
+			else
+				fail "$pair: $fs on $side: the checker complains:"
+				tail -n 6 "$dir/fsck.out"
+			fi
+		done
+		# The trees: boot once more with QEMU's disk and Themis's disk
+		# and let the agent list both.
+		"$themis" boot --disk "$dir/qemu$i.img" --disk "$dir/themis/disk$i.img" \
+			--append "themis.fs=$fs,$fs" --list >"$dir/list.out" 2>&1 ||
+			{ fail "$pair: listing $fs exited $?"; tail -n 5 "$dir/list.out"; }
+		grep '^list0 ' "$dir/list.out" | sed 's/^list0 //' >"$dir/tree.q"
+		grep '^list1 ' "$dir/list.out" | sed 's/^list1 //' >"$dir/tree.t"
+		if [ -s "$dir/tree.q" ] && cmp -s "$dir/tree.q" "$dir/tree.t"; then
+			echo "ok: $pair: $fs: identical trees ($(wc -l <"$dir/tree.q") entries)"
+		else
+			fail "$pair: $fs: the trees differ (< qemu, > themis):"
+			diff "$dir/tree.q" "$dir/tree.t" | head -n 12
+		fi
+		i=$((i + 1))
+	done
+}
+
+for p in $pairs; do
+	run_pair "$p"
+done
+[ "$fails" -eq 0 ] && echo "qemu-compare: all passed" || echo "qemu-compare: $fails failed"
+[ "$fails" -eq 0 ]
