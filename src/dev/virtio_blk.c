@@ -7,15 +7,15 @@
 
 #include "virtio_blk.h"
 
-#define BLK_HDR_SIZE   16
-#define BLK_CONFIG_LEN 60 /* struct virtio_blk_config of virtio 1.1 */
+#define BLK_HDR_SIZE	 16
+#define BLK_CONFIG_LEN	 60 /* struct virtio_blk_config of virtio 1.1 */
 #define BLK_CFG_CAPACITY 0
-#define BLK_CFG_SEG_MAX  12
+#define BLK_CFG_SEG_MAX	 12
 #define BLK_CFG_BLK_SIZE 20
 
-static struct virtio_blk *blk_of(const struct virtio_mmio *vm)
+static const struct virtio_blk *blk_of(const struct virtio_mmio *vm)
 {
-	return virtio_container_of(vm, struct virtio_blk, vio);
+	return virtio_container_of(vm, const struct virtio_blk, vio);
 }
 
 static uint64_t blk_features(const struct virtio_mmio *vm)
@@ -56,9 +56,11 @@ static uint8_t blk_in(struct virtio_blk *b, const struct virtio_chain *c, uint64
 	if (n < 0)
 		return VIRTIO_BLK_S_IOERR;
 	for (int64_t i = 0; i < n; i += DISK_SECTORS_PER_CHUNK) {
-		uint64_t k = n - i < DISK_SECTORS_PER_CHUNK ? (uint64_t)(n - i) : DISK_SECTORS_PER_CHUNK;
+		uint64_t k =
+		    n - i < DISK_SECTORS_PER_CHUNK ? (uint64_t)(n - i) : DISK_SECTORS_PER_CHUNK;
 		if (disk_read(b->disk, sector + i, buf, k) ||
-		    !virtio_chain_write(&b->vio, c, i * DISK_SECTOR_SIZE, buf, k * DISK_SECTOR_SIZE))
+		    !virtio_chain_write(&b->vio, c, i * DISK_SECTOR_SIZE, buf,
+					k * DISK_SECTOR_SIZE))
 			return VIRTIO_BLK_S_IOERR;
 	}
 	return VIRTIO_BLK_S_OK;
@@ -72,7 +74,8 @@ static uint8_t blk_out(struct virtio_blk *b, const struct virtio_chain *c, uint6
 	if (n < 0 || b->disk->read_only)
 		return VIRTIO_BLK_S_IOERR;
 	for (int64_t i = 0; i < n; i += DISK_SECTORS_PER_CHUNK) {
-		uint64_t k = n - i < DISK_SECTORS_PER_CHUNK ? (uint64_t)(n - i) : DISK_SECTORS_PER_CHUNK;
+		uint64_t k =
+		    n - i < DISK_SECTORS_PER_CHUNK ? (uint64_t)(n - i) : DISK_SECTORS_PER_CHUNK;
 		uint64_t off = BLK_HDR_SIZE + i * DISK_SECTOR_SIZE;
 		if (!virtio_chain_read(&b->vio, c, off, buf, k * DISK_SECTOR_SIZE) ||
 		    disk_write(b->disk, sector + i, buf, k))
@@ -120,7 +123,7 @@ static uint32_t blk_request(struct virtio_blk *b, const struct virtio_chain *c)
 
 static void blk_notify(struct virtio_mmio *vm, unsigned q)
 {
-	struct virtio_blk *b = blk_of(vm);
+	struct virtio_blk *b = virtio_container_of(vm, struct virtio_blk, vio);
 	struct virtio_chain c;
 	while (virtq_pop(vm, q, &c) == VIRTQ_POP_CHAIN)
 		if (virtq_push(vm, q, c.head, blk_request(b, &c)))
@@ -129,12 +132,12 @@ static void blk_notify(struct virtio_mmio *vm, unsigned q)
 }
 
 static const struct virtio_dev_ops blk_ops = {
-	.device_id = VIRTIO_ID_BLOCK,
-	.nqueues = 1,
-	.queue_num_max = VIRTIO_BLK_QUEUE_SIZE,
-	.features = blk_features,
-	.config_read = blk_config_read,
-	.notify = blk_notify,
+    .device_id = VIRTIO_ID_BLOCK,
+    .nqueues = 1,
+    .queue_num_max = VIRTIO_BLK_QUEUE_SIZE,
+    .features = blk_features,
+    .config_read = blk_config_read,
+    .notify = blk_notify,
 };
 
 int virtio_blk_init(struct virtio_blk *b, struct disk *disk, const char *serial,

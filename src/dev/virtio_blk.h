@@ -18,17 +18,17 @@
 #define VIRTIO_ID_BLOCK 2
 
 /* Request types and status values (5.2.6). */
-#define VIRTIO_BLK_T_IN     0
+#define VIRTIO_BLK_T_IN	    0
 #define VIRTIO_BLK_T_OUT    1
 #define VIRTIO_BLK_T_FLUSH  4
 #define VIRTIO_BLK_T_GET_ID 8
-#define VIRTIO_BLK_S_OK     0
+#define VIRTIO_BLK_S_OK	    0
 #define VIRTIO_BLK_S_IOERR  1
 #define VIRTIO_BLK_S_UNSUPP 2
 
 /* Feature bits (5.2.3). */
 #define VIRTIO_BLK_F_SEG_MAX  2
-#define VIRTIO_BLK_F_RO       5
+#define VIRTIO_BLK_F_RO	      5
 #define VIRTIO_BLK_F_BLK_SIZE 6
 #define VIRTIO_BLK_F_FLUSH    9
 
@@ -37,7 +37,7 @@
 
 struct virtio_blk {
 	struct virtio_mmio vio; /* map with virtio_mmio_ops, device pointer &vio */
-	struct disk *disk;      /* not owned; read-only if disk->read_only */
+	struct disk *disk;	/* not owned; read-only if disk->read_only */
 	char serial[VIRTIO_BLK_ID_BYTES];
 };
 

@@ -6,30 +6,30 @@
 
 #include "virtio_mmio.h"
 
-#define REG_MAGIC            0x000
-#define REG_VERSION          0x004
-#define REG_DEVICE_ID        0x008
-#define REG_VENDOR_ID        0x00c
+#define REG_MAGIC	     0x000
+#define REG_VERSION	     0x004
+#define REG_DEVICE_ID	     0x008
+#define REG_VENDOR_ID	     0x00c
 #define REG_DEVICE_FEATURES  0x010
 #define REG_DEVICE_FEAT_SEL  0x014
 #define REG_DRIVER_FEATURES  0x020
 #define REG_DRIVER_FEAT_SEL  0x024
-#define REG_QUEUE_SEL        0x030
+#define REG_QUEUE_SEL	     0x030
 #define REG_QUEUE_NUM_MAX    0x034
-#define REG_QUEUE_NUM        0x038
-#define REG_QUEUE_READY      0x044
+#define REG_QUEUE_NUM	     0x038
+#define REG_QUEUE_READY	     0x044
 #define REG_QUEUE_NOTIFY     0x050
 #define REG_INTERRUPT_STATUS 0x060
 #define REG_INTERRUPT_ACK    0x064
-#define REG_STATUS           0x070
+#define REG_STATUS	     0x070
 #define REG_QUEUE_DESC_LOW   0x080
 #define REG_QUEUE_DESC_HIGH  0x084
 #define REG_QUEUE_AVAIL_LOW  0x090
 #define REG_QUEUE_AVAIL_HIGH 0x094
 #define REG_QUEUE_USED_LOW   0x0a0
 #define REG_QUEUE_USED_HIGH  0x0a4
-#define REG_CONFIG_GEN       0x0fc
-#define REG_CONFIG           0x100
+#define REG_CONFIG_GEN	     0x0fc
+#define REG_CONFIG	     0x100
 
 #define VIRTIO_MAGIC   0x74726976u /* "virt" */
 #define VIRTIO_VERSION 2u
@@ -164,7 +164,8 @@ static enum virtq_pop_result broken(struct virtio_mmio *vm)
  * chain malformed. */
 static int add_seg(const struct virtio_mmio *vm, struct virtio_chain *c, const uint8_t *d)
 {
-	struct virtio_seg s = {.addr = virtio_get_le(d, 8), .len = (uint32_t)virtio_get_le(d + 8, 4)};
+	struct virtio_seg s = {.addr = virtio_get_le(d, 8),
+			       .len = (uint32_t)virtio_get_le(d + 8, 4)};
 	uint16_t flags = (uint16_t)virtio_get_le(d + 12, 2);
 	s.write = flags & VIRTQ_DESC_F_WRITE;
 	if (flags & VIRTQ_DESC_F_INDIRECT)
@@ -469,10 +470,17 @@ static void reg_write(struct virtio_mmio *vm, uint64_t off, uint32_t val)
 	}
 }
 
+/* An access the bus may hand us: 1, 2, 4 or 8 bytes inside the window. */
+static bool in_window(uint64_t off, int size)
+{
+	bool pow2 = size == 1 || size == 2 || size == 4 || size == 8;
+	return pow2 && off < VIRTIO_MMIO_SIZE && (uint64_t)size <= VIRTIO_MMIO_SIZE - off;
+}
+
 static bool vio_read(void *dev, uint64_t off, int size, uint64_t *val)
 {
 	struct virtio_mmio *vm = dev;
-	if (off >= VIRTIO_MMIO_SIZE || (uint64_t)size > VIRTIO_MMIO_SIZE - off)
+	if (!in_window(off, size))
 		return false;
 	if (off >= REG_CONFIG)
 		*val = vm->ops->config_read(vm, off - REG_CONFIG, size);
@@ -484,7 +492,7 @@ static bool vio_read(void *dev, uint64_t off, int size, uint64_t *val)
 static bool vio_write(void *dev, uint64_t off, int size, uint64_t val)
 {
 	struct virtio_mmio *vm = dev;
-	if (off >= VIRTIO_MMIO_SIZE || (uint64_t)size > VIRTIO_MMIO_SIZE - off)
+	if (!in_window(off, size))
 		return false;
 	if (off >= REG_CONFIG) {
 		if (vm->ops->config_write)

@@ -30,35 +30,37 @@
 #define VIRTIO_MMIO_SIZE 0x200 /* the register window, config space included */
 
 /* Device status bits (2.1). */
-#define VIRTIO_STATUS_ACKNOWLEDGE        1u
-#define VIRTIO_STATUS_DRIVER             2u
-#define VIRTIO_STATUS_DRIVER_OK          4u
-#define VIRTIO_STATUS_FEATURES_OK        8u
+#define VIRTIO_STATUS_ACKNOWLEDGE	 1u
+#define VIRTIO_STATUS_DRIVER		 2u
+#define VIRTIO_STATUS_DRIVER_OK		 4u
+#define VIRTIO_STATUS_FEATURES_OK	 8u
 #define VIRTIO_STATUS_DEVICE_NEEDS_RESET 0x40u
-#define VIRTIO_STATUS_FAILED             0x80u
+#define VIRTIO_STATUS_FAILED		 0x80u
 
 /* InterruptStatus bits (4.2.2). */
-#define VIRTIO_INT_USED   1u
+#define VIRTIO_INT_USED	  1u
 #define VIRTIO_INT_CONFIG 2u
 
 #define VIRTIO_F_VERSION_1 32
 
 /* Descriptor flags (2.6.5). */
-#define VIRTQ_DESC_F_NEXT     1u
-#define VIRTQ_DESC_F_WRITE    2u
-#define VIRTQ_DESC_F_INDIRECT 4u
+#define VIRTQ_DESC_F_NEXT	   1u
+#define VIRTQ_DESC_F_WRITE	   2u
+#define VIRTQ_DESC_F_INDIRECT	   4u
 #define VIRTQ_AVAIL_F_NO_INTERRUPT 1u
 
 #define VIRTIO_MMIO_MAX_QUEUES 4
-#define VIRTQ_MAX_SIZE         256 /* the largest QueueNumMax a device may set */
+#define VIRTQ_MAX_SIZE	       256 /* the largest QueueNumMax a device may set */
 
-#define virtio_container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+/* The device struct `type` whose `member` is the transport at `ptr`. */
+#define virtio_container_of(ptr, type, member)                                                     \
+	((type *)(void *)((char *)(ptr)-offsetof(type, member)))
 
 struct virtio_mmio;
 
 struct virtio_dev_ops {
 	uint32_t device_id;
-	unsigned nqueues;      /* at most VIRTIO_MMIO_MAX_QUEUES */
+	unsigned nqueues;	/* at most VIRTIO_MMIO_MAX_QUEUES */
 	uint16_t queue_num_max; /* a power of two, at most VIRTQ_MAX_SIZE */
 	/* Device feature bits; the transport adds VIRTIO_F_VERSION_1. */
 	uint64_t (*features)(const struct virtio_mmio *vm);
@@ -74,13 +76,13 @@ struct virtio_dev_ops {
 
 /* One split virtqueue: what the driver configured and the device's cursors. */
 struct virtq {
-	uint32_t num;            /* QueueNum */
-	bool ready;              /* QueueReady */
+	uint32_t num;		    /* QueueNum */
+	bool ready;		    /* QueueReady */
 	uint64_t desc, avail, used; /* QueueDesc, QueueDriver, QueueDevice */
-	uint16_t last_avail_idx; /* next available ring entry to take */
-	uint16_t used_idx;       /* next used ring entry to fill */
-	uint32_t budget;         /* chains virtq_pop may still take in this notify */
-	bool signal;             /* used entries pushed since the last interrupt */
+	uint16_t last_avail_idx;    /* next available ring entry to take */
+	uint16_t used_idx;	    /* next used ring entry to fill */
+	uint32_t budget;	    /* chains virtq_pop may still take in this notify */
+	bool signal;		    /* used entries pushed since the last interrupt */
 };
 
 struct virtio_mmio {
@@ -127,17 +129,19 @@ void virtio_mmio_config_changed(struct virtio_mmio *vm);
 bool virtio_mmio_has_feature(const struct virtio_mmio *vm, unsigned bit);
 
 enum virtq_pop_result {
-	VIRTQ_POP_EMPTY = 0, /* nothing available */
-	VIRTQ_POP_CHAIN = 1, /* *c holds the next request */
+	VIRTQ_POP_EMPTY = 0,   /* nothing available */
+	VIRTQ_POP_CHAIN = 1,   /* *c holds the next request */
 	VIRTQ_POP_BROKEN = -1, /* a ring is unusable: device needs reset */
 };
 
-/* Take the next available chain of queue q, at most num per notify (see
- * queue_notify in virtio_mmio.c for why). A malformed chain (a loop, an
- * index or buffer out of range, readable after writable, indirect, lengths
- * past 4 GiB) is completed at once with a used length of 0 and skipped, so
- * the caller only ever sees well-formed chains whose every segment lies in
- * guest memory as seen by struct dma. */
+/* Take the next available chain of queue q. At most num chains per
+ * QueueNotify: the write refills vq->budget (queue_notify in virtio_mmio.c
+ * says why), so a device that ever pops outside its notify handler must
+ * refill the budget itself. A malformed chain (a loop, an index or buffer
+ * out of range, readable after writable, indirect, lengths past 4 GiB) is
+ * completed at once with a used length of 0 and skipped, so the caller
+ * only ever sees well-formed chains whose every segment lies in guest
+ * memory as seen by struct dma. */
 enum virtq_pop_result virtq_pop(struct virtio_mmio *vm, unsigned q, struct virtio_chain *c);
 /* Return chain `head` to the driver with `len` bytes written. 0, or -EIO
  * when the used ring cannot be written (device then needs reset). */

@@ -151,7 +151,8 @@ int disk_read(struct disk *d, uint64_t sector, void *buf, uint64_t n)
 	uint64_t pos = sector * DISK_SECTOR_SIZE, end = pos + n * DISK_SECTOR_SIZE;
 	while (pos < end) {
 		uint64_t i = pos / DISK_CHUNK_SIZE, off = pos % DISK_CHUNK_SIZE;
-		uint64_t len = DISK_CHUNK_SIZE - off < end - pos ? DISK_CHUNK_SIZE - off : end - pos;
+		uint64_t len =
+		    DISK_CHUNK_SIZE - off < end - pos ? DISK_CHUNK_SIZE - off : end - pos;
 		memcpy(out, chunk_bytes(d, i) + off, len);
 		bit_set(d->read, i);
 		out += len;
@@ -176,7 +177,8 @@ int disk_write(struct disk *d, uint64_t sector, const void *buf, uint64_t n)
 	const uint8_t *in = buf;
 	while (pos < end) {
 		uint64_t i = pos / DISK_CHUNK_SIZE, off = pos % DISK_CHUNK_SIZE;
-		uint64_t len = DISK_CHUNK_SIZE - off < end - pos ? DISK_CHUNK_SIZE - off : end - pos;
+		uint64_t len =
+		    DISK_CHUNK_SIZE - off < end - pos ? DISK_CHUNK_SIZE - off : end - pos;
 		memcpy(d->chunks[i] + off, in, len);
 		bit_set(d->written, i);
 		in += len;

@@ -29,20 +29,20 @@
 #include <sys/types.h>
 
 #define DISK_SECTOR_SIZE       512u
-#define DISK_CHUNK_SIZE        4096u
+#define DISK_CHUNK_SIZE	       4096u
 #define DISK_SECTORS_PER_CHUNK (DISK_CHUNK_SIZE / DISK_SECTOR_SIZE)
 
 struct disk {
 	const uint8_t *base; /* read-only mapping of the base image */
-	uint64_t size;       /* bytes, a nonzero multiple of DISK_SECTOR_SIZE */
+	uint64_t size;	     /* bytes, a nonzero multiple of DISK_SECTOR_SIZE */
 	uint64_t nchunks;    /* ceil(size / DISK_CHUNK_SIZE) */
 	uint8_t **chunks;    /* the chunk table: nchunks entries, see above */
 	uint64_t nprivate;   /* non-NULL entries in chunks */
 	uint64_t *written;   /* bitmaps of nchunks bits: chunks written, */
-	uint64_t *read;      /* and read, since disk_clear_io() */
-	bool read_only;      /* the guest may not write (disk_write -> -EROFS) */
-	dev_t base_dev;      /* identity of the base file, so that disk_save */
-	ino_t base_ino;      /* refuses to overwrite it */
+	uint64_t *read;	     /* and read, since disk_clear_io() */
+	bool read_only;	     /* the guest may not write (disk_write -> -EROFS) */
+	dev_t base_dev;	     /* identity of the base file, so that disk_save */
+	ino_t base_ino;	     /* refuses to overwrite it */
 };
 
 /* Open `path` as the base of a new disk. 0, or -errno with a one-line
