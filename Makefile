@@ -86,6 +86,7 @@ test-diff: build/themis
 
 test-boot: build/themis guest
 	tests/boot/test_boot.sh build
+	tests/boot/qemu_compare.sh build
 
 test: test-unit test-cli test-isa test-fuzz test-diff test-boot
 	@echo "make test: all passed"

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../guest/agent/doorbell.h"
 #include "../disk/fstype.h"
 #include "../machine/virt.h"
 #include "cli.h"
@@ -96,10 +97,18 @@ static int parse_option(struct boot_args *a, int argc, char **argv, int *i)
 		a->stats = true;
 		return 0;
 	}
-	if (!strcmp(arg, "--script")) {
-		cfg->run_script = true;
+	if (!strcmp(arg, "--script") || !strcmp(arg, "--list")) {
+		cfg->next = arg[2] == 's' ? DB_NEXT_SCRIPT : DB_NEXT_LIST;
 		return 0;
 	}
+	static const char *const with_value[] = {"--kernel", "--initrd",  "--disk",
+						"--append", "--save-disks", "--mem",
+						"--clock",  "--seed",   "--max-insns"};
+	bool known = false;
+	for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
+		known |= !strcmp(arg, with_value[k]);
+	if (!known)
+		return usage_error("unknown option '%s' for 'boot'", arg);
 	if (!val)
 		return usage_error("option '%s' needs a value", arg);
 	(*i)++;
@@ -210,7 +219,7 @@ static int report_stop(struct virt *v, const struct boot_args *a, enum virt_stop
 		[VIRT_MTRAP] = "a trap reached M-mode",
 	};
 	bool ok = stop == VIRT_READY ||
-		  (a->cfg.run_script && stop == VIRT_POWEROFF && v->ready_report[0]);
+		  (a->cfg.next && stop == VIRT_POWEROFF && v->ready_report[0]);
 	if (v->panic_at) { /* whatever came after (panic=-1 reboots) */
 		stop = VIRT_PANIC;
 		v->stop_detail[0] = 0;

@@ -32,6 +32,7 @@ static const char usage_text[] =
 	"  --seed N            seed of the guest's random numbers (default 0)\n"
 	"  --max-insns N       give up after N instructions (default 40e9)\n"
 	"  --script            let the agent run its filesystem script, then power off\n"
+	"  --list              let the agent list t/ on every disk, then power off\n"
 	"  --save-disks DIR    write each disk's final content to DIR/diskN.img\n"
 	"  --stats             print instructions, time, MIPS and a hash of RAM\n"
 	"\n"

@@ -126,14 +126,14 @@ static uint64_t bus_doorbell(void *opaque, uint64_t cmd, uint64_t buf, uint64_t 
 	case DB_READY:
 		if (!guest_text(v, buf, len, v->ready_report, sizeof(v->ready_report)))
 			return DB_ERROR;
-		if (v->run_script)
-			return DB_NEXT_SCRIPT;
+		if (v->next)
+			return (uint64_t)v->next;
 		stop_with(v, VIRT_READY, NULL);
 		return DB_NEXT_POWEROFF;
 	case DB_LOG:
 		if (!guest_text(v, buf, len, text, sizeof(text)))
 			return DB_ERROR;
-		fprintf(v->console, "[agent] %s\n", text);
+		fprintf(v->console, "%s\n", text); /* as the agent prints without a host */
 		return 0;
 	default: return DB_ERROR;
 	}
@@ -363,7 +363,7 @@ int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t e
 {
 	memset(v, 0, sizeof(*v));
 	v->timer_deadline = UINT64_MAX;
-	v->run_script = cfg->run_script;
+	v->next = cfg->next;
 	v->clock_base_ns = cfg->clock_host ? host_clock_ns() : cfg->clock_ns;
 	int rc = ram_init(&v->ram, VIRT_DRAM_BASE, cfg->mem);
 	if (rc) {

@@ -43,7 +43,7 @@ struct virt_config {
 	uint64_t clock_ns;       /* wall-clock time at power-on, ns since the epoch */
 	bool clock_host;         /* ...or the host's clock, read once at power-on */
 	uint64_t seed;           /* /chosen/rng-seed is derived from it */
-	bool run_script;         /* at READY, tell the agent to run its script */
+	int next;                /* at READY: 0 stop there, else the DB_NEXT_* to send */
 	FILE *console;           /* where the UART writes */
 };
 
@@ -73,7 +73,7 @@ struct virt {
 
 	uint64_t timer_deadline; /* SBI timer: STIP when time >= this */
 	uint64_t clock_base_ns;
-	bool run_script;
+	int next; /* see virt_config */
 	enum virt_stop stop;
 	char stop_detail[VIRT_LINE_MAX];
 	char ready_report[VIRT_LINE_MAX];

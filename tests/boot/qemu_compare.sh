@@ -6,7 +6,7 @@
 #   1. the same words from the agent (kernel timestamps aside), and
 #   2. disks the filesystems' own checkers call clean, and
 #   3. identical file trees and contents on QEMU's disks and Themis's,
-#      as listed by the agent from a fresh boot with both attached.
+#      as listed by the agent from a fresh boot on each disk.
 #   tests/boot/qemu_compare.sh [BUILD_DIR] [FS,FS ...]
 # Default pairs cover all eleven filesystems of scripts/mkimages.sh.
 set -u
@@ -28,7 +28,7 @@ fail() {
 # messages ("[  1.23] ..."), Themis's own reports, and the two lines that
 # say which machine it is.
 agent_lines() {
-	sed -n '/^themis-agent:/,$p' "$1" | grep -v '^\[' | grep -v '^themis: ' |
+	tr -d '\r' <"$1" | sed -n '/^themis-agent:/,$p' | grep -v '^\[' | grep -v '^themis: ' |
 		grep -v '^themis-agent: doorbell\|^next script'
 }
 
@@ -43,7 +43,7 @@ check_fs() {
 	exfat) fsck.exfat -n "$2" ;;
 	jfs) fsck.jfs -n "$2" ;;
 	minix) cp "$2" "$2.chk" && fsck.minix -f "$2.chk" ;;
-	nilfs2) echo "nilfs2 has no offline checker in nilfs-tools; the tree comparison stands" ;;
+	nilfs2) return 3 ;; # nilfs-tools has no offline checker
 	esac
 }
 
@@ -84,20 +84,27 @@ run_pair() {
 		for side in qemu themis; do
 			f=$dir/qemu$i.img
 			[ $side = themis ] && f=$dir/themis/disk$i.img
-			if check_fs "$fs" "$f" >"$dir/fsck.out" 2>&1; then
+			check_fs "$fs" "$f" >"$dir/fsck.out" 2>&1
+			rc=$?
+			if [ $rc -eq 3 ]; then
+				echo "note: $pair: $fs on $side: no offline checker exists; only the trees are compared"
+			elif [ $rc -eq 0 ]; then
 				echo "ok: $pair: $fs on $side: clean"
 			else
 				fail "$pair: $fs on $side: the checker complains:"
 				tail -n 6 "$dir/fsck.out"
 			fi
 		done
-		# The trees: boot once more with QEMU's disk and Themis's disk
-		# and let the agent list both.
-		"$themis" boot --disk "$dir/qemu$i.img" --disk "$dir/themis/disk$i.img" \
-			--append "themis.fs=$fs,$fs" --list >"$dir/list.out" 2>&1 ||
-			{ fail "$pair: listing $fs exited $?"; tail -n 5 "$dir/list.out"; }
-		grep '^list0 ' "$dir/list.out" | sed 's/^list0 //' >"$dir/tree.q"
-		grep '^list1 ' "$dir/list.out" | sed 's/^list1 //' >"$dir/tree.t"
+		# The trees: boot once more on each side's disk and let the agent
+		# list it (one disk a boot: two copies of one filesystem share
+		# its UUID, which xfs and btrfs refuse to mount twice).
+		for side in q t; do
+			f=$dir/qemu$i.img
+			[ $side = t ] && f=$dir/themis/disk$i.img
+			"$themis" boot --disk "$f" --append "themis.fs=$fs" --list >"$dir/list.out" 2>&1 ||
+				{ fail "$pair: listing $fs ($side) exited $?"; tail -n 5 "$dir/list.out"; }
+			grep '^list0 ' "$dir/list.out" | sed 's/^list0 //' >"$dir/tree.$side"
+		done
 		if [ -s "$dir/tree.q" ] && cmp -s "$dir/tree.q" "$dir/tree.t"; then
 			echo "ok: $pair: $fs: identical trees ($(wc -l <"$dir/tree.q") entries)"
 		else

@@ -1,0 +1,469 @@
+/* The Themis guest agent: PID 1 of the guest.
+ *
+ * It mounts proc, sysfs and devtmpfs, mounts each disk /dev/vda,
+ * /dev/vdb, ... at /mnt/0, /mnt/1, ... with the types listed by the kernel
+ * parameter themis.fs=TYPE,TYPE,..., then asks the host what to do through
+ * the doorbell (see doorbell.h): power off, or run the fixed script of
+ * filesystem operations (fsops.c) and power off. Without a doorbell (under
+ * QEMU, where the instruction raises SIGILL) it runs the script directly.
+ *
+ * PID 1 must never exit (the kernel panics): every fatal path, a fatal
+ * signal included, prints what happened and powers off.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "doorbell.h"
+
+static bool have_doorbell;
+static struct disk disks[AGENT_MAX_DISKS];
+static int ndisks;
+
+/* ---- the doorbell ---- */
+
+/* Not inlined: sigsetjmp in doorbell_probe() and register variables do not mix. */
+__attribute__((noinline)) static uint64_t db_call(uint64_t cmd, const void *buf, uint64_t len)
+{
+	register uint64_t a0 __asm__("a0") = cmd;
+	register uint64_t a1 __asm__("a1") = (uint64_t)(uintptr_t)buf;
+	register uint64_t a2 __asm__("a2") = len;
+	__asm__ volatile(".insn r 0x0b, 0, 0, a0, a0, a1" : "+r"(a0) : "r"(a1), "r"(a2) : "memory");
+	return a0;
+}
+
+static sigjmp_buf probe_env;
+static volatile sig_atomic_t probing;
+
+/* ---- output ---- */
+
+static void write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+void out(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof(line) - 2)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	line[n] = 0;
+	if (have_doorbell)
+		db_call(DB_LOG, line, (uint64_t)n);
+	else
+		write_all(1, line, (size_t)n);
+}
+
+#define E(x) [x] = #x
+static const char *const errnames[] = {
+	E(EPERM),  E(ENOENT),  E(ESRCH),   E(EINTR),     E(EIO),       E(ENXIO),     E(E2BIG),
+	E(ENOEXEC), E(EBADF),  E(ECHILD),  E(EAGAIN),    E(ENOMEM),    E(EACCES),    E(EFAULT),
+	E(ENOTBLK), E(EBUSY),  E(EEXIST),  E(EXDEV),     E(ENODEV),    E(ENOTDIR),   E(EISDIR),
+	E(EINVAL), E(ENFILE),  E(EMFILE),  E(ENOTTY),    E(ETXTBSY),   E(EFBIG),     E(ENOSPC),
+	E(ESPIPE), E(EROFS),   E(EMLINK),  E(EPIPE),     E(EDOM),      E(ERANGE),    E(ENAMETOOLONG),
+	E(ENOLCK), E(ENOSYS),  E(ENOTEMPTY), E(ELOOP),   E(ENODATA),   E(EOVERFLOW), E(EBADMSG),
+	E(EOPNOTSUPP), E(ESTALE), E(EUCLEAN), E(EDQUOT), E(ECANCELED), E(ENOKEY),    E(EKEYREJECTED),
+};
+#undef E
+
+const char *errname(int err)
+{
+	static char num[16];
+	if (err == 0)
+		return "0";
+	if (err > 0 && (size_t)err < sizeof(errnames) / sizeof(errnames[0]) && errnames[err])
+		return errnames[err];
+	snprintf(num, sizeof(num), "E%d", err);
+	return num;
+}
+
+/* ---- power off, fatal paths ---- */
+
+static void unmount_disks(void)
+{
+	for (int i = 0; i < ndisks; i++) {
+		struct disk *d = &disks[i];
+		if (!d->mounted)
+			continue;
+		int r = umount(d->mnt);
+		int e = r < 0 ? errno : 0;
+		out("umount %s -> %d %s", d->mnt, r, errname(e));
+		if (r == 0)
+			d->mounted = false;
+	}
+}
+
+static _Noreturn void poweroff(void)
+{
+	unmount_disks();
+	out("poweroff");
+	sync();
+	reboot(RB_POWER_OFF);
+	out("reboot RB_POWER_OFF -> -1 %s", errname(errno));
+	for (;;)
+		pause();
+}
+
+static _Noreturn void fatal(const char *what)
+{
+	out("fatal: %s", what);
+	poweroff();
+}
+
+/* A fatal signal: only system calls here (no stdio), then power off. */
+static void on_fatal_signal(int sig)
+{
+	char msg[] = "fatal: signal NN\n";
+	msg[14] = (char)('0' + sig / 10 % 10);
+	msg[15] = (char)('0' + sig % 10);
+	if (have_doorbell)
+		db_call(DB_LOG, msg, sizeof(msg) - 1);
+	else
+		write_all(1, msg, sizeof(msg) - 1);
+	for (int i = 0; i < ndisks; i++)
+		if (disks[i].mounted)
+			umount(disks[i].mnt);
+	sync();
+	reboot(RB_POWER_OFF);
+	for (;;)
+		pause();
+}
+
+static void on_sigill(int sig)
+{
+	if (probing)
+		siglongjmp(probe_env, 1);
+	on_fatal_signal(sig);
+}
+
+static void install_signals(void)
+{
+	static const int fatal_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_fatal_signal;
+	for (size_t i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
+		sigaction(fatal_sigs[i], &sa, NULL);
+	sa.sa_handler = on_sigill;
+	sigaction(SIGILL, &sa, NULL);
+}
+
+/* Write `val` to a /proc/sys file; with `old`, first read what it held.
+ * (Two opens: the kernel ignores a sysctl write past offset 0.) */
+static void sysctl_swap(const char *path, const char *val, char *old, size_t oldsize)
+{
+	int fd;
+	if (old && (fd = open(path, O_RDONLY)) >= 0) {
+		ssize_t n = read(fd, old, oldsize - 1);
+		old[n > 0 ? n : 0] = 0;
+		close(fd);
+	}
+	if ((fd = open(path, O_WRONLY)) >= 0) {
+		write_all(fd, val, strlen(val));
+		close(fd);
+	}
+}
+
+/* Does the host answer the doorbell? Under QEMU the instruction is illegal
+ * and the SIGILL handler jumps back here. The kernel logs every signal
+ * that reaches init with a register dump, handled or not: exception-trace
+ * is off for the probe. */
+static bool doorbell_probe(void)
+{
+	static const char trace[] = "/proc/sys/debug/exception-trace";
+	static char old_trace[16];
+	sysctl_swap(trace, "0", old_trace, sizeof(old_trace));
+	volatile bool yes = false;
+	if (sigsetjmp(probe_env, 1) == 0) {
+		probing = 1;
+		yes = db_call(DB_PING, NULL, 0) == DB_MAGIC;
+	}
+	probing = 0;
+	if (old_trace[0])
+		sysctl_swap(trace, old_trace, NULL, 0);
+	return yes;
+}
+
+/* ---- early setup ---- */
+
+struct early_mount {
+	const char *src, *dir, *type;
+	int ret, err;
+};
+
+static struct early_mount early[] = {
+	{"proc", "/proc", "proc", 0, 0},
+	{"sysfs", "/sys", "sysfs", 0, 0},
+	{"devtmpfs", "/dev", "devtmpfs", 0, 0},
+};
+
+static void mount_early(void)
+{
+	for (size_t i = 0; i < sizeof(early) / sizeof(early[0]); i++) {
+		struct early_mount *m = &early[i];
+		mkdir(m->dir, 0755);
+		m->ret = mount(m->src, m->dir, m->type, MS_NOSUID | MS_NOEXEC, NULL);
+		m->err = m->ret < 0 ? errno : 0;
+	}
+}
+
+/* The kernel gives init /dev/console as fds 0-2 when the initramfs has the
+ * node; ours does not (no mknod at build time), so open it from devtmpfs. */
+static void console_fds(void)
+{
+	int fd = -1;
+	for (int i = 0; i <= 2; i++) {
+		if (fcntl(i, F_GETFD) >= 0)
+			continue;
+		if (fd < 0)
+			fd = open("/dev/console", O_RDWR | O_NOCTTY);
+		if (fd < 0)
+			return;
+		if (fd != i)
+			dup2(fd, i);
+	}
+	if (fd > 2)
+		close(fd);
+}
+
+/* ---- disks ---- */
+
+/* themis.fs=TYPE,TYPE,... from /proc/cmdline into disks[]. */
+static void parse_cmdline(void)
+{
+	char buf[4096];
+	int fd = open("/proc/cmdline", O_RDONLY);
+	if (fd < 0) {
+		out("open /proc/cmdline -> -1 %s", errname(errno));
+		return;
+	}
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0) {
+		out("read /proc/cmdline -> -1 %s", errname(errno));
+		return;
+	}
+	buf[n] = 0;
+	const char *key = "themis.fs=";
+	char *p = buf;
+	char *val = NULL;
+	while (*p) {
+		while (*p == ' ' || *p == '\n' || *p == '\t')
+			p++;
+		if (!strncmp(p, key, strlen(key)))
+			val = p + strlen(key); /* the last one wins, as for the kernel's own */
+		while (*p && *p != ' ' && *p != '\n' && *p != '\t')
+			p++;
+	}
+	if (!val) {
+		out("cmdline: no themis.fs=");
+		return;
+	}
+	size_t len = strcspn(val, " \n\t");
+	val[len] = 0;
+	if (!*val)
+		return; /* themis.fs= with no type: no disk */
+	for (char *t = val;; ndisks++) {
+		size_t tl = strcspn(t, ",");
+		if (ndisks == AGENT_MAX_DISKS) {
+			out("cmdline: more than %d disks, the rest ignored", AGENT_MAX_DISKS);
+			break;
+		}
+		struct disk *d = &disks[ndisks];
+		d->idx = ndisks;
+		snprintf(d->name, sizeof(d->name), "vd%c", 'a' + ndisks);
+		snprintf(d->dev, sizeof(d->dev), "/dev/vd%c", 'a' + ndisks);
+		snprintf(d->mnt, sizeof(d->mnt), "/mnt/%d", ndisks);
+		if (tl >= sizeof(d->type))
+			tl = sizeof(d->type) - 1;
+		memcpy(d->type, t, tl);
+		d->type[tl] = 0;
+		d->flags = 0;
+		d->data = NULL;
+		t += strcspn(t, ",");
+		if (!*t) {
+			ndisks++;
+			break;
+		}
+		t++;
+	}
+}
+
+static void mount_disks(void)
+{
+	mkdir("/mnt", 0755);
+	for (int i = 0; i < ndisks; i++) {
+		struct disk *d = &disks[i];
+		if (!d->type[0]) {
+			out("mount %s skipped (no type)", d->dev);
+			continue;
+		}
+		mkdir(d->mnt, 0755);
+		int r = mount(d->dev, d->mnt, d->type, d->flags, d->data);
+		d->err = r < 0 ? errno : 0;
+		d->mounted = r == 0;
+		out("mount %s %s %s -> %d %s", d->dev, d->mnt, d->type, r, errname(d->err));
+	}
+}
+
+/* The one-line report sent with DB_READY (and printed). */
+static int make_report(char *buf, size_t size)
+{
+	struct utsname u;
+	const char *rel = uname(&u) == 0 ? u.release : "?";
+	int n = snprintf(buf, size, "themis-agent kernel=%s disks=", rel);
+	if (n < 0 || (size_t)n >= size)
+		return n < 0 ? 0 : (int)size - 1;
+	if (ndisks == 0)
+		n += snprintf(buf + n, size - (size_t)n, "none");
+	for (int i = 0; i < ndisks && (size_t)n < size; i++) {
+		const struct disk *d = &disks[i];
+		n += snprintf(buf + n, size - (size_t)n, "%s%s:%s:%s", i ? "," : "", d->name,
+		              d->type[0] ? d->type : "-", d->type[0] ? errname(d->err) : "skipped");
+	}
+	if ((size_t)n >= size)
+		n = (int)size - 1;
+	return n;
+}
+
+static void run_listing(void)
+{
+	for (int i = 0; i < ndisks; i++) {
+		char tag[16];
+		snprintf(tag, sizeof(tag), "list%d", i);
+		if (disks[i].mounted)
+			fsops_list(&disks[i], tag);
+		else
+			out("%s %s not mounted", tag, disks[i].name);
+	}
+	out("listing done");
+}
+
+/* With themis.instret=1 on the command line (benchmarks only: under QEMU
+ * without -icount the counter is a host clock), the retired-instruction
+ * count at the agent's ready, or nothing if user mode may not read it. */
+static void report_instret(void)
+{
+	char buf[4096];
+	int fd = open("/proc/cmdline", O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		return;
+	buf[n] = 0;
+	if (!strstr(buf, "themis.instret=1"))
+		return;
+	volatile unsigned long v = 0;
+	volatile bool ok = false;
+	if (sigsetjmp(probe_env, 1) == 0) {
+		probing = 1;
+		__asm__ volatile("rdinstret %0" : "=r"(v));
+		ok = true;
+	}
+	probing = 0;
+	if (ok)
+		out("instret %lu", (unsigned long)v);
+	else
+		out("instret unreadable");
+}
+
+static void run_script(void)
+{
+	for (int i = 0; i < ndisks; i++) {
+		struct disk *d = &disks[i];
+		if (!d->mounted) {
+			out("script %s %s skipped: not mounted", d->name, d->type[0] ? d->type : "-");
+			continue;
+		}
+		out("script %s %s", d->name, d->type);
+		fsops_run(d);
+	}
+	out("script done");
+}
+
+int main(void)
+{
+	/* Elsewhere (qemu-user, a shell) it must not mount or power off. */
+	if (getpid() != 1) {
+		static const char msg[] = "themis-agent: not PID 1, nothing done\n";
+		write_all(2, msg, sizeof(msg) - 1);
+		return 2;
+	}
+	install_signals();
+	umask(022);
+	mount_early();
+	console_fds();
+	/* Resident pages: the host reads doorbell buffers through the page
+	 * tables and must not meet a page that is not there. */
+	int ml = mlockall(MCL_CURRENT | MCL_FUTURE);
+	int ml_err = ml < 0 ? errno : 0;
+	have_doorbell = doorbell_probe();
+	out("themis-agent: doorbell %s", have_doorbell ? "yes" : "no");
+	for (size_t i = 0; i < sizeof(early) / sizeof(early[0]); i++)
+		out("mount %s %s %s -> %d %s", early[i].src, early[i].dir, early[i].type, early[i].ret,
+		    errname(early[i].err));
+	if (ml < 0)
+		out("mlockall -> -1 %s", errname(ml_err));
+
+	parse_cmdline();
+	mount_disks();
+
+	report_instret();
+	char report[512];
+	int n = make_report(report, sizeof(report));
+	out("ready %s", report);
+	if (!have_doorbell) {
+		out("next script"); /* as if the host had said so */
+		run_script();
+		poweroff();
+	}
+	uint64_t next = db_call(DB_READY, report, (uint64_t)n);
+	switch (next) {
+	case DB_NEXT_POWEROFF:
+		out("next poweroff");
+		poweroff();
+	case DB_NEXT_SCRIPT:
+		out("next script");
+		run_script();
+		poweroff();
+	case DB_NEXT_LIST:
+		out("next list");
+		run_listing();
+		poweroff();
+	default: {
+		char what[64];
+		snprintf(what, sizeof(what), "unknown DB_READY answer %llu", (unsigned long long)next);
+		fatal(what);
+	}
+	}
+}

@@ -1,0 +1,40 @@
+/* The guest agent's pieces shared between agent.c (PID 1: mounts, the
+ * doorbell, power off) and fsops.c (the fixed script of filesystem
+ * operations). */
+#ifndef THEMIS_GUEST_AGENT_H
+#define THEMIS_GUEST_AGENT_H
+
+#include <stdbool.h>
+
+#define AGENT_MAX_DISKS 8
+
+/* One disk /dev/vdX, mounted at /mnt/N with the type from themis.fs=. */
+struct disk {
+	int idx;         /* N: 0 for vda, 1 for vdb, ... */
+	char name[8];    /* "vda" */
+	char dev[16];    /* "/dev/vda" */
+	char mnt[16];    /* "/mnt/0" */
+	char type[32];   /* "ext4"; empty: the disk is skipped */
+	unsigned long flags; /* mount(2) flags, the same for the remount */
+	const char *data;    /* mount(2) options, the same for the remount */
+	int err;         /* errno of the last mount, 0 when it succeeded */
+	bool mounted;
+};
+
+/* Print one line (without its '\n'): with DB_LOG when the host has a
+ * doorbell (the host prints it), on the console otherwise. Lines must be deterministic: no
+ * times, no inode numbers, nothing that differs between two runs. */
+void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "EPERM" for EPERM..., or the number as text for unnamed ones; "0" for 0. */
+const char *errname(int err);
+
+/* Run the fixed script on a mounted disk, printing one line per
+ * operation as "op args -> ret errno". Remounts the disk on the way. */
+void fsops_run(struct disk *d);
+
+/* Only the sorted listing of t/ on a mounted disk, its lines tagged `tag`
+ * ("list0 t/a file ..."), so listings of several disks can be told apart. */
+void fsops_list(struct disk *d, const char *tag);
+
+#endif
