@@ -91,5 +91,6 @@ test-boot: build/themis guest
 test: test-unit test-cli test-isa test-fuzz test-diff test-boot
 	@echo "make test: all passed"
 
-bench: build/themis
+bench: build/themis guest
 	bench/cpu/run.sh --themis build/themis
+	bench/boot/run.sh --build build
