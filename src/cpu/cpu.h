@@ -56,6 +56,9 @@ struct cpu;
 struct cpu_bus {
 	void *opaque;
 	uint8_t *(*ram)(void *opaque, uint64_t pa, bool write);
+	/* What `ram` returns for reads of RAM never written: served, but never
+	 * cached, since the first write gives the page a real home. */
+	const uint8_t *zero_page;
 	bool (*load)(void *opaque, uint64_t pa, int size, uint64_t *val);
 	bool (*store)(void *opaque, uint64_t pa, int size, uint64_t val);
 	uint64_t (*doorbell)(void *opaque, uint64_t cmd, uint64_t buf, uint64_t len);

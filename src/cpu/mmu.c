@@ -142,6 +142,8 @@ static uint8_t *page_for(struct cpu *c, uint64_t va, int acc, uint64_t *pa, bool
 	if (!page)
 		return NULL;
 	struct dpage *code = NULL;
+	if (page == c->bus.zero_page)
+		return page;
 	if (acc == ACC_W && dcache_find(c, page))
 		return page; /* holds decoded code: stores stay on the slow path */
 	if (acc == ACC_X && !(code = dcache_get(c, page)))

@@ -9,17 +9,27 @@
  *   2. chunks[i] != NULL: a private heap copy of DISK_CHUNK_SIZE bytes that
  *      holds chunk i's current content (bytes past the end of the disk in the
  *      last chunk are zero and never visible).
- *   3. The only transition is NULL -> private copy ("copy-up"), made by the
- *      first write to a chunk, in one function (chunk_for_write in disk.c).
+ *   3. An entry changes in three ways only: copy-up (NULL -> private copy,
+ *      by the first write to a chunk, in chunk_for_write in disk.c) and the
+ *      two kinds of restore below (private -> NULL, private -> the saved
+ *      copy, in undo_one).
  *
- * A read is O(1) per chunk: one table lookup and a memcpy. A later issue
- * adds fork levels over the same table: copy-up is where an undo entry
- * (chunk index, previous pointer) is recorded, and a write to a chunk made
- * private at an older level copies it again. Until then note that a struct
- * copy of a disk shares its table and chunks: it is not a snapshot.
+ * A read is O(1) per chunk at any fork depth: one table lookup and a memcpy.
+ *
+ * Fork levels (the epsilon-copy fork, DESIGN.md): disk_fork() opens a level
+ * in O(1). The first write to a chunk in a level saves what it held on the
+ * level's undo list: "fresh" if it still read as the base (the copy-up), or
+ * a copy of its private content. disk_restore() reverts exactly the top
+ * level's list, O(chunks written in the level), and keeps the level open so
+ * it can be restored again and again; disk_release() restores and closes
+ * it. Restoring a fresh entry frees the private copy (the chunk reads as
+ * the base again); restoring a saved one makes the saved copy the chunk's
+ * buffer. A struct copy of a disk shares its table and chunks: it is not a
+ * snapshot, a fork is.
  *
  * For the checker the disk also records which chunks were written and which
- * were read since the last disk_clear_io(), one bit per chunk each. */
+ * were read since the last disk_clear_io(), one bit per chunk each; a
+ * restore leaves those bits alone (they record I/O, not content). */
 #ifndef THEMIS_DISK_H
 #define THEMIS_DISK_H
 
@@ -31,6 +41,18 @@
 #define DISK_SECTOR_SIZE       512u
 #define DISK_CHUNK_SIZE	       4096u
 #define DISK_SECTORS_PER_CHUNK (DISK_CHUNK_SIZE / DISK_SECTOR_SIZE)
+#define DISK_MAX_DEPTH	       256u /* open fork levels, as many as RAM's */
+#define DISK_POOL_MAX	       256u /* spare chunk buffers kept for reuse (1 MiB) */
+
+/* One undo entry, beside its chunk number in undo_chunk: the chunk held
+ * `saved` when the level first wrote it (NULL: it read as the base) and had
+ * been saved last at level `prev_level` (0: at no level). */
+struct disk_undo {
+	uint8_t *saved;
+	uint16_t prev_level;
+};
+
+struct disk_spare; /* a free chunk buffer, linked through its first bytes */
 
 struct disk {
 	const uint8_t *base; /* read-only mapping of the base image */
@@ -43,6 +65,15 @@ struct disk {
 	bool read_only;	     /* the guest may not write (disk_write -> -EROFS) */
 	dev_t base_dev;	     /* identity of the base file, so that disk_save */
 	ino_t base_ino;	     /* refuses to overwrite it */
+	/* Fork levels; the invariants are listed at the top of disk.c. */
+	uint16_t *saved_at;	   /* per chunk: the newest level that saved it, 0 none */
+	unsigned depth;		   /* open levels, 0 = the root (no undo list) */
+	uint64_t *undo_chunk;	   /* the undo stack, all levels, oldest first: */
+	struct disk_undo *undo;	   /* chunk numbers and entries, side by side */
+	uint64_t nundo, capundo;   /* entries used and allocated */
+	uint64_t level_start[DISK_MAX_DEPTH + 1]; /* [L]: first entry of level L */
+	struct disk_spare *spares; /* the pool of free chunk buffers */
+	unsigned nspares;	   /* at most DISK_POOL_MAX */
 };
 
 /* Open `path` as the base of a new disk. 0, or -errno with a one-line
@@ -71,5 +102,30 @@ bool disk_chunk_written(const struct disk *d, uint64_t chunk);
 bool disk_chunk_read(const struct disk *d, uint64_t chunk);
 /* Forget which chunks were read and written (the content stays). */
 void disk_clear_io(struct disk *d);
+
+/* Open a fork level: O(1). 0, or -EOVERFLOW with DISK_MAX_DEPTH levels
+ * open. */
+int disk_fork(struct disk *d);
+/* Put the content back as it was when the top level was opened, keeping the
+ * level open (re-armed): O(chunks written in it). 0, or -EINVAL when no
+ * level is open (nothing changed). */
+int disk_restore(struct disk *d);
+/* disk_restore, then close the top level. 0, or -EINVAL at the root. */
+int disk_release(struct disk *d);
+/* Open levels: 0 at the root. */
+unsigned disk_depth(const struct disk *d);
+/* The chunks written in the top level since it was opened or last restored,
+ * each once, in the order first written: sets *list (valid until the next
+ * disk call) and returns their number; 0 at the root. */
+uint64_t disk_level_chunks(const struct disk *d, const uint64_t **list);
+
+/* XXH3-128 of the disk's whole current content, in canonical (big-endian)
+ * byte order: equal to the hash of the file disk_save would write. */
+void disk_hash(const struct disk *d, uint8_t out[16]);
+
+/* Debugging: check the invariants listed at the top of disk.c, in
+ * O(chunks + undo entries). 0 when they hold, else the number of the first
+ * one broken, or -ENOMEM when no scratch memory is left for the check. */
+int disk_check(const struct disk *d);
 
 #endif

@@ -24,9 +24,9 @@ static bool on_tohost_page(const struct bare *m, uint64_t pa)
 static uint8_t *bus_ram(void *opaque, uint64_t pa, bool write)
 {
 	struct bare *m = opaque;
-	if (write && on_tohost_page(m, pa))
-		return NULL;
-	return ram_page(&m->ram, pa);
+	if (write)
+		return on_tohost_page(m, pa) ? NULL : ram_page_w(&m->ram, pa);
+	return (uint8_t *)ram_page(&m->ram, pa);
 }
 
 static struct mmio_region *find_region(struct bare *m, uint64_t pa, int size)
@@ -42,9 +42,8 @@ static struct mmio_region *find_region(struct bare *m, uint64_t pa, int size)
 static bool bus_load(void *opaque, uint64_t pa, int size, uint64_t *val)
 {
 	struct bare *m = opaque;
-	if (ram_contains(&m->ram, pa, size)) {
-		uint64_t v = 0;
-		memcpy(&v, ram_ptr(&m->ram, pa), size);
+	uint64_t v = 0;
+	if (ram_read(&m->ram, pa, &v, size)) {
 		*val = v;
 		return true;
 	}
@@ -63,8 +62,8 @@ static void stop_with(struct bare *m, enum bare_stop why, int code)
 /* A store reached the tohost word: a verdict or an HTIF console byte. */
 static void tohost_written(struct bare *m)
 {
-	uint64_t v;
-	memcpy(&v, ram_ptr(&m->ram, m->tohost), 8);
+	uint64_t v = 0;
+	ram_read(&m->ram, m->tohost, &v, 8);
 	if (v == 0)
 		return;
 	if (v >> 48 == (HTIF_DEV_CONSOLE << 8 | HTIF_CMD_PUTC)) {
@@ -73,14 +72,14 @@ static void tohost_written(struct bare *m)
 		uint64_t test = v >> 1;
 		stop_with(m, test ? BARE_FAIL : BARE_PASS, test > 255 ? 255 : (int)test);
 	}
-	memset(ram_ptr(&m->ram, m->tohost), 0, 8);
+	uint64_t zero = 0;
+	ram_write(&m->ram, m->tohost, &zero, 8);
 }
 
 static bool bus_store(void *opaque, uint64_t pa, int size, uint64_t val)
 {
 	struct bare *m = opaque;
-	if (ram_contains(&m->ram, pa, size)) {
-		memcpy(ram_ptr(&m->ram, pa), &val, size);
+	if (ram_write(&m->ram, pa, &val, size)) {
 		if (on_tohost_page(m, pa) && pa < m->tohost + 8 && pa + size > m->tohost)
 			tohost_written(m);
 		return true;
@@ -111,7 +110,11 @@ int bare_init_blank(struct bare *m, uint64_t mem, FILE *console, char *err, size
 			 (unsigned long long)mem, strerror(-rc));
 		return -1;
 	}
-	struct cpu_bus bus = {.opaque = m, .ram = bus_ram, .load = bus_load, .store = bus_store};
+	struct cpu_bus bus = {.opaque = m,
+			      .ram = bus_ram,
+			      .zero_page = ram_zero_page,
+			      .load = bus_load,
+			      .store = bus_store};
 	if (cpu_init(&m->cpu, &bus, BARE_RAM_BASE)) {
 		snprintf(err, errlen, "out of memory for the hart");
 		ram_free(&m->ram);

@@ -153,9 +153,11 @@ int elf_load(const char *path, struct ram *ram, struct elf_image *img, char *err
 	for (int i = 0; i < eh->e_phnum; i++) {
 		if (ph[i].p_type != PT_LOAD || ph[i].p_memsz == 0)
 			continue;
-		uint8_t *dst = ram_ptr(ram, ph[i].p_paddr);
-		memcpy(dst, buf + ph[i].p_offset, ph[i].p_filesz);
-		memset(dst + ph[i].p_filesz, 0, ph[i].p_memsz - ph[i].p_filesz);
+		/* RAM starts zeroed: only the file's bytes need copying. */
+		if (!ram_write(ram, ph[i].p_paddr, buf + ph[i].p_offset, ph[i].p_filesz)) {
+			free(buf);
+			return fail(err, errlen, "out of memory loading segment %d", i);
+		}
 	}
 	*img = (struct elf_image){.entry = eh->e_entry};
 	find_tohost(buf, len, img);

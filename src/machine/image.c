@@ -27,11 +27,20 @@ static int read_into(struct ram *ram, const char *path, uint64_t at, uint64_t si
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return fail(err, errlen, strerror(errno), path);
-	size_t got = fread(ram_ptr(ram, at), 1, size, f);
-	int bad = ferror(f);
+	uint8_t buf[1 << 16];
+	while (size) {
+		size_t n = size < sizeof(buf) ? (size_t)size : sizeof(buf);
+		if (fread(buf, 1, n, f) != n) {
+			fclose(f);
+			return fail(err, errlen, "short read", path);
+		}
+		if (!ram_write(ram, at, buf, n)) {
+			fclose(f);
+			return fail(err, errlen, "out of memory", path);
+		}
+		at += n, size -= n;
+	}
 	fclose(f);
-	if (got != size || bad)
-		return fail(err, errlen, "short read", path);
 	return 0;
 }
 

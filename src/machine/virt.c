@@ -4,9 +4,9 @@
  * next timer or alarm deadline so every interrupt arrives at the same
  * instruction on every run. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <xxhash.h>
 
 #include "../../guest/agent/doorbell.h"
 #include "fdt.h"
@@ -39,8 +39,7 @@ static void stop_with(struct virt *v, enum virt_stop why, const char *detail)
 static uint8_t *bus_ram(void *opaque, uint64_t pa, bool write)
 {
 	struct virt *v = opaque;
-	(void)write;
-	return ram_page(&v->ram, pa);
+	return write ? ram_page_w(&v->ram, pa) : (uint8_t *)ram_page(&v->ram, pa);
 }
 
 static struct mmio_region *find_region(struct virt *v, uint64_t pa, int size)
@@ -68,19 +67,28 @@ static bool bus_store(void *opaque, uint64_t pa, int size, uint64_t val)
 static bool dma_ram_read(void *opaque, uint64_t pa, void *buf, uint64_t len)
 {
 	struct virt *v = opaque;
-	if (!ram_contains(&v->ram, pa, len))
-		return false;
-	memcpy(buf, ram_ptr(&v->ram, pa), len);
-	return true;
+	return ram_read(&v->ram, pa, buf, len);
 }
 
+/* A device writes RAM: page by page, copy-on-write, and the hart's decoded
+ * instructions of those bytes dropped. */
 static bool dma_ram_write(void *opaque, uint64_t pa, const void *buf, uint64_t len)
 {
 	struct virt *v = opaque;
+	const uint8_t *in = buf;
 	if (!ram_contains(&v->ram, pa, len))
 		return false;
-	memcpy(ram_ptr(&v->ram, pa), buf, len);
-	cpu_ram_written(&v->cpu, ram_ptr(&v->ram, pa), len);
+	while (len) {
+		uint64_t off = pa % RAM_PAGE_SIZE, n = RAM_PAGE_SIZE - off;
+		if (n > len)
+			n = len;
+		uint8_t *page = ram_page_w(&v->ram, pa);
+		if (!page)
+			return false;
+		memcpy(page + off, in, n);
+		cpu_ram_written(&v->cpu, page + off, n);
+		in += n, pa += n, len -= n;
+	}
 	return true;
 }
 
@@ -93,9 +101,8 @@ static bool copy_from_guest(struct virt *v, uint64_t va, void *buf, uint64_t len
 		uint64_t pa, n = 4096 - (va & 0xfff);
 		if (n > len)
 			n = len;
-		if (!cpu_virt_to_phys(&v->cpu, va, false, &pa) || !ram_contains(&v->ram, pa, n))
+		if (!cpu_virt_to_phys(&v->cpu, va, false, &pa) || !ram_read(&v->ram, pa, out, n))
 			return false;
-		memcpy(out, ram_ptr(&v->ram, pa), n);
 		out += n, va += n, len -= n;
 	}
 	return true;
@@ -309,8 +316,13 @@ static int load_boot(struct virt *v, const struct virt_config *cfg, uint64_t *en
 		.rng_seed_len = sizeof(seed),
 		.ndisks = v->ndisks,
 	};
-	if (fdt_build(&fc, ram_ptr(&v->ram, *dtb), VIRT_FDT_MAX) < 0) {
-		snprintf(err, errlen, "device tree larger than %u bytes", VIRT_FDT_MAX);
+	uint8_t *fdt = malloc(VIRT_FDT_MAX);
+	int size = fdt ? fdt_build(&fc, fdt, VIRT_FDT_MAX) : -1;
+	bool ok = size >= 0 && ram_write(&v->ram, *dtb, fdt, (uint64_t)size);
+	free(fdt);
+	if (!ok) {
+		snprintf(err, errlen, "cannot build the device tree (%s)",
+			 size < 0 ? "larger than 64 KiB" : "out of memory");
 		return -1;
 	}
 	return 0;
@@ -373,6 +385,7 @@ int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t e
 	}
 	const struct cpu_bus bus = {.opaque = v,
 				    .ram = bus_ram,
+				    .zero_page = ram_zero_page,
 				    .load = bus_load,
 				    .store = bus_store,
 				    .doorbell = bus_doorbell,
@@ -459,7 +472,8 @@ enum virt_stop virt_run(struct virt *v, uint64_t max_insns)
 
 void virt_ram_hash(const struct virt *v, char out[33])
 {
-	XXH128_hash_t h = XXH3_128bits(v->ram.bytes, v->ram.size);
-	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h.high64,
-		 (unsigned long long)h.low64);
+	uint8_t h[16];
+	ram_hash(&v->ram, h);
+	for (int i = 0; i < 16; i++)
+		snprintf(out + 2 * i, 3, "%02x", h[i]);
 }

@@ -1,27 +1,210 @@
-/* ram.c - allocation of guest RAM. Anonymous mappings are zero-filled and
- * populated lazily by the host, so a large RAM costs only what is touched. */
+/* ram.c - see ram.h.
+ *
+ * Invariants (checked by tests/unit/test_ram_fork.c after every step):
+ *  1. level_start[0] = 0 <= level_start[1] <= ... <= level_start[level] <= nundo.
+ *  2. A page appears at most once in each level's undo list, and a page is
+ *     on level L's list iff saved_at[page] == L (L >= 1).
+ *  3. For an entry of level L, prev_level < L, and the entry's `saved` is the
+ *     page's content as it was when level L was opened (NULL: zeros, never
+ *     written then).
+ *  4. Level 0 keeps no undo list: with no fork open nothing can be restored.
+ * Transitions: ram_fork (level+1), ram_page_w (append to the top list),
+ * ram_restore (empty the top list), ram_release (restore, level-1). */
 #include <errno.h>
-#include <sys/mman.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
 
 #include "ram.h"
 
+const uint8_t ram_zero_page[RAM_PAGE_SIZE] __attribute__((aligned(RAM_PAGE_SIZE)));
+
 int ram_init(struct ram *r, uint64_t base, uint64_t size)
 {
-	if (size == 0 || size % RAM_PAGE_SIZE)
+	memset(r, 0, sizeof(*r));
+	if (size == 0 || size % RAM_PAGE_SIZE || size / RAM_PAGE_SIZE > UINT32_MAX)
 		return -EINVAL;
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		       -1, 0);
-	if (p == MAP_FAILED)
-		return -errno;
 	r->base = base;
 	r->size = size;
-	r->bytes = p;
+	r->npages = size / RAM_PAGE_SIZE;
+	r->pages = calloc(r->npages, sizeof(*r->pages));
+	r->saved_at = calloc(r->npages, sizeof(*r->saved_at));
+	if (!r->pages || !r->saved_at) {
+		ram_free(r);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 void ram_free(struct ram *r)
 {
-	if (r->bytes)
-		munmap(r->bytes, r->size);
-	r->bytes = NULL;
+	for (uint64_t i = 0; r->pages && i < r->npages; i++)
+		free(r->pages[i]);
+	for (size_t i = 0; i < r->nundo; i++)
+		free(r->undo[i].saved);
+	for (size_t i = 0; i < r->npool; i++)
+		free(r->pool[i]);
+	free(r->pages);
+	free(r->saved_at);
+	free(r->undo);
+	free(r->pool);
+	memset(r, 0, sizeof(*r));
+}
+
+static uint8_t *page_get(struct ram *r)
+{
+	if (r->npool)
+		return r->pool[--r->npool];
+	return aligned_alloc(RAM_PAGE_SIZE, RAM_PAGE_SIZE);
+}
+
+static void page_put(struct ram *r, uint8_t *p)
+{
+	if (!p)
+		return;
+	if (r->npool == r->cappool) {
+		size_t cap = r->cappool ? 2 * r->cappool : 256;
+		uint8_t **np = realloc(r->pool, cap * sizeof(*np));
+		if (!np) {
+			free(p);
+			return;
+		}
+		r->pool = np;
+		r->cappool = cap;
+	}
+	r->pool[r->npool++] = p;
+}
+
+static bool undo_push(struct ram *r, struct ram_undo e)
+{
+	if (r->nundo == r->capundo) {
+		size_t cap = r->capundo ? 2 * r->capundo : 1024;
+		struct ram_undo *nu = realloc(r->undo, cap * sizeof(*nu));
+		if (!nu)
+			return false;
+		r->undo = nu;
+		r->capundo = cap;
+	}
+	r->undo[r->nundo++] = e;
+	return true;
+}
+
+/* First write to page i in the top level: keep its old content aside. */
+static uint8_t *save_page(struct ram *r, uint64_t i)
+{
+	uint8_t *cur = r->pages[i], *saved = NULL, *fresh = NULL;
+	if (cur) {
+		if (!(saved = page_get(r)))
+			return NULL;
+		memcpy(saved, cur, RAM_PAGE_SIZE);
+	} else {
+		if (!(fresh = page_get(r)))
+			return NULL;
+		memset(fresh, 0, RAM_PAGE_SIZE);
+	}
+	if (r->level && !undo_push(r, (struct ram_undo){(uint32_t)i, r->saved_at[i], saved})) {
+		page_put(r, saved ? saved : fresh);
+		return NULL;
+	}
+	if (!r->level)
+		page_put(r, saved); /* nothing to restore at the root */
+	else if (saved)
+		r->allocated++;
+	if (fresh) {
+		r->pages[i] = fresh;
+		r->allocated++;
+	}
+	r->saved_at[i] = r->level;
+	return r->pages[i];
+}
+
+uint8_t *ram_page_w(struct ram *r, uint64_t pa)
+{
+	if (!ram_contains(r, pa, 1))
+		return NULL;
+	uint64_t i = (pa - r->base) / RAM_PAGE_SIZE;
+	if (r->pages[i] && (r->saved_at[i] == r->level || r->level == 0))
+		return r->pages[i];
+	return save_page(r, i);
+}
+
+bool ram_read(const struct ram *r, uint64_t pa, void *buf, uint64_t len)
+{
+	if (!ram_contains(r, pa, len))
+		return false;
+	uint8_t *out = buf;
+	while (len) {
+		uint64_t off = (pa - r->base) % RAM_PAGE_SIZE, n = RAM_PAGE_SIZE - off;
+		if (n > len)
+			n = len;
+		memcpy(out, ram_page(r, pa) + off, n);
+		out += n, pa += n, len -= n;
+	}
+	return true;
+}
+
+bool ram_write(struct ram *r, uint64_t pa, const void *buf, uint64_t len)
+{
+	if (!ram_contains(r, pa, len))
+		return false;
+	const uint8_t *in = buf;
+	while (len) {
+		uint64_t off = (pa - r->base) % RAM_PAGE_SIZE, n = RAM_PAGE_SIZE - off;
+		if (n > len)
+			n = len;
+		uint8_t *p = ram_page_w(r, pa);
+		if (!p)
+			return false;
+		memcpy(p + off, in, n);
+		in += n, pa += n, len -= n;
+	}
+	return true;
+}
+
+int ram_fork(struct ram *r)
+{
+	if (r->level == RAM_MAX_LEVELS)
+		return -EOVERFLOW;
+	r->level_start[++r->level] = r->nundo;
+	return 0;
+}
+
+int ram_restore(struct ram *r, void (*released)(void *opaque, const uint8_t *page),
+		void *opaque)
+{
+	if (r->level == 0)
+		return -EINVAL;
+	size_t start = r->level_start[r->level];
+	while (r->nundo > start) {
+		struct ram_undo *e = &r->undo[--r->nundo];
+		uint8_t *cur = r->pages[e->page];
+		r->pages[e->page] = e->saved;
+		r->saved_at[e->page] = e->prev_level;
+		if (released)
+			released(opaque, cur);
+		page_put(r, cur);
+		r->allocated--;
+	}
+	return 0;
+}
+
+int ram_release(struct ram *r, void (*released)(void *opaque, const uint8_t *page),
+		void *opaque)
+{
+	int rc = ram_restore(r, released, opaque);
+	if (rc == 0)
+		r->level--;
+	return rc;
+}
+
+void ram_hash(const struct ram *r, uint8_t out[16])
+{
+	XXH3_state_t *st = XXH3_createState();
+	XXH3_128bits_reset(st);
+	for (uint64_t i = 0; i < r->npages; i++)
+		XXH3_128bits_update(st, r->pages[i] ? r->pages[i] : ram_zero_page, RAM_PAGE_SIZE);
+	XXH128_canonical_t c;
+	XXH128_canonicalFromHash(&c, XXH3_128bits_digest(st));
+	memcpy(out, c.digest, 16);
+	XXH3_freeState(st);
 }

@@ -23,11 +23,11 @@ static uint64_t rng_next(uint64_t *s)
 	return *s = x;
 }
 
-static void fill_random(uint8_t *p, size_t n, uint64_t *s)
+static void fill_random(struct ram *ram, uint64_t *s)
 {
-	for (size_t i = 0; i < n; i += 8) {
+	for (uint64_t off = 0; off < ram->size; off += 8) {
 		uint64_t v = rng_next(s);
-		memcpy(p + i, &v, n - i < 8 ? n - i : 8);
+		ram_write(ram, ram->base + off, &v, 8);
 	}
 }
 
@@ -39,7 +39,7 @@ static uint64_t ram_addr(uint64_t *s)
 static void setup_round(struct bare *m, uint64_t *s)
 {
 	struct cpu *c = &m->cpu;
-	fill_random(m->ram.bytes, FUZZ_RAM, s);
+	fill_random(&m->ram, s);
 	c->pc = ram_addr(s);
 	c->csr.mtvec = ram_addr(s) | (rng_next(s) & 1);
 	c->csr.stvec = ram_addr(s) | (rng_next(s) & 1);
