@@ -19,7 +19,7 @@ SAN_OBJS := $(SRCS:src/%.c=build/asan/obj/%.o)
 ISA_SRCS := $(wildcard tests/isa/*.S)
 ISA_ELFS := $(ISA_SRCS:tests/isa/%.S=build/isa/%.elf)
 
-.PHONY: all guest test test-unit test-isa test-diff test-fuzz test-cli test-boot bench format clean
+.PHONY: all guest test test-unit test-isa test-diff test-fuzz test-cli test-boot test-fork bench format clean
 
 all: build/themis build/asan/themis $(ISA_ELFS) guest
 
@@ -84,11 +84,17 @@ test-isa: build/themis build/asan/themis $(ISA_ELFS)
 test-diff: build/themis
 	tests/diff/run.sh --themis build/themis --no-qemu-quirks
 
+build/test_fork: tests/fork/test_fork.c $(OBJS) $(HDRS)
+	$(CC) $(CFLAGS) -Isrc $< $(OBJS) $(LDLIBS) -o $@
+
+test-fork: build/test_fork guest
+	build/test_fork build 1000
+
 test-boot: build/themis guest
 	tests/boot/test_boot.sh build
 	tests/boot/qemu_compare.sh build
 
-test: test-unit test-cli test-isa test-fuzz test-diff test-boot
+test: test-unit test-cli test-isa test-fuzz test-diff test-boot test-fork
 	@echo "make test: all passed"
 
 bench: build/themis guest

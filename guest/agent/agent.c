@@ -3,9 +3,12 @@
  * It mounts proc, sysfs and devtmpfs, mounts each disk /dev/vda,
  * /dev/vdb, ... at /mnt/0, /mnt/1, ... with the types listed by the kernel
  * parameter themis.fs=TYPE,TYPE,..., then asks the host what to do through
- * the doorbell (see doorbell.h): power off, or run the fixed script of
- * filesystem operations (fsops.c) and power off. Without a doorbell (under
- * QEMU, where the instruction raises SIGILL) it runs the script directly.
+ * the doorbell (see doorbell.h): power off, run the fixed script of
+ * filesystem operations (fsops.c) or list t/ and power off, or enter the
+ * command loop, where the host hands it one command at a time (DB_WAIT):
+ * the script, a listing, pseudo-random work (work.c), sync, power off.
+ * Without a doorbell (under QEMU, where the instruction raises SIGILL) it
+ * runs the script directly and powers off.
  *
  * PID 1 must never exit (the kernel panics): every fatal path, a fatal
  * signal included, prints what happened and powers off.
@@ -65,7 +68,7 @@ static void write_all(int fd, const char *p, size_t n)
 
 void out(const char *fmt, ...)
 {
-	char line[1024];
+	char line[DB_MAX_LEN + 1]; /* with its '\n', at most DB_MAX_LEN for DB_LOG */
 	va_list ap;
 	va_start(ap, fmt);
 	int n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
@@ -355,13 +358,13 @@ static int make_report(char *buf, size_t size)
 	return n;
 }
 
-static void run_listing(void)
+static void run_listing(const char *top)
 {
 	for (int i = 0; i < ndisks; i++) {
 		char tag[16];
 		snprintf(tag, sizeof(tag), "list%d", i);
 		if (disks[i].mounted)
-			fsops_list(&disks[i], tag);
+			fsops_list(&disks[i], top, tag);
 		else
 			out("%s %s not mounted", tag, disks[i].name);
 	}
@@ -411,6 +414,178 @@ static void run_script(void)
 	out("script done");
 }
 
+/* ---- the command loop (DB_NEXT_WAIT, see doorbell.h) ---- */
+
+#define WORK_MAX_N 1000000ul
+#define MAX_WORDS 4
+
+/* Where the host writes the command: exactly one page, resident
+ * (mlockall), present and dirty (the memset before each call). */
+static char cmd_buf[DB_MAX_LEN] __attribute__((aligned(4096)));
+static char cmd_line[DB_MAX_LEN + 1];
+
+/* The host's `n` bytes as a NUL-terminated line in cmd_line: up to the
+ * first '\n', '\r' or NUL, tabs as spaces, other control bytes as '?',
+ * blanks trimmed at both ends. */
+static char *clean_line(size_t n)
+{
+	size_t len = 0;
+	for (; len < n; len++) {
+		unsigned char c = (unsigned char)cmd_buf[len];
+		if (c == '\n' || c == '\r' || c == 0)
+			break;
+		cmd_line[len] = c == '\t' ? ' ' : c < ' ' || c == 0x7f ? '?' : (char)c;
+	}
+	while (len > 0 && cmd_line[len - 1] == ' ')
+		len--;
+	cmd_line[len] = 0;
+	char *p = cmd_line;
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+/* Split `s` (modified) at spaces into w[]: the number of words, or
+ * MAX_WORDS + 1 when there are more than MAX_WORDS. */
+static int split_words(char *s, char **w)
+{
+	int n = 0;
+	for (;;) {
+		while (*s == ' ')
+			*s++ = 0;
+		if (!*s)
+			return n;
+		if (n == MAX_WORDS)
+			return MAX_WORDS + 1;
+		w[n++] = s;
+		while (*s && *s != ' ')
+			s++;
+	}
+}
+
+/* A decimal number of at most 64 bits, digits only. */
+static bool parse_u64(const char *s, unsigned long long *v)
+{
+	unsigned long long x = 0;
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		unsigned d = (unsigned)(*s - '0');
+		if (x > (~0ull - d) / 10)
+			return false;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return true;
+}
+
+/* A directory for `list`: relative, without "." or ".." components beyond
+ * a lone ".", short enough for the listing's paths. */
+static bool listable(const char *top)
+{
+	if (!strcmp(top, "."))
+		return true;
+	if (!*top || *top == '/' || strlen(top) > 128)
+		return false;
+	for (const char *p = top; *p;) {
+		size_t l = strcspn(p, "/");
+		if (l == 0 || (l == 1 && p[0] == '.') || (l == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		p += l;
+		if (*p == '/' && !*++p)
+			return false; /* a trailing '/' */
+	}
+	return true;
+}
+
+static void cmd_work(char **w, int nw)
+{
+	unsigned long long seed, n;
+	if (nw != 3 || !parse_u64(w[1], &seed) || !parse_u64(w[2], &n) || n > WORK_MAX_N) {
+		out("error usage: work SEED N (decimal, N <= %lu)", WORK_MAX_N);
+		return;
+	}
+	if (ndisks == 0)
+		out("work %llu %llu -> no disks", seed, n);
+	for (int i = 0; i < ndisks; i++) {
+		struct disk *d = &disks[i];
+		if (!d->mounted) {
+			out("work %llu %llu -> skipped: %s not mounted", seed, n, d->name);
+			continue;
+		}
+		unsigned long ok = work_run(d, seed, (unsigned long)n);
+		out("work %llu %llu -> %lu", seed, n, ok);
+	}
+}
+
+static void run_command(char *line)
+{
+	char copy[DB_MAX_LEN + 1];
+	char *w[MAX_WORDS];
+	if (!*line) {
+		out("error empty command");
+		return;
+	}
+	snprintf(copy, sizeof(copy), "%s", line);
+	int nw = split_words(copy, w);
+	const char *c = w[0];
+	if (!strcmp(c, "echo")) {
+		out("%s", line);
+	} else if (!strcmp(c, "poweroff")) {
+		if (nw != 1)
+			out("error usage: poweroff");
+		else
+			poweroff();
+	} else if (!strcmp(c, "script")) {
+		if (nw != 1)
+			out("error usage: script");
+		else
+			run_script();
+	} else if (!strcmp(c, "list")) {
+		if (nw > 2 || (nw == 2 && !listable(w[1])))
+			out("error usage: list [DIR] (relative, no ..)");
+		else
+			run_listing(nw == 2 ? w[1] : "t");
+	} else if (!strcmp(c, "work")) {
+		cmd_work(w, nw);
+	} else if (!strcmp(c, "sync")) {
+		if (nw != 1) {
+			out("error usage: sync");
+		} else {
+			sync();
+			out("sync -> 0");
+		}
+	} else {
+		out("error unknown command: %s", line);
+	}
+}
+
+/* One command from the host: its length in cmd_buf. The host stalls the
+ * call until it has one. */
+static size_t wait_command(void)
+{
+	for (int fails = 0;;) {
+		memset(cmd_buf, 0, sizeof(cmd_buf));
+		uint64_t n = db_call(DB_WAIT, cmd_buf, sizeof(cmd_buf));
+		if (n <= sizeof(cmd_buf))
+			return (size_t)n;
+		if (n == DB_ERROR)
+			out("error DB_WAIT -> DB_ERROR");
+		else
+			out("error DB_WAIT -> %llu", (unsigned long long)n);
+		if (++fails == 3)
+			fatal("DB_WAIT failed 3 times in a row");
+	}
+}
+
+static _Noreturn void command_loop(void)
+{
+	for (;;)
+		run_command(clean_line(wait_command()));
+}
+
 int main(void)
 {
 	/* Elsewhere (qemu-user, a shell) it must not mount or power off. */
@@ -458,8 +633,11 @@ int main(void)
 		poweroff();
 	case DB_NEXT_LIST:
 		out("next list");
-		run_listing();
+		run_listing("t");
 		poweroff();
+	case DB_NEXT_WAIT:
+		out("next wait");
+		command_loop();
 	default: {
 		char what[64];
 		snprintf(what, sizeof(what), "unknown DB_READY answer %llu", (unsigned long long)next);

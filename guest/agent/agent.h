@@ -33,8 +33,14 @@ const char *errname(int err);
  * operation as "op args -> ret errno". Remounts the disk on the way. */
 void fsops_run(struct disk *d);
 
-/* Only the sorted listing of t/ on a mounted disk, its lines tagged `tag`
+/* Only the sorted listing of `top` (a path relative to the mount point,
+ * "t" for the script's) on a mounted disk, its lines tagged `tag`
  * ("list0 t/a file ..."), so listings of several disks can be told apart. */
-void fsops_list(struct disk *d, const char *tag);
+void fsops_list(struct disk *d, const char *top, const char *tag);
+
+/* `n` pseudo-random operations under w/ on a mounted disk (work.c), chosen
+ * from `seed` and the disk's index; prints nothing. Returns how many
+ * succeeded. */
+unsigned long work_run(struct disk *d, unsigned long long seed, unsigned long n);
 
 #endif

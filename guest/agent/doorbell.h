@@ -31,6 +31,8 @@
 #define DB_PING 0  /* no buffer; returns DB_MAGIC */
 #define DB_READY 1 /* buffer: one-line report; returns a DB_NEXT_* */
 #define DB_LOG 2   /* buffer: one line, '\n'-ended, the host may print; returns 0 */
+#define DB_WAIT 3  /* buffer: writable, a2 = its capacity; the host writes one
+                    * command line; returns its length (see below) */
 
 /* DB_PING's answer: "THMS". */
 #define DB_MAGIC 0x54484d53u
@@ -39,9 +41,53 @@
 #define DB_NEXT_POWEROFF 0 /* sync and power off */
 #define DB_NEXT_SCRIPT 1   /* run the fixed script on every disk, then power off */
 #define DB_NEXT_LIST 2     /* list t/ on every disk ("list<N> ..." lines), then power off */
+#define DB_NEXT_WAIT 3     /* print "next wait", then the command loop (below), for ever */
+
+/* The command loop (after DB_NEXT_WAIT). The agent, for ever:
+ *   1. memsets its command buffer (static, page-aligned, DB_MAX_LEN bytes,
+ *      so it is one resident, present and dirty page: mlockall() plus the
+ *      memset) and calls DB_WAIT with a1 = the buffer, a2 = DB_MAX_LEN;
+ *   2. the host writes one command line into the buffer (at most a2 bytes,
+ *      not NUL-terminated, a trailing '\n' allowed) and returns its length;
+ *   3. the agent runs the command, prints its lines with DB_LOG, the last
+ *      one being the result, and goes back to 1.
+ * While the host has no command ready it stalls the call: it leaves the pc
+ * on the instruction (no result, nothing retired) and executes it again
+ * later. The guest never polls: DB_WAIT returns when there is a command.
+ * The call to DB_WAIT is thus the step boundary: a command's lines are all
+ * out when the next DB_WAIT arrives, and the guest is quiet at that point
+ * (the host may snapshot, fork or restore the machine there).
+ *
+ * A DB_WAIT answer of DB_ERROR or above a2 is logged ("error DB_WAIT ...")
+ * and the call repeated; the third such answer in a row powers off.
+ *
+ * Commands (words separated by spaces or tabs; leading and trailing blanks
+ * ignored; the line ends at the first '\n', '\r' or NUL; other control
+ * bytes become '?'). Every reply is deterministic (no times, inode numbers
+ * or pointers) and at most DB_MAX_LEN bytes with its '\n':
+ *   poweroff       unmount every disk ("umount ..." lines), "poweroff",
+ *                  sync, power off (no DB_WAIT follows)
+ *   script         the fixed script on every disk (as DB_NEXT_SCRIPT, same
+ *                  lines) ending with "script done"; no power off
+ *   list [DIR]     the sorted listing of DIR on every disk (default t;
+ *                  "." or a relative path without "." or ".." parts, e.g.
+ *                  w for the work's), its lines tagged "list<N>", ending
+ *                  with "listing done"
+ *   work SEED N    on every disk: N pseudo-random operations under w/,
+ *                  chosen from SEED (decimal, 64 bits) and the disk's index
+ *                  (writes at random offsets, truncate, unlink, mkdir,
+ *                  rmdir, rename, link, symlink, chmod, fsync, fdatasync,
+ *                  and a sync() after every 8th); one line per disk:
+ *                  "work SEED N -> OK" with OK the operations that
+ *                  succeeded, or "work SEED N -> skipped: vdX not mounted";
+ *                  "work SEED N -> no disks" when there is none. N <= 1000000
+ *   sync           sync(); "sync -> 0"
+ *   echo TEXT      "echo TEXT": the command line, cleaned as above
+ * Errors (and the loop goes on): "error empty command",
+ * "error unknown command: LINE", "error usage: USAGE". */
 
 /* Any command's answer when the host does not know the command or cannot
- * read the buffer (all ones in a0). */
+ * read (DB_WAIT: write) the buffer (all ones in a0). */
 #define DB_ERROR (~0ull)
 
 #endif

@@ -272,11 +272,11 @@ static void listing(const char *top)
 		list_one(entries[i].rel);
 }
 
-void fsops_list(struct disk *d, const char *tag)
+void fsops_list(struct disk *d, const char *top, const char *tag)
 {
 	cur = d;
 	list_tag = tag;
-	listing("t");
+	listing(top);
 	list_tag = "list";
 }
 

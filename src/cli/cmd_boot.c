@@ -220,7 +220,7 @@ static int report_stop(struct virt *v, const struct boot_args *a, enum virt_stop
 	};
 	bool ok = stop == VIRT_READY ||
 		  (a->cfg.next && stop == VIRT_POWEROFF && v->ready_report[0]);
-	if (v->panic_at) { /* whatever came after (panic=-1 reboots) */
+	if (v->dev.panic_at) { /* whatever came after (panic=-1 reboots) */
 		stop = VIRT_PANIC;
 		v->stop_detail[0] = 0;
 		ok = false;

@@ -57,6 +57,17 @@ void cpu_free(struct cpu *c)
 	dcache_free(c);
 }
 
+void cpu_state_save(const struct cpu *c, void *state)
+{
+	memcpy(state, c, CPU_STATE_SIZE);
+}
+
+void cpu_state_load(struct cpu *c, const void *state)
+{
+	memcpy(c, state, CPU_STATE_SIZE);
+	cpu_flush_tlb(c);
+}
+
 void cpu_stop(struct cpu *c)
 {
 	c->run_len -= c->budget;
@@ -363,6 +374,10 @@ static void exec_other(struct cpu *c, uint32_t insn, int len)
 			return;
 		}
 		v = c->bus.doorbell(c->bus.opaque, c->x[10], c->x[11], c->x[12]);
+		if (v == CPU_DOORBELL_STALL) {
+			cpu_stop(c);
+			return;
+		}
 		rd = 10;
 		break;
 	default: illegal(c); return;

@@ -14,6 +14,7 @@
 #define THEMIS_CPU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum { PRV_U = 0, PRV_S = 1, PRV_M = 3 };
@@ -108,11 +109,19 @@ struct cpu {
 	int64_t run_len;     /* instructions this cpu_run may step, and of */
 	int64_t budget;      /* those, how many are left (0 ends the run) */
 
+	/* Everything above is the hart's state, plain data, saved and restored
+	 * whole (cpu_save/cpu_load); everything below is wiring and caches. */
 	struct cpu_bus bus;
 	struct dcache *dc; /* decoded instructions (a cache, see dcache.h) */
 	/* Soft TLBs (caches: not part of the architectural state). */
 	struct cpu_tlb_entry tlb_r[CPU_TLB_SIZE], tlb_w[CPU_TLB_SIZE], tlb_x[CPU_TLB_SIZE];
 };
+
+#define CPU_STATE_SIZE offsetof(struct cpu, bus)
+
+/* Copy the hart's state out, or back in (which drops the soft TLB). */
+void cpu_state_save(const struct cpu *c, void *state);
+void cpu_state_load(struct cpu *c, const void *state);
 
 /* Put the hart in its reset state: M-mode at `pc`, registers zero.
  * 0, or -ENOMEM. cpu_free releases the hart's caches. */
@@ -140,6 +149,13 @@ void cpu_set_irq(struct cpu *c, uint64_t mask, bool level);
 void cpu_flush_tlb(struct cpu *c);
 /* Drop every decoded instruction (after RAM changed behind the hart). */
 void cpu_flush_code(struct cpu *c);
+/* The host page `page` is given up (a restore released it): drop its
+ * decoded instructions, since the memory will be reused. */
+void cpu_forget_page(struct cpu *c, const uint8_t *page);
+
+/* A doorbell answer meaning "not now": the instruction does not retire,
+ * the run ends, and the doorbell executes again on the next run. */
+#define CPU_DOORBELL_STALL (~1ULL)
 /* `len` bytes of guest RAM at host address `host` were written behind the
  * hart (DMA): undecode what they overlap. RAM pages must be host-page
  * aligned, as ram.c maps them. */

@@ -88,6 +88,15 @@ void cpu_ram_written(struct cpu *c, const uint8_t *host, uint64_t len)
 	}
 }
 
+void cpu_forget_page(struct cpu *c, const uint8_t *page)
+{
+	struct dpage *p = dcache_find(c, page);
+	if (p) {
+		p->host = NULL;
+		memset(c->tlb_x, 0xff, sizeof(c->tlb_x)); /* invariant 2 */
+	}
+}
+
 void cpu_flush_code(struct cpu *c)
 {
 	for (int i = 0; i < DCACHE_PAGES; i++)

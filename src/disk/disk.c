@@ -1,5 +1,40 @@
 /* disk.c - see disk.h. The base is mmap'ed read-only (PROT_READ), so even a
- * bug here cannot write it; its descriptor is closed once mapped. */
+ * bug here cannot write it; its descriptor is closed once mapped.
+ *
+ * Fork levels. Level L (1 <= L <= depth) owns the undo entries from
+ * level_start[L] up to level_start[L + 1], read as nundo for the top level;
+ * the root (level 0) owns none. Invariants, true after every public call
+ * (disk_check verifies all but 5, which the unit test checks against a
+ * model of the content):
+ *
+ *   1. depth <= DISK_MAX_DEPTH; level_start[1] = 0 <= level_start[2] <= ...
+ *      <= level_start[depth] <= nundo <= capundo; at the root nundo = 0.
+ *   2. For each chunk i, the entries naming i, newest first, have strictly
+ *      decreasing levels; saved_at[i] is the newest one's level (0 if none)
+ *      and each entry's prev_level is the next one's level (0 for the
+ *      oldest). So a chunk is at most once in a level, and saved_at[i] ==
+ *      depth says in O(1) that the top level has saved it.
+ *   3. A chunk named by an entry is private. A fresh entry (saved == NULL)
+ *      is its chunk's oldest (prev_level 0): a private chunk goes back to
+ *      NULL only when that entry is restored. Hence a NULL chunk has no
+ *      entry and saved_at 0.
+ *   4. A saved copy is never its chunk's current buffer, and every buffer
+ *      of the last chunk (current or saved) is zero past the end of the disk.
+ *   5. Level L's entry for chunk i holds what chunk i held when level L was
+ *      opened or last restored (NULL: the base's bytes), and a chunk with no
+ *      entry in level L was not written since then. So popping level L's
+ *      entries newest first brings back exactly that content.
+ *   6. nprivate counts the non-NULL chunks.
+ *   7. The spare list (the pool) holds nspares <= DISK_POOL_MAX buffers.
+ *      Private chunks, saved copies and spares are distinct heap buffers of
+ *      DISK_CHUNK_SIZE bytes, each held in exactly one place.
+ *
+ * Transitions, each made by one function: disk_fork (depth + 1, the new
+ * level's list empty), chunk_for_write (copy-up; at a level, append the
+ * chunk's entry to the top list on its first write there), undo_one (pop
+ * the newest entry and put its chunk back: disk_restore pops the whole top
+ * list, a failed disk_write pops what it appended), disk_release
+ * (disk_restore, then depth - 1). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -9,8 +44,15 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack: hashing cannot fail */
+#include <xxhash.h>
 
 #include "disk.h"
+
+/* A spare chunk buffer in the pool, linked through its first bytes. */
+struct disk_spare {
+	struct disk_spare *next;
+};
 
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
@@ -58,14 +100,16 @@ static int check_base(int fd, struct disk *d, char *err, size_t errlen)
 	return 0;
 }
 
-/* Allocate the chunk table and the two bitmaps, all zero. */
+/* Allocate the chunk table, the saved-at markers and the two bitmaps, all
+ * zero. */
 static int alloc_tables(struct disk *d)
 {
 	d->nchunks = (d->size + DISK_CHUNK_SIZE - 1) / DISK_CHUNK_SIZE;
 	d->chunks = calloc(d->nchunks, sizeof(*d->chunks));
+	d->saved_at = calloc(d->nchunks, sizeof(*d->saved_at));
 	d->written = calloc(1, bitmap_bytes(d->nchunks));
 	d->read = calloc(1, bitmap_bytes(d->nchunks));
-	return d->chunks && d->written && d->read ? 0 : -ENOMEM;
+	return d->chunks && d->saved_at && d->written && d->read ? 0 : -ENOMEM;
 }
 
 int disk_open(struct disk *d, const char *path, bool read_only, char *err, size_t errlen)
@@ -96,7 +140,17 @@ void disk_close(struct disk *d)
 {
 	for (uint64_t i = 0; d->chunks && i < d->nchunks; i++)
 		free(d->chunks[i]);
+	for (uint64_t u = 0; u < d->nundo; u++)
+		free(d->undo[u].saved);
+	while (d->spares) {
+		struct disk_spare *s = d->spares;
+		d->spares = s->next;
+		free(s);
+	}
 	free(d->chunks);
+	free(d->saved_at);
+	free(d->undo_chunk);
+	free(d->undo);
 	free(d->written);
 	free(d->read);
 	if (d->base)
@@ -128,18 +182,112 @@ static uint64_t chunk_len(const struct disk *d, uint64_t i)
 	return left < DISK_CHUNK_SIZE ? left : DISK_CHUNK_SIZE;
 }
 
-/* Make chunk i private (copy-up). The one place a table entry changes: fork
- * levels will record their undo entry here. 0 or -ENOMEM. */
+/* A chunk buffer, its content undefined: a spare from the pool if there is
+ * one, else a new one. NULL when out of memory. */
+static uint8_t *buf_get(struct disk *d)
+{
+	struct disk_spare *s = d->spares;
+	if (!s)
+		return malloc(DISK_CHUNK_SIZE);
+	d->spares = s->next;
+	d->nspares--;
+	return (uint8_t *)s;
+}
+
+/* Give a chunk buffer up: into the pool while it has room, else freed. */
+static void buf_put(struct disk *d, uint8_t *b)
+{
+	if (d->nspares == DISK_POOL_MAX) {
+		free(b);
+		return;
+	}
+	struct disk_spare *s = (struct disk_spare *)b;
+	s->next = d->spares;
+	d->spares = s;
+	d->nspares++;
+}
+
+/* Room for one more undo entry. 0, or -ENOMEM with nothing changed (a
+ * grown undo_chunk alone is harmless: capundo still bounds both). */
+static int undo_reserve(struct disk *d)
+{
+	if (d->nundo < d->capundo)
+		return 0;
+	uint64_t cap = d->capundo ? 2 * d->capundo : 64;
+	uint64_t *chunks = realloc(d->undo_chunk, cap * sizeof(*chunks));
+	if (!chunks)
+		return -ENOMEM;
+	d->undo_chunk = chunks;
+	struct disk_undo *undo = realloc(d->undo, cap * sizeof(*undo));
+	if (!undo)
+		return -ENOMEM;
+	d->undo = undo;
+	d->capundo = cap;
+	return 0;
+}
+
+/* Append (i, saved) to the top level's list and mark chunk i saved there.
+ * Assumes undo_reserve succeeded. */
+static void undo_push(struct disk *d, uint64_t i, uint8_t *saved)
+{
+	d->undo_chunk[d->nundo] = i;
+	d->undo[d->nundo] = (struct disk_undo){saved, d->saved_at[i]};
+	d->nundo++;
+	d->saved_at[i] = (uint16_t)d->depth;
+}
+
+/* Pop the newest undo entry and put its chunk back as it was (invariant 5):
+ * the base's bytes for a fresh entry, else the saved copy. */
+static void undo_one(struct disk *d)
+{
+	uint64_t u = --d->nundo, i = d->undo_chunk[u];
+	struct disk_undo e = d->undo[u];
+	buf_put(d, d->chunks[i]);
+	d->chunks[i] = e.saved;
+	d->saved_at[i] = e.prev_level;
+	if (!e.saved)
+		d->nprivate--;
+}
+
+static void undo_to(struct disk *d, uint64_t mark)
+{
+	while (d->nundo > mark)
+		undo_one(d);
+}
+
+/* Make chunk i buffer b holding the base's bytes (copy-up). */
+static void copy_up(struct disk *d, uint64_t i, uint8_t *b)
+{
+	uint64_t len = chunk_len(d, i);
+	memcpy(b, d->base + i * DISK_CHUNK_SIZE, len);
+	memset(b + len, 0, DISK_CHUNK_SIZE - len);
+	d->chunks[i] = b;
+	d->nprivate++;
+}
+
+/* Make chunk i writable in place. A chunk reading as the base is copied up;
+ * at a fork level the first write to a chunk in the level also appends its
+ * entry to the top list: fresh after a copy-up, else a copy of its content
+ * (the chunk keeps its buffer). Later writes in the level cost nothing
+ * extra. 0 or -ENOMEM with nothing changed. */
 static int chunk_for_write(struct disk *d, uint64_t i)
 {
-	if (d->chunks[i])
+	uint8_t *cur = d->chunks[i];
+	if (cur && (d->depth == 0 || d->saved_at[i] == d->depth))
 		return 0;
-	uint8_t *c = calloc(1, DISK_CHUNK_SIZE);
-	if (!c)
+	if (d->depth && undo_reserve(d))
 		return -ENOMEM;
-	memcpy(c, d->base + i * DISK_CHUNK_SIZE, chunk_len(d, i));
-	d->chunks[i] = c;
-	d->nprivate++;
+	uint8_t *b = buf_get(d);
+	if (!b)
+		return -ENOMEM;
+	if (cur) {
+		memcpy(b, cur, DISK_CHUNK_SIZE);
+		undo_push(d, i, b);
+		return 0;
+	}
+	copy_up(d, i, b);
+	if (d->depth)
+		undo_push(d, i, NULL);
 	return 0;
 }
 
@@ -170,10 +318,16 @@ int disk_write(struct disk *d, uint64_t sector, const void *buf, uint64_t n)
 	if (n == 0)
 		return 0;
 	uint64_t pos = sector * DISK_SECTOR_SIZE, end = pos + n * DISK_SECTOR_SIZE;
-	/* Copy up every chunk first, so a failed allocation changes nothing. */
-	for (uint64_t i = pos / DISK_CHUNK_SIZE; i <= (end - 1) / DISK_CHUNK_SIZE; i++)
-		if (chunk_for_write(d, i))
+	/* Make every chunk writable first, so that a failed allocation changes
+	 * no byte: the entries appended so far are popped again (a copy-up at
+	 * the root stays, holding the same bytes). */
+	uint64_t mark = d->nundo;
+	for (uint64_t i = pos / DISK_CHUNK_SIZE; i <= (end - 1) / DISK_CHUNK_SIZE; i++) {
+		if (chunk_for_write(d, i)) {
+			undo_to(d, mark);
 			return -ENOMEM;
+		}
+	}
 	const uint8_t *in = buf;
 	while (pos < end) {
 		uint64_t i = pos / DISK_CHUNK_SIZE, off = pos % DISK_CHUNK_SIZE;
@@ -202,21 +356,28 @@ static int write_all(int fd, const uint8_t *buf, uint64_t len)
 	return 0;
 }
 
-/* Write the content, one write for each run of base chunks (they are
- * contiguous in the mapping) and one for each private chunk. */
-static int write_content(const struct disk *d, int fd)
+/* Call fn on the whole content in order: once for each run of base chunks
+ * (contiguous in the mapping) and once for each private chunk. Returns the
+ * first nonzero result of fn, else 0. */
+static int for_each_run(const struct disk *d, int (*fn)(void *ctx, const uint8_t *p, uint64_t len),
+			void *ctx)
 {
 	uint64_t i = 0;
 	while (i < d->nchunks) {
 		uint64_t j = i + 1, len = chunk_len(d, i);
 		for (; !d->chunks[i] && j < d->nchunks && !d->chunks[j]; j++)
 			len += chunk_len(d, j);
-		int rc = write_all(fd, chunk_bytes(d, i), len);
+		int rc = fn(ctx, chunk_bytes(d, i), len);
 		if (rc)
 			return rc;
 		i = j;
 	}
 	return 0;
+}
+
+static int write_run(void *ctx, const uint8_t *p, uint64_t len)
+{
+	return write_all(*(int *)ctx, p, len);
 }
 
 int disk_save(const struct disk *d, const char *path, char *err, size_t errlen)
@@ -234,7 +395,7 @@ int disk_save(const struct disk *d, const char *path, char *err, size_t errlen)
 	if (!rc && ftruncate(fd, 0))
 		rc = -errno;
 	if (!rc)
-		rc = write_content(d, fd);
+		rc = for_each_run(d, write_run, &fd);
 	if (close(fd) && !rc)
 		rc = -errno;
 	if (rc)
@@ -268,4 +429,162 @@ void disk_clear_io(struct disk *d)
 		return;
 	memset(d->written, 0, bitmap_bytes(d->nchunks));
 	memset(d->read, 0, bitmap_bytes(d->nchunks));
+}
+
+int disk_fork(struct disk *d)
+{
+	if (d->depth == DISK_MAX_DEPTH)
+		return -EOVERFLOW;
+	d->level_start[++d->depth] = d->nundo;
+	return 0;
+}
+
+int disk_restore(struct disk *d)
+{
+	if (d->depth == 0)
+		return -EINVAL;
+	undo_to(d, d->level_start[d->depth]);
+	return 0;
+}
+
+int disk_release(struct disk *d)
+{
+	int rc = disk_restore(d);
+	if (rc == 0)
+		d->depth--;
+	return rc;
+}
+
+unsigned disk_depth(const struct disk *d)
+{
+	return d->depth;
+}
+
+uint64_t disk_level_chunks(const struct disk *d, const uint64_t **list)
+{
+	uint64_t start = d->depth ? d->level_start[d->depth] : d->nundo;
+	*list = d->nundo > start ? d->undo_chunk + start : NULL;
+	return d->nundo - start;
+}
+
+static int hash_run(void *ctx, const uint8_t *p, uint64_t len)
+{
+	return XXH3_128bits_update(ctx, p, len) == XXH_OK ? 0 : -EINVAL;
+}
+
+void disk_hash(const struct disk *d, uint8_t out[16])
+{
+	XXH3_state_t st;
+	XXH3_INITSTATE(&st);
+	XXH3_128bits_reset(&st);
+	for_each_run(d, hash_run, &st); /* cannot fail: the state is valid */
+	XXH128_canonical_t c;
+	XXH128_canonicalFromHash(&c, XXH3_128bits_digest(&st));
+	memcpy(out, c.digest, sizeof(c.digest));
+}
+
+/* --- disk_check: the invariants at the top of this file ------------------ */
+
+/* The end (one past the last entry) of level l's list. */
+static uint64_t level_end(const struct disk *d, unsigned l)
+{
+	return l < d->depth ? d->level_start[l + 1] : d->nundo;
+}
+
+static bool levels_ok(const struct disk *d)
+{
+	if (d->depth > DISK_MAX_DEPTH || d->nundo > d->capundo)
+		return false;
+	if (d->depth == 0)
+		return d->nundo == 0;
+	if (d->level_start[1] != 0)
+		return false;
+	for (unsigned l = 1; l <= d->depth; l++)
+		if (d->level_start[l] > level_end(d, l))
+			return false;
+	return true;
+}
+
+/* Invariants 2 and 3 for one entry; want[i] is the level chunk i's next
+ * entry (walking newest first) must have, and moves down the chain. */
+static int entry_ok(const struct disk *d, uint64_t u, unsigned l, uint16_t *want)
+{
+	uint64_t i = d->undo_chunk[u];
+	const struct disk_undo *e = &d->undo[u];
+	if (i >= d->nchunks || want[i] != l || e->prev_level >= l)
+		return 2;
+	if (!d->chunks[i] || (!e->saved && e->prev_level))
+		return 3;
+	want[i] = e->prev_level;
+	return 0;
+}
+
+/* Invariants 2 and 3: walk every list newest first along a scratch copy of
+ * saved_at; each chain must end at 0. */
+static int chains_ok(const struct disk *d)
+{
+	uint16_t *want = malloc(d->nchunks * sizeof(*want));
+	if (!want)
+		return -ENOMEM;
+	memcpy(want, d->saved_at, d->nchunks * sizeof(*want));
+	int rc = 0;
+	for (unsigned l = d->depth; l >= 1 && !rc; l--)
+		for (uint64_t u = level_end(d, l); u-- > d->level_start[l] && !rc;)
+			rc = entry_ok(d, u, l, want);
+	for (uint64_t i = 0; i < d->nchunks && !rc; i++)
+		if (want[i])
+			rc = 2;
+	free(want);
+	return rc;
+}
+
+static bool tail_zero(const struct disk *d, const uint8_t *b)
+{
+	uint64_t len = chunk_len(d, d->nchunks - 1);
+	for (uint64_t k = len; k < DISK_CHUNK_SIZE; k++)
+		if (b[k])
+			return false;
+	return true;
+}
+
+/* Invariant 4. */
+static bool buffers_ok(const struct disk *d)
+{
+	uint64_t last = d->nchunks - 1;
+	if (d->chunks[last] && !tail_zero(d, d->chunks[last]))
+		return false;
+	for (uint64_t u = 0; u < d->nundo; u++) {
+		const uint8_t *saved = d->undo[u].saved;
+		if (saved && saved == d->chunks[d->undo_chunk[u]])
+			return false;
+		if (saved && d->undo_chunk[u] == last && !tail_zero(d, saved))
+			return false;
+	}
+	return true;
+}
+
+/* Invariants 6 and 7 (the counts). */
+static int counts_ok(const struct disk *d)
+{
+	uint64_t n = 0;
+	for (uint64_t i = 0; i < d->nchunks; i++)
+		n += d->chunks[i] != NULL;
+	if (n != d->nprivate)
+		return 6;
+	unsigned spares = 0;
+	for (const struct disk_spare *s = d->spares; s && spares <= DISK_POOL_MAX; s = s->next)
+		spares++;
+	return spares == d->nspares && spares <= DISK_POOL_MAX ? 0 : 7;
+}
+
+int disk_check(const struct disk *d)
+{
+	if (!levels_ok(d))
+		return 1;
+	int rc = chains_ok(d);
+	if (rc)
+		return rc;
+	if (!buffers_ok(d))
+		return 4;
+	return counts_ok(d);
 }

@@ -66,14 +66,14 @@ struct disk {
 	dev_t base_dev;	     /* identity of the base file, so that disk_save */
 	ino_t base_ino;	     /* refuses to overwrite it */
 	/* Fork levels; the invariants are listed at the top of disk.c. */
-	uint16_t *saved_at;	   /* per chunk: the newest level that saved it, 0 none */
-	unsigned depth;		   /* open levels, 0 = the root (no undo list) */
-	uint64_t *undo_chunk;	   /* the undo stack, all levels, oldest first: */
-	struct disk_undo *undo;	   /* chunk numbers and entries, side by side */
-	uint64_t nundo, capundo;   /* entries used and allocated */
+	uint16_t *saved_at;	 /* per chunk: the newest level that saved it, 0 none */
+	unsigned depth;		 /* open levels, 0 = the root (no undo list) */
+	uint64_t *undo_chunk;	 /* the undo stack, all levels, oldest first: */
+	struct disk_undo *undo;	 /* chunk numbers and entries, side by side */
+	uint64_t nundo, capundo; /* entries used and allocated */
 	uint64_t level_start[DISK_MAX_DEPTH + 1]; /* [L]: first entry of level L */
-	struct disk_spare *spares; /* the pool of free chunk buffers */
-	unsigned nspares;	   /* at most DISK_POOL_MAX */
+	struct disk_spare *spares;		  /* the pool of free chunk buffers */
+	unsigned nspares;			  /* at most DISK_POOL_MAX */
 };
 
 /* Open `path` as the base of a new disk. 0, or -errno with a one-line

@@ -3,6 +3,7 @@
  * state as after firmware), and the run loop, which slices execution at the
  * next timer or alarm deadline so every interrupt arrives at the same
  * instruction on every run. */
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include "image.h"
 #include "sbi.h"
 #include "virt.h"
+
+#include <xxhash.h>
 
 #define VIRT_SLICE        (1ULL << 20)
 #define VIRT_FDT_MAX      (64u << 10)
@@ -108,6 +111,57 @@ static bool copy_from_guest(struct virt *v, uint64_t va, void *buf, uint64_t len
 	return true;
 }
 
+/* Copy into a guest-virtual buffer of the calling process. */
+static bool copy_to_guest(struct virt *v, uint64_t va, const void *buf, uint64_t len)
+{
+	const uint8_t *in = buf;
+	while (len) {
+		uint64_t pa, n = 4096 - (va & 0xfff);
+		if (n > len)
+			n = len;
+		if (!cpu_virt_to_phys(&v->cpu, va, true, &pa) || !dma_ram_write(v, pa, in, n))
+			return false;
+		in += n, va += n, len -= n;
+	}
+	return true;
+}
+
+static void log_append(struct virt *v, const char *line)
+{
+	size_t n = strlen(line);
+	if (v->log_len + n + 2 > v->log_cap) {
+		size_t cap = (v->log_cap ? v->log_cap * 2 : 4096) + n;
+		char *nl = realloc(v->log, cap);
+		if (!nl)
+			return;
+		v->log = nl;
+		v->log_cap = cap;
+	}
+	memcpy(v->log + v->log_len, line, n);
+	v->log_len += n;
+	v->log[v->log_len++] = '\n';
+	v->log[v->log_len] = 0;
+}
+
+void virt_clear_log(struct virt *v)
+{
+	v->log_len = 0;
+	if (v->log)
+		v->log[0] = 0;
+}
+
+int virt_command(struct virt *v, const char *cmd)
+{
+	size_t n = strlen(cmd);
+	if (v->stop != VIRT_WAITING || n >= sizeof(v->cmd))
+		return -EINVAL;
+	memcpy(v->cmd, cmd, n);
+	v->cmd_len = n;
+	v->cmd_pending = true;
+	v->stop = VIRT_RUNNING;
+	return 0;
+}
+
 /* A text buffer of the agent, as one printable line. */
 static bool guest_text(struct virt *v, uint64_t va, uint64_t len, char *out, size_t outlen)
 {
@@ -133,6 +187,8 @@ static uint64_t bus_doorbell(void *opaque, uint64_t cmd, uint64_t buf, uint64_t 
 	case DB_READY:
 		if (!guest_text(v, buf, len, v->ready_report, sizeof(v->ready_report)))
 			return DB_ERROR;
+		if (v->wait)
+			return DB_NEXT_WAIT;
 		if (v->next)
 			return (uint64_t)v->next;
 		stop_with(v, VIRT_READY, NULL);
@@ -141,7 +197,17 @@ static uint64_t bus_doorbell(void *opaque, uint64_t cmd, uint64_t buf, uint64_t 
 		if (!guest_text(v, buf, len, text, sizeof(text)))
 			return DB_ERROR;
 		fprintf(v->console, "%s\n", text); /* as the agent prints without a host */
+		log_append(v, text);
 		return 0;
+	case DB_WAIT:
+		if (!v->cmd_pending) {
+			stop_with(v, VIRT_WAITING, NULL);
+			return CPU_DOORBELL_STALL; /* executed again once a command is there */
+		}
+		if (v->cmd_len > len || !copy_to_guest(v, buf, v->cmd, v->cmd_len))
+			return DB_ERROR;
+		v->cmd_pending = false;
+		return v->cmd_len;
 	default: return DB_ERROR;
 	}
 }
@@ -160,7 +226,7 @@ static void bus_m_trap(void *opaque, uint64_t mcause, uint64_t tval)
 
 static void update_timer(struct virt *v)
 {
-	bool due = cpu_time(&v->cpu) >= v->timer_deadline;
+	bool due = cpu_time(&v->cpu) >= v->dev.timer_deadline;
 	if (due != !!(v->cpu.csr.mip & (1ULL << IRQ_STI)))
 		cpu_set_irq(&v->cpu, 1ULL << IRQ_STI, due);
 }
@@ -168,7 +234,7 @@ static void update_timer(struct virt *v)
 static void sbi_set_timer(void *opaque, uint64_t deadline)
 {
 	struct virt *v = opaque;
-	v->timer_deadline = deadline;
+	v->dev.timer_deadline = deadline;
 	update_timer(v);
 }
 
@@ -196,9 +262,9 @@ static bool bus_sbi(void *opaque, struct cpu *c)
 static void test_finished(void *opaque)
 {
 	struct virt *v = opaque;
-	if (v->test.kind == SIFIVE_TEST_RESET)
+	if (v->dev.test.kind == SIFIVE_TEST_RESET)
 		stop_with(v, VIRT_REBOOT, "syscon reboot");
-	else if (v->test.kind == SIFIVE_TEST_FAIL)
+	else if (v->dev.test.kind == SIFIVE_TEST_FAIL)
 		stop_with(v, VIRT_POWEROFF, "syscon power-off with a failure code");
 	else
 		stop_with(v, VIRT_POWEROFF, "syscon power-off");
@@ -217,8 +283,8 @@ static void console_line_done(struct virt *v)
 	v->line[v->line_len] = 0;
 	memcpy(v->lines[v->nlines % VIRT_CONSOLE_KEEP], v->line, v->line_len + 1);
 	v->nlines++;
-	if (!v->panic_at && strstr(v->line, "Kernel panic - not syncing"))
-		v->panic_at = cpu_steps(&v->cpu) + 1;
+	if (!v->dev.panic_at && strstr(v->line, "Kernel panic - not syncing"))
+		v->dev.panic_at = cpu_steps(&v->cpu) + 1;
 	v->line_len = 0;
 }
 
@@ -271,14 +337,14 @@ static int attach_disks(struct virt *v, const struct virt_config *cfg, char *err
 			return -1;
 		}
 		v->ndisks = i + 1;
-		struct irq_line irq = plic_line(&v->plic, VIRT_IRQ_VIRTIO0 + i);
+		struct irq_line irq = plic_line(&v->dev.plic, VIRT_IRQ_VIRTIO0 + i);
 		snprintf(serial, sizeof(serial), "themis-disk%d", i);
-		if (virtio_blk_init(&v->blk[i], &v->disks[i], serial, &dma, &irq)) {
+		if (virtio_blk_init(&v->dev.blk[i], &v->disks[i], serial, &dma, &irq)) {
 			snprintf(err, errlen, "%s: cannot attach as virtio-blk", cfg->disks[i].path);
 			return -1;
 		}
 		add_region(v, VIRT_VIRTIO_BASE + (uint64_t)i * VIRT_VIRTIO_SIZE, VIRT_VIRTIO_SIZE,
-			   &virtio_mmio_ops, &v->blk[i].vio);
+			   &virtio_mmio_ops, &v->dev.blk[i].vio);
 	}
 	return 0;
 }
@@ -352,15 +418,15 @@ static int init_devices(struct virt *v, const struct virt_config *cfg, char *err
 		return -1;
 	}
 	setvbuf(v->console, NULL, _IONBF, 0);
-	plic_init(&v->plic, &v->cpu);
-	uart16550_init(&v->uart, v->console);
-	uart16550_set_irq_line(&v->uart, plic_line(&v->plic, VIRT_IRQ_UART));
-	goldfish_rtc_init(&v->rtc, rtc_now_ns, v, plic_line(&v->plic, VIRT_IRQ_RTC));
-	sifive_test_init(&v->test, test_finished, v);
-	add_region(v, VIRT_TEST_BASE, VIRT_TEST_SIZE, &sifive_test_ops, &v->test);
-	add_region(v, VIRT_RTC_BASE, VIRT_RTC_SIZE, &goldfish_rtc_ops, &v->rtc);
-	add_region(v, VIRT_PLIC_BASE, VIRT_PLIC_SIZE, &plic_ops, &v->plic);
-	add_region(v, VIRT_UART_BASE, VIRT_UART_SIZE, &uart16550_ops, &v->uart);
+	plic_init(&v->dev.plic, &v->cpu);
+	uart16550_init(&v->dev.uart, v->console);
+	uart16550_set_irq_line(&v->dev.uart, plic_line(&v->dev.plic, VIRT_IRQ_UART));
+	goldfish_rtc_init(&v->dev.rtc, rtc_now_ns, v, plic_line(&v->dev.plic, VIRT_IRQ_RTC));
+	sifive_test_init(&v->dev.test, test_finished, v);
+	add_region(v, VIRT_TEST_BASE, VIRT_TEST_SIZE, &sifive_test_ops, &v->dev.test);
+	add_region(v, VIRT_RTC_BASE, VIRT_RTC_SIZE, &goldfish_rtc_ops, &v->dev.rtc);
+	add_region(v, VIRT_PLIC_BASE, VIRT_PLIC_SIZE, &plic_ops, &v->dev.plic);
+	add_region(v, VIRT_UART_BASE, VIRT_UART_SIZE, &uart16550_ops, &v->dev.uart);
 	return 0;
 }
 
@@ -374,8 +440,14 @@ static uint64_t host_clock_ns(void)
 int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t errlen)
 {
 	memset(v, 0, sizeof(*v));
-	v->timer_deadline = UINT64_MAX;
+	v->dev.timer_deadline = UINT64_MAX;
 	v->next = cfg->next;
+	v->wait = cfg->wait;
+	v->levels = calloc(VIRT_MAX_LEVELS, sizeof(*v->levels));
+	if (!v->levels) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	v->clock_base_ns = cfg->clock_host ? host_clock_ns() : cfg->clock_ns;
 	int rc = ram_init(&v->ram, VIRT_DRAM_BASE, cfg->mem);
 	if (rc) {
@@ -416,6 +488,10 @@ void virt_free(struct virt *v)
 	v->console = NULL;
 	cpu_free(&v->cpu);
 	ram_free(&v->ram);
+	free(v->levels);
+	v->levels = NULL;
+	free(v->log);
+	v->log = NULL;
 }
 
 /* ---- running ---- */
@@ -429,9 +505,9 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 static uint64_t ticks_to_next_event(const struct virt *v)
 {
 	uint64_t now = cpu_time(&v->cpu), next = UINT64_MAX;
-	if (v->timer_deadline != UINT64_MAX)
-		next = v->timer_deadline > now ? v->timer_deadline - now : 0;
-	uint64_t alarm_ns = goldfish_rtc_ns_to_alarm(&v->rtc);
+	if (v->dev.timer_deadline != UINT64_MAX)
+		next = v->dev.timer_deadline > now ? v->dev.timer_deadline - now : 0;
+	uint64_t alarm_ns = goldfish_rtc_ns_to_alarm(&v->dev.rtc);
 	if (alarm_ns != UINT64_MAX)
 		next = min_u64(next, (alarm_ns + VIRT_NS_PER_TICK - 1) / VIRT_NS_PER_TICK);
 	return next;
@@ -442,9 +518,9 @@ enum virt_stop virt_run(struct virt *v, uint64_t max_insns)
 	struct cpu *c = &v->cpu;
 	while (v->stop == VIRT_RUNNING) {
 		update_timer(v);
-		goldfish_rtc_update(&v->rtc);
+		goldfish_rtc_update(&v->dev.rtc);
 		uint64_t steps = cpu_steps(c);
-		if (v->panic_at && steps - v->panic_at >= VIRT_PANIC_GRACE) {
+		if (v->dev.panic_at && steps - v->dev.panic_at >= VIRT_PANIC_GRACE) {
 			stop_with(v, VIRT_PANIC, "kernel panic");
 			break;
 		}
@@ -463,7 +539,7 @@ enum virt_stop virt_run(struct virt *v, uint64_t max_insns)
 			continue;
 		}
 		uint64_t slice = min_u64(min_u64(left, VIRT_SLICE), next ? next : VIRT_SLICE);
-		if (v->panic_at)
+		if (v->dev.panic_at)
 			slice = min_u64(slice, VIRT_PANIC_GRACE);
 		cpu_run(c, slice);
 	}
@@ -476,4 +552,129 @@ void virt_ram_hash(const struct virt *v, char out[33])
 	ram_hash(&v->ram, h);
 	for (int i = 0; i < 16; i++)
 		snprintf(out + 2 * i, 3, "%02x", h[i]);
+}
+
+/* ---- the fork ---- */
+
+static void forget_page(void *opaque, const uint8_t *page)
+{
+	struct virt *v = opaque;
+	cpu_forget_page(&v->cpu, page);
+}
+
+static bool depths_agree(const struct virt *v)
+{
+	for (int i = 0; i < v->ndisks; i++)
+		if (disk_depth(&v->disks[i]) != v->depth)
+			return false;
+	return ram_depth(&v->ram) == v->depth;
+}
+
+int virt_fork(struct virt *v)
+{
+	if (v->depth == VIRT_MAX_LEVELS)
+		return -EOVERFLOW;
+	int rc = ram_fork(&v->ram);
+	for (int i = 0; rc == 0 && i < v->ndisks; i++)
+		if ((rc = disk_fork(&v->disks[i])) != 0) {
+			while (i--)
+				disk_release(&v->disks[i]);
+			ram_release(&v->ram, forget_page, v);
+		}
+	if (rc)
+		return rc;
+	struct virt_level *l = &v->levels[v->depth++];
+	cpu_state_save(&v->cpu, l->cpu);
+	l->dev = v->dev;
+	l->stop = v->stop;
+	/* Every page now belongs to an older level: no write may bypass
+	 * ram_page_w through a cached pointer. */
+	cpu_flush_tlb(&v->cpu);
+	assert(depths_agree(v));
+	return 0;
+}
+
+int virt_restore(struct virt *v)
+{
+	if (v->depth == 0)
+		return -EINVAL;
+	struct virt_level *l = &v->levels[v->depth - 1];
+	int rc = ram_restore(&v->ram, forget_page, v);
+	for (int i = 0; rc == 0 && i < v->ndisks; i++)
+		rc = disk_restore(&v->disks[i]);
+	if (rc)
+		return rc; /* cannot happen with depths in lockstep */
+	cpu_state_load(&v->cpu, l->cpu); /* drops the TLB: pages moved */
+	v->dev = l->dev;
+	v->stop = (enum virt_stop)l->stop;
+	v->cmd_pending = false;
+	assert(depths_agree(v));
+	return 0;
+}
+
+int virt_release(struct virt *v)
+{
+	int rc = virt_restore(v);
+	if (rc)
+		return rc;
+	ram_release(&v->ram, forget_page, v);
+	for (int i = 0; i < v->ndisks; i++)
+		disk_release(&v->disks[i]);
+	v->depth--;
+	assert(depths_agree(v));
+	return 0;
+}
+
+/* The device block with every pointer cleared: what is hashed and saved. */
+static void devs_scrubbed(const struct virt_devs *d, struct virt_devs *out)
+{
+	memcpy(out, d, sizeof(*out)); /* padding too: the bytes are hashed */
+	out->plic.cpu = NULL;
+	out->uart.irq = (struct irq_line){0};
+	out->uart.out = NULL;
+	out->rtc.now_ns = NULL;
+	out->rtc.opaque = NULL;
+	out->rtc.irq = (struct irq_line){0};
+	out->test.on_finish = NULL;
+	out->test.opaque = NULL;
+	for (int i = 0; i < VIRT_MAX_DISKS; i++) {
+		struct virtio_blk *b = &out->blk[i];
+		b->disk = NULL;
+		b->vio.ops = NULL;
+		b->vio.dma = (struct dma){0};
+		b->vio.irq = (struct irq_line){0};
+	}
+}
+
+/* Pages and chunks as the machine holds them: (index, content) of every
+ * one that is not the never-written / still-the-base kind. Stricter than a
+ * content hash (a restore must also put back what was never written) and
+ * proportional to what the guest touched, not to RAM or disk size. */
+static void hash_table(XXH3_state_t *st, uint8_t *const *table, uint64_t n, size_t size)
+{
+	for (uint64_t i = 0; i < n; i++)
+		if (table[i]) {
+			XXH3_128bits_update(st, &i, sizeof(i));
+			XXH3_128bits_update(st, table[i], size);
+		}
+	XXH3_128bits_update(st, &n, sizeof(n));
+}
+
+void virt_state_hash(const struct virt *v, uint8_t out[16])
+{
+	uint8_t cpu[CPU_STATE_SIZE];
+	struct virt_devs dev;
+	XXH3_state_t *st = XXH3_createState();
+	XXH3_128bits_reset(st);
+	hash_table(st, v->ram.pages, v->ram.npages, RAM_PAGE_SIZE);
+	cpu_state_save(&v->cpu, cpu);
+	XXH3_128bits_update(st, cpu, sizeof(cpu));
+	devs_scrubbed(&v->dev, &dev);
+	XXH3_128bits_update(st, &dev, sizeof(dev));
+	for (int i = 0; i < v->ndisks; i++)
+		hash_table(st, v->disks[i].chunks, v->disks[i].nchunks, DISK_CHUNK_SIZE);
+	XXH128_canonical_t c;
+	XXH128_canonicalFromHash(&c, XXH3_128bits_digest(st));
+	memcpy(out, c.digest, 16);
+	XXH3_freeState(st);
 }

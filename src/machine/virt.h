@@ -44,6 +44,7 @@ struct virt_config {
 	bool clock_host;         /* ...or the host's clock, read once at power-on */
 	uint64_t seed;           /* /chosen/rng-seed is derived from it */
 	int next;                /* at READY: 0 stop there, else the DB_NEXT_* to send */
+	bool wait;               /* at READY: enter the command loop (DB_NEXT_WAIT) */
 	FILE *console;           /* where the UART writes */
 };
 
@@ -56,28 +57,55 @@ enum virt_stop {
 	VIRT_BUDGET,   /* the instruction budget ran out */
 	VIRT_HUNG,     /* asleep with nothing that could wake it */
 	VIRT_MTRAP,    /* a trap reached M-mode, where there is no software */
+	VIRT_WAITING,  /* the agent waits at the doorbell for a command */
 };
 
-struct virt {
-	struct cpu cpu;
-	struct ram ram;
+/* Every device and every bit of board state a fork must capture, in one
+ * struct copied whole at fork and put back whole at restore. The structs
+ * hold pointers (to the hart, to callbacks): the same within a process;
+ * virt_wire() sets them, and hashes and files leave them out. */
+struct virt_devs {
 	struct plic plic;
 	struct uart16550 uart;
 	struct goldfish_rtc rtc;
 	struct sifive_test test;
 	struct virtio_blk blk[VIRT_MAX_DISKS];
+	uint64_t timer_deadline; /* SBI timer: STIP when time >= this */
+	uint64_t panic_at;       /* instruction count when a panic was seen, or 0 */
+};
+
+/* One fork level: the hart and the devices as they were at the fork. */
+struct virt_level {
+	uint8_t cpu[CPU_STATE_SIZE];
+	struct virt_devs dev;
+	int stop; /* enum virt_stop */
+};
+
+#define VIRT_MAX_LEVELS 64
+#define VIRT_CMD_MAX    4096
+
+struct virt {
+	struct cpu cpu;
+	struct ram ram;
+	struct virt_devs dev;
 	struct disk disks[VIRT_MAX_DISKS];
 	int ndisks;
 	struct mmio_region regions[4 + VIRT_MAX_DISKS];
 	int nregions;
+	struct virt_level *levels; /* VIRT_MAX_LEVELS of them */
+	unsigned depth;
 
-	uint64_t timer_deadline; /* SBI timer: STIP when time >= this */
 	uint64_t clock_base_ns;
-	int next; /* see virt_config */
+	int next;  /* see virt_config */
+	bool wait; /* see virt_config */
 	enum virt_stop stop;
 	char stop_detail[VIRT_LINE_MAX];
 	char ready_report[VIRT_LINE_MAX];
-	uint64_t panic_at; /* instruction count when a panic was seen, or 0 */
+	char cmd[VIRT_CMD_MAX]; /* the command for the agent's next DB_WAIT */
+	size_t cmd_len;
+	bool cmd_pending;
+	char *log;              /* the agent's DB_LOG lines since virt_clear_log */
+	size_t log_len, log_cap;
 
 	FILE *console_out; /* not owned */
 	FILE *console;     /* the UART's stream: tees into console_out and the lines */
@@ -97,6 +125,23 @@ enum virt_stop virt_run(struct virt *v, uint64_t max_insns);
 
 /* XXH3-128 of all guest RAM, as 32 hex digits. */
 void virt_ram_hash(const struct virt *v, char out[33]);
+
+/* A hash of the whole machine: RAM, the hart, the devices, every disk. */
+void virt_state_hash(const struct virt *v, uint8_t out[16]);
+
+/* Give the waiting agent its next command (one line) and let it run. */
+int virt_command(struct virt *v, const char *cmd);
+void virt_clear_log(struct virt *v);
+
+/* The epsilon-copy fork of the whole machine, in lockstep: RAM, hart,
+ * devices and disks. Only between runs (no request is ever in flight: the
+ * devices finish every request within the instruction that started it).
+ * virt_fork opens a level; virt_restore puts the machine back to it and
+ * keeps it open; virt_release does that and closes it. 0 or -errno
+ * (-EINVAL: no level open; nothing changed). */
+int virt_fork(struct virt *v);
+int virt_restore(struct virt *v);
+int virt_release(struct virt *v);
 
 /* The last console lines, oldest first, for error reports. */
 void virt_print_last_lines(const struct virt *v, FILE *out, unsigned n);
