@@ -97,6 +97,10 @@ test-boot: build/themis guest
 test: test-unit test-cli test-isa test-fuzz test-diff test-boot test-fork
 	@echo "make test: all passed"
 
-bench: build/themis guest
+build/bench_fork: bench/fork/bench_fork.c $(OBJS) $(HDRS)
+	$(CC) $(CFLAGS) -Isrc $< $(OBJS) $(LDLIBS) -o $@
+
+bench: build/themis build/bench_fork guest
 	bench/cpu/run.sh --themis build/themis
 	bench/boot/run.sh --build build
+	build/bench_fork build
