@@ -92,6 +92,7 @@ test-fork: build/test_fork guest
 
 test-boot: build/themis guest
 	tests/boot/test_boot.sh build
+	tests/boot/test_snapshot.sh build
 	tests/boot/qemu_compare.sh build
 
 test: test-unit test-cli test-isa test-fuzz test-diff test-boot test-fork

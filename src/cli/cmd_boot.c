@@ -4,7 +4,9 @@
  * was reached (and, with --script, the guest powered off), 1 when the guest
  * panicked, hung, ran out of budget or stopped early, 2 for bad usage or
  * input. */
+#include <errno.h>
 #include <inttypes.h>
+#include <sys/stat.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 
 #include "../../guest/agent/doorbell.h"
 #include "../disk/fstype.h"
+#include "../machine/snapshot.h"
 #include "../machine/virt.h"
 #include "cli.h"
 
@@ -25,6 +28,7 @@
 struct boot_args {
 	struct virt_config cfg;
 	const char *save_dir;
+	const char *save, *load; /* --save / --load snapshot files */
 	uint64_t max_insns;
 	bool stats;
 	char kernel[PATH_MAX], initrd[PATH_MAX];
@@ -101,9 +105,9 @@ static int parse_option(struct boot_args *a, int argc, char **argv, int *i)
 		cfg->next = arg[2] == 's' ? DB_NEXT_SCRIPT : DB_NEXT_LIST;
 		return 0;
 	}
-	static const char *const with_value[] = {"--kernel", "--initrd",  "--disk",
-						"--append", "--save-disks", "--mem",
-						"--clock",  "--seed",   "--max-insns"};
+	static const char *const with_value[] = {
+		"--kernel", "--initrd", "--disk",      "--append", "--save-disks", "--mem",
+		"--clock",  "--seed",   "--max-insns", "--save",   "--load"};
 	bool known = false;
 	for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
 		known |= !strcmp(arg, with_value[k]);
@@ -122,6 +126,10 @@ static int parse_option(struct boot_args *a, int argc, char **argv, int *i)
 		a->user_append = val;
 	else if (!strcmp(arg, "--save-disks"))
 		a->save_dir = val;
+	else if (!strcmp(arg, "--save"))
+		a->save = val;
+	else if (!strcmp(arg, "--load"))
+		a->load = val;
 	else if (!strcmp(arg, "--mem")) {
 		if (!parse_size(val, &cfg->mem) || cfg->mem < (16ULL << 20) ||
 		    cfg->mem % (1ULL << 20) || cfg->mem > (16ULL << 30))
@@ -188,11 +196,19 @@ static int parse_boot_args(int argc, char **argv, struct boot_args *a)
 	a->cfg.kernel = a->kernel;
 	a->cfg.initrd = a->initrd[0] ? a->initrd : NULL;
 	a->cfg.console = stdout;
+	if (a->save && (a->cfg.next || a->load))
+		return usage_error("%s", "--save keeps the machine at the agent's command loop: "
+				   "it goes with neither --script, --list nor --load");
+	a->cfg.wait = a->save != NULL;
 	return build_cmdline(a);
 }
 
 static int save_disks(struct virt *v, const char *dir)
 {
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "themis: %s: cannot create: %s\n", dir, strerror(errno));
+		return -1;
+	}
 	for (int i = 0; i < v->ndisks; i++) {
 		char path[PATH_MAX], err[256];
 		snprintf(path, sizeof(path), "%s/disk%d.img", dir, i);
@@ -217,8 +233,9 @@ static int report_stop(struct virt *v, const struct boot_args *a, enum virt_stop
 				"reported: the guest hangs or is slow",
 		[VIRT_HUNG] = "the guest hangs: the hart sleeps with no timer armed",
 		[VIRT_MTRAP] = "a trap reached M-mode",
+		[VIRT_WAITING] = "agent waiting for commands",
 	};
-	bool ok = stop == VIRT_READY ||
+	bool ok = stop == VIRT_READY || stop == VIRT_WAITING ||
 		  (a->cfg.next && stop == VIRT_POWEROFF && v->ready_report[0]);
 	if (v->dev.panic_at) { /* whatever came after (panic=-1 reboots) */
 		stop = VIRT_PANIC;
@@ -239,6 +256,20 @@ static int report_stop(struct virt *v, const struct boot_args *a, enum virt_stop
 	return EXIT_FINDING;
 }
 
+/* A loaded machine waits at the agent's command loop: give it what
+ * --script or --list asks, then power off; without either, stay there. */
+static enum virt_stop run_loaded(struct virt *v, const struct boot_args *a)
+{
+	if (!a->cfg.next)
+		return VIRT_WAITING;
+	snprintf(v->ready_report, sizeof(v->ready_report), "loaded from %.200s", a->load);
+	virt_command(v, a->cfg.next == DB_NEXT_SCRIPT ? "script" : "list");
+	if (virt_run(v, a->max_insns) != VIRT_WAITING)
+		return v->stop;
+	virt_command(v, "poweroff");
+	return virt_run(v, a->max_insns);
+}
+
 int cmd_boot(int argc, char **argv)
 {
 	struct boot_args a;
@@ -251,19 +282,29 @@ int cmd_boot(int argc, char **argv)
 		fprintf(stderr, "themis: out of memory\n");
 		return EXIT_USAGE;
 	}
-	if (virt_init(v, &a.cfg, err, sizeof(err))) {
+	if (a.load ? virt_load(v, &a.cfg, a.load, err, sizeof(err))
+		   : virt_init(v, &a.cfg, err, sizeof(err))) {
 		fprintf(stderr, "themis: %s\n", err);
 		free(v);
 		return EXIT_USAGE;
 	}
 	double t0 = now_seconds();
-	enum virt_stop stop = virt_run(v, a.max_insns);
+	uint64_t steps0 = cpu_steps(&v->cpu);
+	enum virt_stop stop = a.load ? run_loaded(v, &a) : virt_run(v, a.max_insns);
 	double secs = now_seconds() - t0;
 	fflush(stdout);
 	rc = report_stop(v, &a, stop);
+	if (rc == 0 && a.save) {
+		if (virt_save(v, &a.cfg, a.save, err, sizeof(err))) {
+			fprintf(stderr, "themis: %s\n", err);
+			rc = EXIT_USAGE;
+		} else {
+			fprintf(stderr, "themis: machine saved to %s\n", a.save);
+		}
+	}
 	if (a.stats) {
 		char hash[33];
-		uint64_t n = cpu_steps(&v->cpu);
+		uint64_t n = cpu_steps(&v->cpu) - steps0; /* this run's, after a --load */
 		virt_ram_hash(v, hash);
 		fprintf(stderr, "instructions %" PRIu64 "\nwall-seconds %.3f\nmips %.1f\nram-hash %s\n",
 			n, secs, secs > 0 ? n / secs / 1e6 : 0.0, hash);

@@ -337,6 +337,10 @@ static int attach_disks(struct virt *v, const struct virt_config *cfg, char *err
 			return -1;
 		}
 		v->ndisks = i + 1;
+		if (!(v->disk_path[i] = strdup(cfg->disks[i].path))) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
 		struct irq_line irq = plic_line(&v->dev.plic, VIRT_IRQ_VIRTIO0 + i);
 		snprintf(serial, sizeof(serial), "themis-disk%d", i);
 		if (virtio_blk_init(&v->dev.blk[i], &v->disks[i], serial, &dma, &irq)) {
@@ -444,15 +448,12 @@ int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t e
 	v->next = cfg->next;
 	v->wait = cfg->wait;
 	v->levels = calloc(VIRT_MAX_LEVELS, sizeof(*v->levels));
-	if (!v->levels) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
 	v->clock_base_ns = cfg->clock_host ? host_clock_ns() : cfg->clock_ns;
-	int rc = ram_init(&v->ram, VIRT_DRAM_BASE, cfg->mem);
+	int rc = v->levels ? ram_init(&v->ram, VIRT_DRAM_BASE, cfg->mem) : -ENOMEM;
 	if (rc) {
 		snprintf(err, errlen, "cannot allocate %llu MiB of RAM: %s",
 			 (unsigned long long)(cfg->mem >> 20), strerror(-rc));
+		virt_free(v);
 		return -1;
 	}
 	const struct cpu_bus bus = {.opaque = v,
@@ -470,18 +471,22 @@ int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t e
 		return -1;
 	}
 	if (init_devices(v, cfg, err, errlen) || attach_disks(v, cfg, err, errlen) ||
-	    load_boot(v, cfg, &entry, &dtb, err, errlen)) {
+	    (!cfg->no_boot && load_boot(v, cfg, &entry, &dtb, err, errlen))) {
 		virt_free(v);
 		return -1;
 	}
-	enter_kernel(v, entry, dtb);
+	if (!cfg->no_boot)
+		enter_kernel(v, entry, dtb);
 	return 0;
 }
 
 void virt_free(struct virt *v)
 {
-	for (int i = 0; i < v->ndisks; i++)
+	for (int i = 0; i < v->ndisks; i++) {
 		disk_close(&v->disks[i]);
+		free(v->disk_path[i]);
+		v->disk_path[i] = NULL;
+	}
 	v->ndisks = 0;
 	if (v->console)
 		fclose(v->console);
@@ -626,7 +631,7 @@ int virt_release(struct virt *v)
 }
 
 /* The device block with every pointer cleared: what is hashed and saved. */
-static void devs_scrubbed(const struct virt_devs *d, struct virt_devs *out)
+void virt_devs_scrub(const struct virt_devs *d, struct virt_devs *out)
 {
 	memcpy(out, d, sizeof(*out)); /* padding too: the bytes are hashed */
 	out->plic.cpu = NULL;
@@ -660,6 +665,27 @@ static void hash_table(XXH3_state_t *st, uint8_t *const *table, uint64_t n, size
 	XXH3_128bits_update(st, &n, sizeof(n));
 }
 
+/* Put back the pointers virt_devs_scrub cleared, from a wired block. */
+void virt_devs_rewire(struct virt_devs *d, const struct virt_devs *w)
+{
+	d->plic.cpu = w->plic.cpu;
+	d->uart.irq = w->uart.irq;
+	d->uart.out = w->uart.out;
+	d->rtc.now_ns = w->rtc.now_ns;
+	d->rtc.opaque = w->rtc.opaque;
+	d->rtc.irq = w->rtc.irq;
+	d->test.on_finish = w->test.on_finish;
+	d->test.opaque = w->test.opaque;
+	for (int i = 0; i < VIRT_MAX_DISKS; i++) {
+		struct virtio_blk *b = &d->blk[i];
+		const struct virtio_blk *wb = &w->blk[i];
+		b->disk = wb->disk;
+		b->vio.ops = wb->vio.ops;
+		b->vio.dma = wb->vio.dma;
+		b->vio.irq = wb->vio.irq;
+	}
+}
+
 void virt_state_hash(const struct virt *v, uint8_t out[16])
 {
 	uint8_t cpu[CPU_STATE_SIZE];
@@ -669,7 +695,7 @@ void virt_state_hash(const struct virt *v, uint8_t out[16])
 	hash_table(st, v->ram.pages, v->ram.npages, RAM_PAGE_SIZE);
 	cpu_state_save(&v->cpu, cpu);
 	XXH3_128bits_update(st, cpu, sizeof(cpu));
-	devs_scrubbed(&v->dev, &dev);
+	virt_devs_scrub(&v->dev, &dev);
 	XXH3_128bits_update(st, &dev, sizeof(dev));
 	for (int i = 0; i < v->ndisks; i++)
 		hash_table(st, v->disks[i].chunks, v->disks[i].nchunks, DISK_CHUNK_SIZE);

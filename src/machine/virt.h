@@ -45,6 +45,7 @@ struct virt_config {
 	uint64_t seed;           /* /chosen/rng-seed is derived from it */
 	int next;                /* at READY: 0 stop there, else the DB_NEXT_* to send */
 	bool wait;               /* at READY: enter the command loop (DB_NEXT_WAIT) */
+	bool no_boot;            /* build the board only (a snapshot will be loaded) */
 	FILE *console;           /* where the UART writes */
 };
 
@@ -89,6 +90,7 @@ struct virt {
 	struct ram ram;
 	struct virt_devs dev;
 	struct disk disks[VIRT_MAX_DISKS];
+	char *disk_path[VIRT_MAX_DISKS]; /* owned copies of the base images' paths */
 	int ndisks;
 	struct mmio_region regions[4 + VIRT_MAX_DISKS];
 	int nregions;
@@ -140,6 +142,10 @@ void virt_clear_log(struct virt *v);
  * keeps it open; virt_release does that and closes it. 0 or -errno
  * (-EINVAL: no level open; nothing changed). */
 int virt_fork(struct virt *v);
+/* The device block without its pointers (for hashes and files), and the
+ * pointers put back from a wired block. */
+void virt_devs_scrub(const struct virt_devs *d, struct virt_devs *out);
+void virt_devs_rewire(struct virt_devs *d, const struct virt_devs *wired);
 int virt_restore(struct virt *v);
 int virt_release(struct virt *v);
 
