@@ -22,5 +22,7 @@ double now_seconds(void);
 
 int cmd_bare(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
+int cmd_explore(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 #endif

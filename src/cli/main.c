@@ -11,6 +11,8 @@ static const char usage_text[] =
 	"commands:\n"
 	"  bare [options] FILE.elf   run a bare-metal RV64GC ELF in M-mode until it\n"
 	"                            writes its tohost word or the test finisher\n"
+	"  explore FS FS... [opts]   the differential model checker (e.g. explore ext4 xfs)\n"
+	"  replay TRACE              re-run a discrepancy's trace\n"
 	"  boot [options]            boot Linux on the emulated board to the guest agent\n"
 	"  help                      show this text\n"
 	"\n"
@@ -40,6 +42,23 @@ static const char usage_text[] =
 	"                      them, else the paths saved in FILE are used)\n"
 	"  --stats             print instructions, time, MIPS and a hash of RAM\n"
 	"\n"
+	"explore options:\n"
+	"  --depth N           operations deep (default 3)\n"
+	"  --branch K          candidate operations tried at every state (default 6)\n"
+	"  --seed S            exploration seed: same seed, same exploration (default 1)\n"
+	"  --ops LIST          comma list of operations (default: all every fs supports)\n"
+	"  --time              fingerprints include timestamps\n"
+	"  --max-states N      stop after N states\n"
+	"  --stop-on-first     stop at the first discrepancy\n"
+	"  --minimize          shrink each discrepancy's trace (NAME.min.trace)\n"
+	"  --out DIR           report.json and one trace per discrepancy\n"
+	"  --disk IMG          base image, one per filesystem in order (default\n"
+	"                      build/images/FS.img)\n"
+	"  --kernel, --initrd, --mem, --clock @SECS, --machine-seed: the machine\n"
+	"  --quiet             no progress line\n"
+	"explore/replay exit status: 0 no discrepancy; 1 at least one; 2 usage or\n"
+	"setup error.\n"
+	"\n"
 	"bare exit status: 0 pass; n when test n failed (tohost = n << 1 | 1);\n"
 	"2 bad usage or input; 124 instruction budget exhausted; 125 hart asleep\n"
 	"with no interrupt that could wake it.\n"
@@ -59,5 +78,9 @@ int main(int argc, char **argv)
 		return cmd_bare(argc - 2, argv + 2);
 	if (!strcmp(cmd, "boot"))
 		return cmd_boot(argc - 2, argv + 2);
+	if (!strcmp(cmd, "explore"))
+		return cmd_explore(argc - 2, argv + 2);
+	if (!strcmp(cmd, "replay"))
+		return cmd_replay(argc - 2, argv + 2);
 	return usage_error("unknown command '%s'", cmd);
 }

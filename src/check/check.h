@@ -1,0 +1,81 @@
+/* check.h - the model checker: bounded depth-first exploration of
+ * filesystem operations on several real filesystems at once, each the
+ * others' reference, over the machine fork.
+ *
+ * One machine holds one disk per filesystem under test; the guest agent
+ * applies every operation to all of them and answers with each one's
+ * return value, errno and abstract-state fingerprint. At every node of the
+ * search the machine is forked, each candidate operation is applied and
+ * compared, the search recurses into combined states not seen before, and
+ * the machine is restored. A discrepancy (different results, or different
+ * fingerprints) is written out as a trace that `themis replay` re-runs.
+ *
+ * The search stack: depth d of the DFS is fork level d of the machine.
+ * Invariant, checked at every transition: virt depth == DFS depth. */
+#ifndef THEMIS_CHECK_H
+#define THEMIS_CHECK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../machine/virt.h"
+#include "ops.h"
+
+#define CHECK_MAX_FS     4
+#define CHECK_MAX_DEPTH  64
+#define CHECK_DETAIL_MAX 512
+
+/* What one operation did on every filesystem. */
+struct check_step {
+	int64_t ret[CHECK_MAX_FS];
+	char err[CHECK_MAX_FS][24];
+	uint8_t fp[CHECK_MAX_FS][16];
+};
+
+/* The machine and what the search needs to rebuild it (for traces). */
+struct check_machine {
+	const char *fs[CHECK_MAX_FS];
+	int nfs;
+	const char *kernel, *initrd, *images[CHECK_MAX_FS];
+	uint64_t mem, clock_ns, machine_seed;
+	bool time; /* fingerprints include timestamps */
+};
+
+struct check_config {
+	struct check_machine m;
+	int depth;
+	uint64_t seed;
+	uint32_t ops;        /* mask of enum op_kind */
+	int branch;          /* candidate operations per node */
+	uint64_t max_states; /* 0: no limit */
+	bool stop_on_first, minimize, progress;
+	const char *out_dir; /* NULL: no files */
+};
+
+struct check_result {
+	uint64_t states, ops, unique, restores;
+	unsigned discrepancies, findings;
+	int deepest;
+	double seconds;
+};
+
+/* Boot the machine to the agent's command loop with one disk per fs.
+ * 0, or -1 with a reason in err. */
+int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t errlen);
+
+/* Run one agent command and parse the per-filesystem replies. 0; -1 when
+ * the guest did not come back (panic, hang...: *why says what). */
+int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
+		size_t whylen);
+
+/* Compare the filesystems after an operation of kind k. 0 if they agree;
+ * else 1 with a one-line description in why and a short signature in sig
+ * ("result", or "state:<field>") that replays and minimization match. */
+int check_compare(struct virt *v, const struct check_machine *m, int kind,
+		  const struct check_step *s, char *why, size_t whylen, char *sig, size_t siglen);
+
+/* The exploration. 0 (see result), or -1 with err for setup errors. */
+int check_explore(const struct check_config *cfg, struct check_result *res, char *err,
+		  size_t errlen);
+
+#endif

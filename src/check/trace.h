@@ -1,0 +1,32 @@
+/* trace.h - a discrepancy written out so it can be re-run: the machine
+ * (filesystems, kernel, initrd and base images with their content hashes,
+ * RAM, clock, seeds) and the operations from the root, in order, then the
+ * discrepancy they lead to. A plain text file, one item a line. */
+#ifndef THEMIS_TRACE_H
+#define THEMIS_TRACE_H
+
+#include <stddef.h>
+
+#include "check.h"
+
+#define TRACE_MAX_OPS 256
+
+struct trace {
+	struct check_machine m;
+	char paths[2 + CHECK_MAX_FS][1024]; /* storage for m's strings */
+	char fsnames[CHECK_MAX_FS][16];
+	char ops[TRACE_MAX_OPS][OP_TEXT_MAX];
+	int nops;
+	char sig[64];                 /* the discrepancy's signature */
+	char detail[CHECK_DETAIL_MAX];
+};
+
+/* Write a trace; 0 or -1 with err. */
+int trace_write(const char *path, const struct check_machine *m, char ops[][OP_TEXT_MAX],
+		int nops, const char *sig, const char *detail, char *err, size_t errlen);
+
+/* Read a trace and check that its kernel, initrd and images are the ones
+ * it was recorded with. 0 or -1 with err (damaged, or another setup). */
+int trace_read(const char *path, struct trace *t, char *err, size_t errlen);
+
+#endif
