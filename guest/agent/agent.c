@@ -417,7 +417,7 @@ static void run_script(void)
 /* ---- the command loop (DB_NEXT_WAIT, see doorbell.h) ---- */
 
 #define WORK_MAX_N 1000000ul
-#define MAX_WORDS 4
+#define MAX_WORDS 8 /* "op write PATH OFF SIZE SEED FLAGS" has 7 */
 
 /* Where the host writes the command: exactly one page, resident
  * (mlockall), present and dirty (the memset before each call). */
@@ -557,7 +557,7 @@ static void run_command(char *line)
 			sync();
 			out("sync -> 0");
 		}
-	} else {
+	} else if (!check_command(disks, ndisks, w, nw)) {
 		out("error unknown command: %s", line);
 	}
 }

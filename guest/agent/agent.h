@@ -1,6 +1,7 @@
 /* The guest agent's pieces shared between agent.c (PID 1: mounts, the
- * doorbell, power off) and fsops.c (the fixed script of filesystem
- * operations). */
+ * doorbell, power off), fsops.c (the fixed script of filesystem
+ * operations), work.c (pseudo-random work) and check.c (the model
+ * checker's commands). */
 #ifndef THEMIS_GUEST_AGENT_H
 #define THEMIS_GUEST_AGENT_H
 
@@ -42,5 +43,11 @@ void fsops_list(struct disk *d, const char *top, const char *tag);
  * from `seed` and the disk's index; prints nothing. Returns how many
  * succeeded. */
 unsigned long work_run(struct disk *d, unsigned long long seed, unsigned long n);
+
+/* The model checker's commands (check.c): op, fp, dump and reset on every
+ * disk of disks[0..ndisks). w[] holds the command's words, nw of them (nw
+ * may be one more than w[] holds: too many, a usage error). False when
+ * w[0] is none of them (nothing done). */
+bool check_command(struct disk *disks, int ndisks, char **w, int nw);
 
 #endif

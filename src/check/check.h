@@ -46,9 +46,10 @@ struct check_config {
 	int depth;
 	uint64_t seed;
 	uint32_t ops;        /* mask of enum op_kind */
-	int branch;          /* candidate operations per node */
+	struct op_pools pools;
+	int branch;          /* candidate operations per node; 0: every one (op_enumerate) */
 	uint64_t max_states; /* 0: no limit */
-	bool stop_on_first, minimize, progress;
+	bool stop_on_first, minimize, progress, verbose;
 	const char *out_dir; /* NULL: no files */
 };
 
@@ -73,6 +74,9 @@ int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, 
  * ("result", or "state:<field>") that replays and minimization match. */
 int check_compare(struct virt *v, const struct check_machine *m, int kind,
 		  const struct check_step *s, char *why, size_t whylen, char *sig, size_t siglen);
+
+/* What exists on the first filesystem now (for the generator). */
+int check_view(struct virt *v, const struct check_machine *m, struct op_view *view);
 
 /* The exploration. 0 (see result), or -1 with err for setup errors. */
 int check_explore(const struct check_config *cfg, struct check_result *res, char *err,

@@ -227,6 +227,12 @@ static void try_op(struct search *s, const struct op *op)
 		s->stop = s->cfg->stop_on_first;
 		return;
 	}
+	if (s->cfg->verbose) {
+		fprintf(stderr, "%*s%s ->", 2 * s->depth, "", op->text);
+		for (int i = 0; i < m->nfs; i++)
+			fprintf(stderr, " %s %lld %s", m->fs[i], (long long)st.ret[i], st.err[i]);
+		fprintf(stderr, "\n");
+	}
 	if (check_compare(s->v, m, op->kind, &st, why, sizeof(why), sig, sizeof(sig))) {
 		record(s, op->text, sig, why, false);
 		s->stop = s->cfg->stop_on_first;
@@ -243,22 +249,34 @@ static void try_op(struct search *s, const struct op *op)
 	}
 }
 
+#define CHECK_MAX_BRANCH 4096
+
 static void dfs(struct search *s)
 {
 	uint64_t rng = node_seed(s);
-	if (virt_fork(s->v)) {
+	struct op *ops = malloc(sizeof(struct op) * CHECK_MAX_BRANCH);
+	struct op_view view;
+	int n = s->cfg->branch;
+	bool have_view = n && check_view(s->v, &s->cfg->m, &view) == 0;
+	if (!ops || virt_fork(s->v)) {
+		free(ops);
 		s->stop = true;
 		return;
 	}
-	for (int i = 0; i < s->cfg->branch && budget_left(s); i++) {
-		struct op op;
-		op_generate(&rng, s->cfg->ops, &op);
-		try_op(s, &op);
+	if (n == 0)
+		n = op_enumerate(s->cfg->ops, &s->cfg->pools, ops, CHECK_MAX_BRANCH);
+	else
+		for (int i = 0; i < n; i++)
+			op_generate(&rng, s->cfg->ops, &s->cfg->pools, have_view ? &view : NULL,
+				    &ops[i]);
+	for (int i = 0; i < n && budget_left(s); i++) {
+		try_op(s, &ops[i]);
 		virt_restore(s->v);
 		s->res->restores++;
 		progress(s, false);
 	}
 	virt_release(s->v);
+	free(ops);
 }
 
 static FILE *open_report(const struct check_config *cfg, char *err, size_t errlen)

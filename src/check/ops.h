@@ -54,8 +54,42 @@ int64_t op_mask_parse(const char *list, const char **bad, int *badlen);
 uint32_t fs_supported_ops(const char *fs);
 bool fs_known(const char *fs);
 
-/* A random operation of a kind in `mask`, from the argument pools. */
-void op_generate(uint64_t *rng, uint32_t mask, struct op *out);
+/* The argument pools. Paths are relative to each filesystem's test root. */
+#define OP_POOL_MAX 32
+struct op_pools {
+	const char *files[OP_POOL_MAX], *dirs[OP_POOL_MAX];
+	int nfiles, ndirs;
+	unsigned long sizes[OP_POOL_MAX]; /* offsets and lengths; 0 entries: pow2 bins */
+	int nsizes;
+};
+
+/* The default pools: files f0..f2 and directories d0, d1 at the root and
+ * in d0 (Metis: 3 files and 2 directories a level, 2 levels); sizes from
+ * power-of-two bins and their +-1 neighbours. */
+void op_pools_default(struct op_pools *p);
+/* Replace the paths with a comma list (a trailing '/' marks a directory)
+ * or the sizes with a comma list of numbers. -1 if malformed. */
+int op_pools_set_paths(struct op_pools *p, char *list);
+int op_pools_set_sizes(struct op_pools *p, const char *list);
+
+/* What exists at a node (from the agent's dump): the generator prefers
+ * existing paths for operations on them and absent paths whose parent
+ * exists for create, mkdir and the targets of rename, link and symlink, so
+ * few candidates are wasted on ENOENT. */
+struct op_view {
+	char files[OP_POOL_MAX][64], dirs[OP_POOL_MAX][64];
+	int nfiles, ndirs;
+};
+
+/* A random operation of a kind in `mask`, from the pools (view may be NULL). */
+void op_generate(uint64_t *rng, uint32_t mask, const struct op_pools *p,
+		 const struct op_view *view, struct op *out);
+
+/* Every operation of a kind in `mask` over the pools, with the other
+ * arguments at their first pool value (modes 0644/0755, no flags, sync and
+ * not for writes, owner 1000, xattr user.a of 16 bytes): for exhaustive
+ * search of a narrowed space. Returns how many (at most max) were written. */
+int op_enumerate(uint32_t mask, const struct op_pools *p, struct op *out, int max);
 
 /* splitmix64: the checker's only source of randomness (seeded). */
 uint64_t op_rng_next(uint64_t *state);

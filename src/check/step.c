@@ -216,3 +216,22 @@ int check_compare(struct virt *v, const struct check_machine *m, int kind,
 	first_difference(v->log, m, k, why, whylen, sig, siglen);
 	return 1;
 }
+
+int check_view(struct virt *v, const struct check_machine *m, struct op_view *view)
+{
+	struct check_step st;
+	char why[256];
+	memset(view, 0, sizeof(*view));
+	if (check_apply(v, m->nfs, "dump", &st, why, sizeof(why)))
+		return -1;
+	for (const char *l = v->log; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char path[64], kind[16];
+		if (sscanf(l, "e 0 %63s kind=%15s", path, kind) != 2 || !strcmp(path, "."))
+			continue;
+		if (!strcmp(kind, "dir") && view->ndirs < OP_POOL_MAX)
+			snprintf(view->dirs[view->ndirs++], 64, "%s", path);
+		else if (strcmp(kind, "dir") && view->nfiles < OP_POOL_MAX)
+			snprintf(view->files[view->nfiles++], 64, "%s", path);
+	}
+	return 0;
+}

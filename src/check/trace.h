@@ -26,7 +26,9 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 		int nops, const char *sig, const char *detail, char *err, size_t errlen);
 
 /* Read a trace and check that its kernel, initrd and images are the ones
- * it was recorded with. 0 or -1 with err (damaged, or another setup). */
-int trace_read(const char *path, struct trace *t, char *err, size_t errlen);
+ * it was recorded with (the kernel only if check_kernel: a replay may run
+ * the operations on another kernel on purpose). 0 or -1 with err (damaged,
+ * or another setup). */
+int trace_read(const char *path, struct trace *t, bool check_kernel, char *err, size_t errlen);
 
 #endif

@@ -25,6 +25,7 @@ struct explore_args {
 	const char *disks[CHECK_MAX_FS];
 	int ndisks;
 	const char *ops;
+	char paths[4096]; /* storage for the --paths pool */
 };
 
 /* BUILD/guest/NAME or BUILD/images/NAME next to this executable. */
@@ -56,9 +57,23 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 		if (!parse_u64(val, &c->m.machine_seed))
 			return usage_error("--machine-seed needs a whole number, got '%s'", val);
 	} else if (!strcmp(opt, "--branch")) {
-		if (!parse_u64(val, &u) || u < 1 || u > 1000)
-			return usage_error("--branch needs a number from 1 to 1000, got '%s'", val);
-		c->branch = (int)u;
+		if (!strcmp(val, "all"))
+			c->branch = 0;
+		else if (!parse_u64(val, &u) || u < 1 || u > 1000)
+			return usage_error("--branch needs a number from 1 to 1000 or 'all', got '%s'",
+					   val);
+		else
+			c->branch = (int)u;
+	} else if (!strcmp(opt, "--paths")) {
+		snprintf(a->paths, sizeof(a->paths), "%s", val);
+		if (op_pools_set_paths(&c->pools, a->paths))
+			return usage_error("--paths needs a comma list of relative paths (dirs end "
+					   "in /), at most 32 of each, got '%s'",
+					   val);
+	} else if (!strcmp(opt, "--sizes")) {
+		if (op_pools_set_sizes(&c->pools, val))
+			return usage_error("--sizes needs a comma list of numbers up to 2^30, got '%s'",
+					   val);
 	} else if (!strcmp(opt, "--max-states")) {
 		if (!parse_u64(val, &c->max_states) || !c->max_states)
 			return usage_error("--max-states needs a positive count, got '%s'", val);
@@ -98,6 +113,8 @@ static int parse_flag(struct explore_args *a, const char *opt)
 		c->minimize = true;
 	else if (!strcmp(opt, "--quiet"))
 		c->progress = false;
+	else if (!strcmp(opt, "--verbose"))
+		c->verbose = true;
 	else
 		return -1;
 	return 0;
@@ -172,6 +189,7 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 	struct check_config *c = &a->cfg;
 	c->depth = EXPLORE_DEFAULT_DEPTH;
 	c->branch = EXPLORE_DEFAULT_BRANCH;
+	op_pools_default(&c->pools);
 	c->seed = 1;
 	c->progress = true;
 	c->m.mem = EXPLORE_DEFAULT_MEM;
@@ -220,9 +238,12 @@ int cmd_explore(int argc, char **argv)
 	printf("explored %s", a.cfg.m.fs[0]);
 	for (int i = 1; i < a.cfg.m.nfs; i++)
 		printf(" vs %s", a.cfg.m.fs[i]);
-	printf(" to depth %d (seed %llu, %d candidates a node): %llu states, %llu unique, "
+	char branch[32];
+	snprintf(branch, sizeof(branch), a.cfg.branch ? "%d candidates" : "every operation",
+		 a.cfg.branch);
+	printf(" to depth %d (seed %llu, %s a node): %llu states, %llu unique, "
 	       "%llu operations, %llu restores in %.1f s (%.1f states/s)\n",
-	       a.cfg.depth, (unsigned long long)a.cfg.seed, a.cfg.branch,
+	       a.cfg.depth, (unsigned long long)a.cfg.seed, branch,
 	       (unsigned long long)r.states, (unsigned long long)r.unique,
 	       (unsigned long long)r.ops, (unsigned long long)r.restores, r.seconds,
 	       r.seconds > 0 ? r.states / r.seconds : 0.0);
@@ -236,12 +257,18 @@ int cmd_explore(int argc, char **argv)
 
 int cmd_replay(int argc, char **argv)
 {
-	if (argc != 1 || argv[0][0] == '-')
-		return usage_error("%s", "usage: themis replay TRACE");
+	const char *kernel = NULL;
+	if (argc == 3 && !strcmp(argv[1], "--kernel"))
+		kernel = argv[2];
+	else if (argc != 1 || argv[0][0] == '-')
+		return usage_error("%s", "usage: themis replay TRACE [--kernel IMAGE]");
 	struct trace *t = malloc(sizeof(*t));
 	struct virt *v = calloc(1, sizeof(*v));
 	char err[1024], why[CHECK_DETAIL_MAX], sig[64];
-	if (!t || !v || trace_read(argv[0], t, err, sizeof(err)) || check_boot(v, &t->m, err, sizeof(err))) {
+	bool ok = t && v && trace_read(argv[0], t, !kernel, err, sizeof(err)) == 0;
+	if (ok && kernel)
+		t->m.kernel = kernel; /* the same operations on another kernel */
+	if (!ok || check_boot(v, &t->m, err, sizeof(err))) {
 		fprintf(stderr, "themis: %s\n", t && v ? err : "out of memory");
 		free(t);
 		free(v);

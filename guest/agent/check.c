@@ -1,0 +1,1017 @@
+/* The model checker's commands in the command loop (see doorbell.h):
+ *
+ *   op NAME ARGS...  one operation on every disk; per disk "r I RET ERRNO",
+ *                    then per disk "f I HEX32" (the fingerprint after it)
+ *   fp [time]        per disk "f I HEX32"
+ *   dump [time]      per disk and entry, sorted by path, "e I RECORD"
+ *   reset            empty every test root; per disk "r I RET ERRNO"
+ *
+ * I is the disk's index; a disk that is not mounted answers "r I unmounted",
+ * "f I unmounted", "e I unmounted". A malformed command touches no disk and
+ * gets one line "error usage: ...". The grammar of op is in ops[] below.
+ *
+ * Each disk's test root is its mount point; lost+found at the root is never
+ * listed nor touched. Operations run chrooted into the disk (so "..", and
+ * symlinks, absolute ones included, never leave it) with umask 0 (MODE is
+ * the mode asked for). RET is the call's return (bytes written, 0, or -1)
+ * and ERRNO the errno's name, or 0.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "agent.h"
+
+#define CHUNK (256 * 1024)     /* write, read and xattr buffer */
+#define MAX_SIZE (1ull << 31)  /* sizes and offsets */
+#define MAX_ID 4294967294ull   /* uids and gids (not -1) */
+#define ROOT_MODE 0755         /* what reset leaves the root with */
+
+static uint8_t chunk[CHUNK];
+static int real_root = -1; /* the agent's own "/", to leave a chroot */
+
+struct res {
+	long long ret;
+	int err;
+};
+
+static struct res res_of(long long r)
+{
+	return (struct res){r < 0 ? -1 : r, r < 0 ? errno : 0};
+}
+
+static __attribute__((noreturn)) void oom(void)
+{
+	out("fatal: out of memory");
+	abort(); /* SIGABRT: agent.c powers off */
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+/* ---- chroot into a disk ---- */
+
+static int enter_disk(const struct disk *d)
+{
+	if (real_root < 0)
+		real_root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (real_root < 0 || chdir(d->mnt) < 0)
+		return -1;
+	return chroot(".");
+}
+
+static void leave_disk(void)
+{
+	if (fchdir(real_root) == 0 && chroot(".") == 0)
+		return;
+	out("fatal: cannot leave a disk's chroot: %s", errname(errno));
+	abort();
+}
+
+/* ---- the data pattern ---- */
+
+static uint64_t mix(uint64_t seed, uint64_t i)
+{
+	uint64_t z = seed + (i + 1) * 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* n pattern bytes of `seed` from position pos: byte p is byte p % 8
+ * (little-endian) of mix(seed, p / 8), so overlapping writes agree. */
+static void pattern(uint8_t *buf, size_t n, uint64_t seed, uint64_t pos)
+{
+	for (size_t i = 0; i < n;) {
+		uint64_t w = mix(seed, (pos + i) / 8);
+		for (unsigned b = (unsigned)((pos + i) % 8); b < 8 && i < n; b++)
+			buf[i++] = (uint8_t)(w >> (8 * b));
+	}
+}
+
+/* ---- operations (cwd = the disk's root, chrooted) ---- */
+
+struct args {
+	const char *path[2]; /* PATH, SRC DST, or TARGET PATH */
+	const char *name;    /* xattr name */
+	unsigned mode;
+	uint64_t num[3];     /* N and I arguments, in order */
+	uint64_t seed;
+	int flags;           /* open(2) flags, or fallocate's mode */
+};
+
+static struct res op_create(const struct args *a)
+{
+	int fd = open(a->path[0], O_CREAT | O_WRONLY | O_CLOEXEC | a->flags, a->mode);
+	if (fd < 0)
+		return res_of(-1);
+	return res_of(close(fd));
+}
+
+/* pwrite (write with append) in CHUNK pieces: RET the bytes written, ERRNO
+ * what stopped it early (with RET -1 when nothing was written). */
+static long long write_chunks(int fd, const struct args *a, int *err)
+{
+	uint64_t off = a->num[0], size = a->num[1], done = 0;
+	bool append = a->flags & O_APPEND;
+	do {
+		size_t n = size - done < CHUNK ? (size_t)(size - done) : CHUNK;
+		pattern(chunk, n, a->seed, off + done);
+		ssize_t w = append ? write(fd, chunk, n) : pwrite(fd, chunk, n, (off_t)(off + done));
+		if (w < 0)
+			*err = errno;
+		if (w <= 0)
+			return done ? (long long)done : w;
+		done += (uint64_t)w;
+	} while (done < size);
+	return (long long)done;
+}
+
+static struct res op_write(const struct args *a)
+{
+	int fd = open(a->path[0], O_WRONLY | O_CLOEXEC | a->flags);
+	if (fd < 0)
+		return res_of(-1);
+	struct res r = {0, 0};
+	r.ret = write_chunks(fd, a, &r.err);
+	if (close(fd) < 0 && !r.err)
+		r = res_of(-1);
+	return r;
+}
+
+static struct res op_truncate(const struct args *a)
+{
+	return res_of(truncate(a->path[0], (off_t)a->num[0]));
+}
+
+static struct res op_unlink(const struct args *a)
+{
+	return res_of(unlink(a->path[0]));
+}
+
+static struct res op_mkdir(const struct args *a)
+{
+	return res_of(mkdir(a->path[0], a->mode));
+}
+
+static struct res op_rmdir(const struct args *a)
+{
+	return res_of(rmdir(a->path[0]));
+}
+
+static struct res op_chmod(const struct args *a)
+{
+	return res_of(chmod(a->path[0], a->mode));
+}
+
+static struct res op_chown(const struct args *a)
+{
+	return res_of(lchown(a->path[0], (uid_t)a->num[0], (gid_t)-1));
+}
+
+static struct res op_chgrp(const struct args *a)
+{
+	return res_of(lchown(a->path[0], (uid_t)-1, (gid_t)a->num[0]));
+}
+
+/* Past XATTR_SIZE_MAX (64 KiB < CHUNK) the kernel says E2BIG before it
+ * reads the value. */
+static struct res op_setxattr(const struct args *a)
+{
+	size_t n = (size_t)a->num[0];
+	pattern(chunk, n < CHUNK ? n : CHUNK, a->seed, 0);
+	return res_of(lsetxattr(a->path[0], a->name, chunk, n, 0));
+}
+
+static struct res op_removexattr(const struct args *a)
+{
+	return res_of(lremovexattr(a->path[0], a->name));
+}
+
+static struct res op_rename(const struct args *a)
+{
+	return res_of(rename(a->path[0], a->path[1]));
+}
+
+static struct res op_link(const struct args *a)
+{
+	return res_of(link(a->path[0], a->path[1]));
+}
+
+static struct res op_symlink(const struct args *a)
+{
+	return res_of(symlink(a->path[0], a->path[1]));
+}
+
+static struct res op_fsync(const struct args *a)
+{
+	int fd = open(a->path[0], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return res_of(-1);
+	struct res r = res_of(fsync(fd));
+	close(fd);
+	return r;
+}
+
+static struct res op_fallocate(const struct args *a)
+{
+	int fd = open(a->path[0], O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return res_of(-1);
+	struct res r = res_of(fallocate(fd, a->flags, (off_t)a->num[0], (off_t)a->num[1]));
+	close(fd);
+	return r;
+}
+
+/* Not chrooted, and with the agent's umask (vfat takes its default
+ * permissions from it): unmount and mount again as at boot. */
+static struct res remount(struct disk *d)
+{
+	if (umount(d->mnt) < 0)
+		return res_of(-1);
+	int r = mount(d->dev, d->mnt, d->type, d->flags, d->data);
+	d->err = r < 0 ? errno : 0;
+	d->mounted = r == 0;
+	return (struct res){r < 0 ? -1 : 0, d->err};
+}
+
+/* Argument letters: P a path (relative to the test root: "." or names
+ * without "", "." or ".." parts, not in lost+found), T a symlink target
+ * (any word), M an octal mode <= 07777, N a decimal <= 2^31, I a decimal
+ * uid/gid < 2^32 - 1, S a decimal seed < 2^64, X an xattr name (any word),
+ * C create flags (- or a comma list of excl, trunc), W write flags (- or a
+ * comma list of append, sync), F a fallocate mode (0 or keep_size). */
+static const struct opdef {
+	const char *name, *letters, *usage;
+	struct res (*run)(const struct args *a); /* NULL: remount */
+} ops[] = {
+	{"create", "PMC", "create PATH MODE FLAGS (FLAGS: - or excl,trunc)", op_create},
+	{"write", "PNNSW", "write PATH OFF SIZE SEED FLAGS (FLAGS: - or append,sync)", op_write},
+	{"truncate", "PN", "truncate PATH SIZE", op_truncate},
+	{"unlink", "P", "unlink PATH", op_unlink},
+	{"mkdir", "PM", "mkdir PATH MODE", op_mkdir},
+	{"rmdir", "P", "rmdir PATH", op_rmdir},
+	{"chmod", "PM", "chmod PATH MODE", op_chmod},
+	{"chown", "PI", "chown PATH UID", op_chown},
+	{"chgrp", "PI", "chgrp PATH GID", op_chgrp},
+	{"setxattr", "PXNS", "setxattr PATH NAME SIZE SEED", op_setxattr},
+	{"removexattr", "PX", "removexattr PATH NAME", op_removexattr},
+	{"rename", "PP", "rename SRC DST", op_rename},
+	{"link", "PP", "link SRC DST", op_link},
+	{"symlink", "TP", "symlink TARGET PATH", op_symlink},
+	{"fsync", "P", "fsync PATH", op_fsync},
+	{"fallocate", "PFNN", "fallocate PATH MODE OFF LEN (MODE: 0 or keep_size)", op_fallocate},
+	{"remount", "", "remount", NULL},
+};
+#define NOPS (sizeof(ops) / sizeof(ops[0]))
+
+/* ---- parsing ---- */
+
+static bool parse_dec(const char *s, uint64_t max, uint64_t *v)
+{
+	uint64_t x = 0;
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (d > 9 || x > (max - d) / 10)
+			return false;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return true;
+}
+
+static bool parse_mode(const char *s, unsigned *mode)
+{
+	unsigned m = 0;
+	if (!*s || strlen(s) > 5)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '7')
+			return false;
+		m = m * 8 + (unsigned)(*s - '0');
+	}
+	*mode = m;
+	return m <= 07777;
+}
+
+static bool good_path(const char *p)
+{
+	if (!strcmp(p, "."))
+		return true;
+	if (!strncmp(p, "lost+found", 10) && (p[10] == 0 || p[10] == '/'))
+		return false;
+	for (;;) {
+		size_t l = strcspn(p, "/");
+		if (l == 0 || (l == 1 && p[0] == '.') || (l == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		if (!p[l])
+			return true;
+		p += l + 1;
+	}
+}
+
+/* "-" or a comma list of known flag words. */
+static bool parse_flags(const char *s, bool create, int *flags)
+{
+	static const struct { const char *w; int flag; bool create; } known[] = {
+		{"excl", O_EXCL, true}, {"trunc", O_TRUNC, true},
+		{"append", O_APPEND, false}, {"sync", O_SYNC, false},
+	};
+	*flags = 0;
+	if (!strcmp(s, "-"))
+		return true;
+	for (;;) {
+		size_t l = strcspn(s, ","), k = 0;
+		while (k < 4 && !(known[k].create == create && strlen(known[k].w) == l &&
+				  !strncmp(s, known[k].w, l)))
+			k++;
+		if (k == 4)
+			return false;
+		*flags |= known[k].flag;
+		if (!s[l])
+			return true;
+		s += l + 1;
+	}
+}
+
+static bool parse_arg(char letter, const char *w, struct args *a, int *np, int *nn)
+{
+	switch (letter) {
+	case 'P': a->path[(*np)++] = w; return good_path(w);
+	case 'T': a->path[(*np)++] = w; return true;
+	case 'M': return parse_mode(w, &a->mode);
+	case 'N': return parse_dec(w, MAX_SIZE, &a->num[(*nn)++]);
+	case 'I': return parse_dec(w, MAX_ID, &a->num[(*nn)++]);
+	case 'S': return parse_dec(w, ~0ull, &a->seed);
+	case 'X': a->name = w; return true;
+	case 'C': return parse_flags(w, true, &a->flags);
+	case 'W': return parse_flags(w, false, &a->flags);
+	case 'F':
+		a->flags = !strcmp(w, "keep_size") ? FALLOC_FL_KEEP_SIZE : 0;
+		return a->flags || !strcmp(w, "0");
+	default: return false;
+	}
+}
+
+/* The operation w[1] with its arguments w[2..], or NULL (usage printed). */
+static const struct opdef *parse_op(char **w, int nw, struct args *a)
+{
+	const struct opdef *op = NULL;
+	for (size_t i = 0; nw >= 2 && i < NOPS && !op; i++)
+		if (!strcmp(w[1], ops[i].name))
+			op = &ops[i];
+	if (!op) {
+		out("error usage: op NAME ARGS... (NAME: create write truncate unlink mkdir "
+		    "rmdir chmod chown chgrp setxattr removexattr rename link symlink fsync "
+		    "fallocate remount)");
+		return NULL;
+	}
+	memset(a, 0, sizeof(*a));
+	int np = 0, nn = 0, n = (int)strlen(op->letters);
+	bool ok = nw == 2 + n;
+	for (int i = 0; ok && i < n; i++)
+		ok = parse_arg(op->letters[i], w[2 + i], a, &np, &nn);
+	if (!ok)
+		out("error usage: op %s", op->usage);
+	return ok ? op : NULL;
+}
+
+/* ---- the tree walk, shared by fp and dump ----
+ *
+ * The walk records one line of text per entry (the dump prints it after
+ * "e I "):
+ *   PATH kind=K mode=M uid=U gid=G nlink=N size=S content=H target=T xattrs=H
+ *   [mtime=SEC.NSEC ctime=SEC.NSEC]                       (with "time" only)
+ * PATH is relative to the test root ("." for the root), K is file, dir,
+ * symlink or other, M is mode & 07777 in 4 octal digits, H an XXH3-128 in
+ * 32 hex digits (canonical: big-endian). Canonicalizations, so that
+ * filesystems that agree on POSIX state give equal lines:
+ *  - lost+found at the root is left out (ext*'s mkfs makes it);
+ *  - nlink is "-" for the root (lost+found counts in it); for other
+ *    directories, where the filesystem does not count subdirectories
+ *    (st_nlink 1: btrfs), it is the conventional 2 + subdirectories;
+ *  - size is for regular files only, "-" otherwise (directory sizes are
+ *    each filesystem's own);
+ *  - content is the hash of a regular file's bytes, "-" otherwise;
+ *  - target is a symlink's target, "-" otherwise;
+ *  - xattrs: user.* only (security.*, system.*, trusted.* differ by
+ *    filesystem), sorted by name, hashed as name '\0' u32-le(len) value for
+ *    each; "-" when there is none or the filesystem has no xattrs; only
+ *    files and directories are asked (Linux allows user.* on nothing else);
+ *  - no atime, no inode numbers, no block counts, no times without "time".
+ * Bytes of PATH and target outside '!'..'~', and '\', are written \xHH.
+ * A failing call gives "!ERRNO" for its field ("kind=!ENOENT" with every
+ * other field "-" when even lstat failed).
+ *
+ * The fingerprint: the lines sorted by PATH in byte order (= the order of
+ * the lines), leaf = XXH3-128 of the line, fingerprint = XXH3-128 of the
+ * concatenation of PATH '\0' leaf(16 bytes, canonical) over the lines. */
+
+struct sb {
+	char *s;
+	size_t len, cap;
+};
+
+static void sb_add(struct sb *b, const char *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = 0;
+}
+
+static void sb_printf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sb *b, const char *fmt, ...)
+{
+	char tmp[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	sb_add(b, tmp, n < 0 ? 0 : (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+static void sb_esc(struct sb *b, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c > ' ' && c < 0x7f && c != '\\')
+			sb_add(b, (const char *)&c, 1);
+		else
+			sb_printf(b, "\\x%02x", c);
+	}
+}
+
+static void hex128(XXH128_hash_t h, char out[33])
+{
+	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h.high64,
+		 (unsigned long long)h.low64);
+}
+
+/* A field's value: a hash, "-", or "!ERRNO". */
+struct field {
+	char v[40];
+};
+
+static void field_err(struct field *f, int err)
+{
+	snprintf(f->v, sizeof(f->v), "!%s", errname(err));
+}
+
+/* The hash of a file's first `size` bytes (lstat's size: no read to see
+ * the end of the file). */
+static struct field content_hash(int fd, off_t size)
+{
+	struct field f;
+	XXH3_state_t st;
+	XXH3_128bits_reset(&st);
+	ssize_t n = 0;
+	for (off_t done = 0; done < size; done += n) {
+		n = read(fd, chunk, size - done < CHUNK ? (size_t)(size - done) : CHUNK);
+		if (n <= 0)
+			break;
+		XXH3_128bits_update(&st, chunk, (size_t)n);
+	}
+	if (n < 0)
+		field_err(&f, errno);
+	else
+		hex128(XXH3_128bits_digest(&st), f.v);
+	return f;
+}
+
+/* The user.* xattr names of fd, sorted (pointers into x->list): how many,
+ * or -errno. None when the filesystem has no xattrs. */
+struct xnames {
+	char *list;
+	char **names;
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int user_xattr_names(int fd, struct xnames *x)
+{
+	x->list = NULL;
+	x->names = NULL;
+	ssize_t len = flistxattr(fd, NULL, 0);
+	if (len <= 0)
+		return len == 0 || errno == EOPNOTSUPP ? 0 : -errno;
+	x->list = xrealloc(NULL, (size_t)len);
+	len = flistxattr(fd, x->list, (size_t)len);
+	if (len < 0)
+		return -errno;
+	int n = 0;
+	for (ssize_t i = 0; i < len; i += (ssize_t)strlen(x->list + i) + 1)
+		if (!strncmp(x->list + i, "user.", 5)) {
+			x->names = xrealloc(x->names, sizeof(char *) * (size_t)(n + 1));
+			x->names[n++] = x->list + i;
+		}
+	qsort(x->names, (size_t)n, sizeof(char *), cmp_str);
+	return n;
+}
+
+/* Hash the sorted user.* xattrs: 0, or the errno. */
+static int hash_xattrs(int fd, char **names, int n, XXH3_state_t *st)
+{
+	for (int i = 0; i < n; i++) {
+		ssize_t len = fgetxattr(fd, names[i], chunk, CHUNK);
+		if (len < 0)
+			return errno;
+		uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16),
+				 (uint8_t)(len >> 24)};
+		XXH3_128bits_update(st, names[i], strlen(names[i]) + 1);
+		XXH3_128bits_update(st, le, 4);
+		XXH3_128bits_update(st, chunk, (size_t)len);
+	}
+	return 0;
+}
+
+static struct field xattrs_hash(int fd)
+{
+	struct field f = {"-"};
+	struct xnames x;
+	int n = user_xattr_names(fd, &x);
+	if (n < 0) {
+		field_err(&f, -n);
+	} else if (n > 0) {
+		XXH3_state_t st;
+		XXH3_128bits_reset(&st);
+		int err = hash_xattrs(fd, x.names, n, &st);
+		if (err)
+			field_err(&f, err);
+		else
+			hex128(XXH3_128bits_digest(&st), f.v);
+	}
+	free(x.list);
+	free(x.names);
+	return f;
+}
+
+struct walk {
+	char **lines;
+	size_t n, cap;
+	bool time;
+};
+
+/* What one entry adds to its line besides what lstat says. */
+struct extra {
+	const char *kind;
+	struct field content, xattrs;
+	struct sb target;    /* escaped, or empty for "-" */
+	unsigned long nlink; /* a directory's (see dir_nlink), else 0: lstat's */
+};
+
+static void add_line(struct walk *w, struct sb *line)
+{
+	if (w->n == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 64;
+		w->lines = xrealloc(w->lines, w->cap * sizeof(char *));
+	}
+	w->lines[w->n++] = line->s;
+}
+
+static void record(struct walk *w, const char *path, const struct stat *st, struct extra *x)
+{
+	struct sb b = {0};
+	sb_add(&b, path, strlen(path));
+	sb_printf(&b, " kind=%s mode=%04o uid=%u gid=%u", x->kind, (unsigned)(st->st_mode & 07777),
+		  (unsigned)st->st_uid, (unsigned)st->st_gid);
+	if (strcmp(path, "."))
+		sb_printf(&b, " nlink=%lu", x->nlink ? x->nlink : (unsigned long)st->st_nlink);
+	else
+		sb_add(&b, " nlink=-", 8);
+	if (S_ISREG(st->st_mode))
+		sb_printf(&b, " size=%lld", (long long)st->st_size);
+	else
+		sb_add(&b, " size=-", 7);
+	sb_printf(&b, " content=%s target=%s xattrs=%s", x->content.v,
+		  x->target.len ? x->target.s : "-", x->xattrs.v);
+	if (w->time)
+		sb_printf(&b, " mtime=%lld.%09ld ctime=%lld.%09ld", (long long)st->st_mtim.tv_sec,
+			  st->st_mtim.tv_nsec, (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+	free(x->target.s);
+	add_line(w, &b);
+}
+
+static void record_failed(struct walk *w, const char *path, int err)
+{
+	struct sb b = {0};
+	sb_printf(&b, "%s kind=!%s mode=- uid=- gid=- nlink=- size=- content=- target=- xattrs=-",
+		  path, errname(err));
+	if (w->time)
+		sb_add(&b, " mtime=- ctime=-", 16);
+	add_line(w, &b);
+}
+
+static void free_names(char **names, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+static bool listed(const char *s, bool root)
+{
+	return strcmp(s, ".") && strcmp(s, "..") && !(root && !strcmp(s, "lost+found"));
+}
+
+/* The sorted names in directory fd (without . and ..; without lost+found
+ * when `root`): how many (*names malloc'd), or -errno. */
+static int list_names(int fd, bool root, char ***names)
+{
+	*names = NULL;
+	int n = 0;
+	ssize_t len;
+	while ((len = getdents64(fd, chunk, CHUNK)) > 0)
+		for (ssize_t off = 0; off < len;) {
+			struct dirent64 *de = (struct dirent64 *)(chunk + off);
+			off += de->d_reclen;
+			if (!listed(de->d_name, root))
+				continue;
+			*names = xrealloc(*names, sizeof(char *) * (size_t)(n + 1));
+			if (!((*names)[n++] = strdup(de->d_name)))
+				oom();
+		}
+	if (len < 0) {
+		int e = errno;
+		free_names(*names, n);
+		*names = NULL;
+		return -e;
+	}
+	qsort(*names, (size_t)n, sizeof(char *), cmp_str);
+	return n;
+}
+
+static bool visit(struct walk *w, int pfd, const char *name, const char *path);
+
+/* Visit the entries of a directory; how many are directories. */
+static unsigned long visit_children(struct walk *w, int fd, char **names, int n,
+				    const char *path)
+{
+	bool root = !strcmp(path, ".");
+	unsigned long dirs = 0;
+	for (int i = 0; i < n; i++) {
+		struct sb child = {0};
+		if (!root) {
+			sb_add(&child, path, strlen(path));
+			sb_add(&child, "/", 1);
+		}
+		sb_esc(&child, names[i], strlen(names[i]));
+		dirs += visit(w, fd, names[i], child.s);
+		free(child.s);
+	}
+	return dirs;
+}
+
+/* A directory's nlink: st_nlink, but 2 + its subdirectories where the
+ * filesystem does not count them (st_nlink 1: btrfs), so that only a
+ * count that is wrong shows. */
+static unsigned long dir_nlink(const struct stat *st, unsigned long subdirs)
+{
+	return st->st_nlink == 1 ? 2 + subdirs : (unsigned long)st->st_nlink;
+}
+
+static void visit_dir(struct walk *w, int pfd, const char *name, const char *path,
+		      const struct stat *st)
+{
+	struct extra x = {"dir", {"-"}, {"-"}, {0}, 0};
+	int fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_CLOEXEC);
+	if (fd < 0) {
+		field_err(&x.content, errno);
+		record(w, path, st, &x);
+		return;
+	}
+	x.xattrs = xattrs_hash(fd);
+	char **names;
+	int n = list_names(fd, !strcmp(path, "."), &names);
+	if (n < 0)
+		field_err(&x.content, -n);
+	else
+		x.nlink = dir_nlink(st, visit_children(w, fd, names, n, path));
+	record(w, path, st, &x);
+	free_names(names, n > 0 ? n : 0);
+	close(fd);
+}
+
+static void visit_file(struct walk *w, int pfd, const char *name, const char *path,
+		       const struct stat *st)
+{
+	struct extra x = {"file", {"-"}, {"-"}, {0}, 0};
+	int fd = openat(pfd, name, O_RDONLY | O_NOFOLLOW | O_NOATIME | O_CLOEXEC);
+	if (fd < 0) {
+		field_err(&x.content, errno);
+	} else {
+		x.content = content_hash(fd, st->st_size);
+		x.xattrs = xattrs_hash(fd);
+		close(fd);
+	}
+	record(w, path, st, &x);
+}
+
+static void visit_link(struct walk *w, int pfd, const char *name, const char *path,
+		       const struct stat *st)
+{
+	struct extra x = {"symlink", {"-"}, {"-"}, {0}, 0};
+	ssize_t n = readlinkat(pfd, name, (char *)chunk, CHUNK);
+	if (n < 0) {
+		sb_printf(&x.target, "!%s", errname(errno));
+	} else {
+		sb_esc(&x.target, (const char *)chunk, (size_t)n);
+		if (n == 0)
+			sb_add(&x.target, "\\x", 2); /* empty: not "-" (Linux refuses it anyway) */
+	}
+	record(w, path, st, &x);
+}
+
+/* Record `name` in directory pfd (and all below it): whether it is a
+ * directory. */
+static bool visit(struct walk *w, int pfd, const char *name, const char *path)
+{
+	struct stat st;
+	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		record_failed(w, path, errno);
+		return false;
+	}
+	struct extra other = {"other", {"-"}, {"-"}, {0}, 0};
+	if (S_ISDIR(st.st_mode))
+		visit_dir(w, pfd, name, path, &st);
+	else if (S_ISREG(st.st_mode))
+		visit_file(w, pfd, name, path, &st);
+	else if (S_ISLNK(st.st_mode))
+		visit_link(w, pfd, name, path, &st);
+	else
+		record(w, path, &st, &other);
+	return S_ISDIR(st.st_mode);
+}
+
+/* The tree of the disk we are chrooted into, as sorted lines in w. */
+static void walk_here(bool time, struct walk *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->time = time;
+	visit(w, AT_FDCWD, ".", ".");
+	qsort(w->lines, w->n, sizeof(char *), cmp_str);
+}
+
+static void free_walk(struct walk *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		free(w->lines[i]);
+	free(w->lines);
+}
+
+#define FP_LEN 40 /* a fingerprint's text: 32 hex digits, "unmounted", "!ERRNO" */
+
+/* The fingerprint of the tree we are chrooted into. */
+static void fp_here(bool time, char out[FP_LEN])
+{
+	struct walk w;
+	XXH3_state_t st;
+	walk_here(time, &w);
+	XXH3_128bits_reset(&st);
+	for (size_t i = 0; i < w.n; i++) {
+		const char *l = w.lines[i];
+		XXH128_canonical_t leaf;
+		XXH128_canonicalFromHash(&leaf, XXH3_128bits(l, strlen(l)));
+		XXH3_128bits_update(&st, l, strcspn(l, " "));
+		XXH3_128bits_update(&st, "", 1);
+		XXH3_128bits_update(&st, leaf.digest, sizeof(leaf.digest));
+	}
+	hex128(XXH3_128bits_digest(&st), out);
+	free_walk(&w);
+}
+
+/* Enter a mounted disk, or say why not in out ("unmounted", "!ERRNO"). */
+static bool enter_or_say(const struct disk *d, char out[FP_LEN])
+{
+	if (!d->mounted)
+		snprintf(out, FP_LEN, "unmounted");
+	else if (enter_disk(d) < 0)
+		snprintf(out, FP_LEN, "!%s", errname(errno));
+	else
+		return true;
+	return false;
+}
+
+static void disk_fp(const struct disk *d, bool time, char out[FP_LEN])
+{
+	if (!enter_or_say(d, out))
+		return;
+	fp_here(time, out);
+	leave_disk();
+}
+
+static void print_dump(const struct disk *d, bool time)
+{
+	struct walk w;
+	char why[FP_LEN];
+	if (!enter_or_say(d, why)) {
+		out("e %d %s", d->idx, why);
+		return;
+	}
+	walk_here(time, &w);
+	leave_disk();
+	for (size_t i = 0; i < w.n; i++)
+		out("e %d %s", d->idx, w.lines[i]);
+	free_walk(&w);
+}
+
+/* ---- reset ---- */
+
+static int empty_dir(int fd, bool root);
+
+/* rm -rf of one entry of directory pfd: 0, or the first errno. */
+static int remove_entry(int pfd, const char *name)
+{
+	if (unlinkat(pfd, name, 0) == 0)
+		return 0;
+	if (errno != EISDIR)
+		return errno;
+	int fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	int err = empty_dir(fd, false);
+	close(fd);
+	if (unlinkat(pfd, name, AT_REMOVEDIR) < 0 && !err)
+		err = errno;
+	return err;
+}
+
+static int empty_dir(int fd, bool root)
+{
+	char **names;
+	int n = list_names(fd, root, &names);
+	if (n < 0)
+		return -n;
+	int err = 0;
+	for (int i = 0; i < n; i++) {
+		int e = remove_entry(fd, names[i]);
+		err = err ? err : e;
+	}
+	free_names(names, n);
+	return err;
+}
+
+/* The root as a fresh mkfs leaves it: mode 0755, owner 0:0, no user.*
+ * xattrs (each changed only when it differs). 0, or the errno. */
+static int reset_root(int fd)
+{
+	struct stat st;
+	struct xnames x;
+	if (fstat(fd, &st) < 0)
+		return errno;
+	if ((st.st_mode & 07777) != ROOT_MODE && fchmod(fd, ROOT_MODE) < 0)
+		return errno;
+	if ((st.st_uid || st.st_gid) && fchown(fd, 0, 0) < 0)
+		return errno;
+	int n = user_xattr_names(fd, &x), err = n < 0 ? -n : 0;
+	for (int i = 0; i < n && !err; i++)
+		err = fremovexattr(fd, x.names[i]) < 0 ? errno : 0;
+	free(x.list);
+	free(x.names);
+	return err;
+}
+
+static struct res reset_disk(const struct disk *d)
+{
+	if (enter_disk(d) < 0)
+		return res_of(-1);
+	int fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = fd < 0 ? errno : 0;
+	if (fd >= 0) {
+		err = empty_dir(fd, true);
+		int e = reset_root(fd);
+		err = err ? err : e;
+		close(fd);
+	}
+	leave_disk();
+	return (struct res){err ? -1 : 0, err};
+}
+
+/* ---- the commands ---- */
+
+/* What an op did on one disk: its result, and the fingerprint after it. */
+struct step {
+	struct res r;
+	bool ran; /* false: the disk was not mounted */
+	char fp[FP_LEN];
+};
+
+/* The op on a mounted disk and the fingerprint after it, in one visit. */
+static void step_disk(struct disk *d, const struct opdef *op, const struct args *a,
+		      struct step *s)
+{
+	if (!op->run) {
+		s->r = remount(d);
+		disk_fp(d, false, s->fp);
+		return;
+	}
+	if (enter_disk(d) < 0) {
+		s->r = res_of(-1);
+		snprintf(s->fp, FP_LEN, "!%s", errname(s->r.err));
+		return;
+	}
+	mode_t old = umask(0);
+	s->r = op->run(a);
+	umask(old);
+	fp_here(false, s->fp);
+	leave_disk();
+}
+
+static void print_res(const struct disk *d, bool ran, struct res r)
+{
+	if (ran)
+		out("r %d %lld %s", d->idx, r.ret, errname(r.err));
+	else
+		out("r %d unmounted", d->idx);
+}
+
+static void cmd_op(struct disk *disks, int ndisks, char **w, int nw)
+{
+	struct args a;
+	struct step s[AGENT_MAX_DISKS];
+	const struct opdef *op = parse_op(w, nw, &a);
+	if (!op)
+		return;
+	for (int i = 0; i < ndisks; i++) {
+		s[i].ran = disks[i].mounted;
+		if (s[i].ran)
+			step_disk(&disks[i], op, &a, &s[i]);
+		else
+			snprintf(s[i].fp, FP_LEN, "unmounted");
+	}
+	for (int i = 0; i < ndisks; i++)
+		print_res(&disks[i], s[i].ran, s[i].r);
+	for (int i = 0; i < ndisks; i++)
+		out("f %d %s", disks[i].idx, s[i].fp);
+}
+
+static void cmd_reset(struct disk *disks, int ndisks, int nw)
+{
+	struct res r[AGENT_MAX_DISKS];
+	if (nw != 1) {
+		out("error usage: reset");
+		return;
+	}
+	for (int i = 0; i < ndisks; i++)
+		if (disks[i].mounted)
+			r[i] = reset_disk(&disks[i]);
+	sync();
+	for (int i = 0; i < ndisks; i++)
+		print_res(&disks[i], disks[i].mounted, r[i]);
+}
+
+static void cmd_tree(struct disk *disks, int ndisks, char **w, int nw)
+{
+	bool dump = !strcmp(w[0], "dump"), time = nw == 2;
+	if (nw > 2 || (nw == 2 && strcmp(w[1], "time"))) {
+		out("error usage: %s [time]", w[0]);
+		return;
+	}
+	for (int i = 0; i < ndisks; i++) {
+		char fp[FP_LEN];
+		if (dump) {
+			print_dump(&disks[i], time);
+		} else {
+			disk_fp(&disks[i], time, fp);
+			out("f %d %s", disks[i].idx, fp);
+		}
+	}
+}
+
+bool check_command(struct disk *disks, int ndisks, char **w, int nw)
+{
+	const char *c = w[0];
+	if (!strcmp(c, "op"))
+		cmd_op(disks, ndisks, w, nw);
+	else if (!strcmp(c, "reset"))
+		cmd_reset(disks, ndisks, nw);
+	else if (!strcmp(c, "fp") || !strcmp(c, "dump"))
+		cmd_tree(disks, ndisks, w, nw);
+	else
+		return false;
+	return true;
+}
