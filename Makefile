@@ -19,7 +19,7 @@ SAN_OBJS := $(SRCS:src/%.c=build/asan/obj/%.o)
 ISA_SRCS := $(wildcard tests/isa/*.S)
 ISA_ELFS := $(ISA_SRCS:tests/isa/%.S=build/isa/%.elf)
 
-.PHONY: all guest test test-unit test-isa test-diff test-fuzz test-cli test-boot test-fork bench format clean
+.PHONY: all guest test test-unit test-isa test-diff test-fuzz test-cli test-boot test-fork test-check bench format clean
 
 all: build/themis build/asan/themis $(ISA_ELFS) guest
 
@@ -27,6 +27,7 @@ all: build/themis build/asan/themis $(ISA_ELFS) guest
 # is incremental and returns at once when its output is up to date.
 guest:
 	scripts/build-kernel.sh build
+	for bug in guest/bugs/*/; do scripts/build-kernel.sh --patch $$bug build || exit 1; done
 	scripts/build-initramfs.sh build
 	scripts/mkimages.sh build
 
@@ -90,12 +91,15 @@ build/test_fork: tests/fork/test_fork.c $(OBJS) $(HDRS)
 test-fork: build/test_fork guest
 	build/test_fork build 1000
 
+test-check: build/themis guest
+	tests/check/test_explore.sh build
+
 test-boot: build/themis guest
 	tests/boot/test_boot.sh build
 	tests/boot/test_snapshot.sh build
 	tests/boot/qemu_compare.sh build
 
-test: test-unit test-cli test-isa test-fuzz test-diff test-boot test-fork
+test: test-unit test-cli test-isa test-fuzz test-diff test-boot test-fork test-check
 	@echo "make test: all passed"
 
 build/bench_fork: bench/fork/bench_fork.c $(OBJS) $(HDRS)

@@ -19,7 +19,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -442,16 +441,36 @@ static void sb_add(struct sb *b, const char *p, size_t n)
 	b->s[b->len] = 0;
 }
 
-static void sb_printf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(struct sb *b, const char *fmt, ...)
+/* The appenders below, not printf: the walk formats every entry of every
+ * disk after every operation, and vsnprintf costs thousands of
+ * instructions a call. */
+static void sb_str(struct sb *b, const char *s)
 {
-	char tmp[256];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	sb_add(b, tmp, n < 0 ? 0 : (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+	sb_add(b, s, strlen(s));
 }
+
+static void sb_dec(struct sb *b, unsigned long long v, int width)
+{
+	char t[24];
+	int i = sizeof(t);
+	do
+		t[--i] = (char)('0' + v % 10);
+	while ((v /= 10) || (int)sizeof(t) - i < width);
+	sb_add(b, t + i, sizeof(t) - (size_t)i);
+}
+
+/* " key=" and a time as SEC.NSEC (NSEC in 9 digits). */
+static void sb_time(struct sb *b, const char *key, const struct timespec *t)
+{
+	sb_str(b, key);
+	if (t->tv_sec < 0)
+		sb_add(b, "-", 1);
+	sb_dec(b, t->tv_sec < 0 ? 0ull - (unsigned long long)t->tv_sec : (unsigned long long)t->tv_sec, 1);
+	sb_add(b, ".", 1);
+	sb_dec(b, (unsigned long long)t->tv_nsec, 9);
+}
+
+static const char hexdig[] = "0123456789abcdef";
 
 static void sb_esc(struct sb *b, const char *p, size_t n)
 {
@@ -460,14 +479,17 @@ static void sb_esc(struct sb *b, const char *p, size_t n)
 		if (c > ' ' && c < 0x7f && c != '\\')
 			sb_add(b, (const char *)&c, 1);
 		else
-			sb_printf(b, "\\x%02x", c);
+			sb_add(b, (const char[]){'\\', 'x', hexdig[c >> 4], hexdig[c & 15]}, 4);
 	}
 }
 
 static void hex128(XXH128_hash_t h, char out[33])
 {
-	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h.high64,
-		 (unsigned long long)h.low64);
+	for (int i = 0; i < 16; i++) {
+		out[i] = hexdig[h.high64 >> (60 - 4 * i) & 15];
+		out[16 + i] = hexdig[h.low64 >> (60 - 4 * i) & 15];
+	}
+	out[32] = 0;
 }
 
 /* A field's value: a hash, "-", or "!ERRNO". */
@@ -596,23 +618,38 @@ static void add_line(struct walk *w, struct sb *line)
 
 static void record(struct walk *w, const char *path, const struct stat *st, struct extra *x)
 {
-	struct sb b = {0};
-	sb_add(&b, path, strlen(path));
-	sb_printf(&b, " kind=%s mode=%04o uid=%u gid=%u", x->kind, (unsigned)(st->st_mode & 07777),
-		  (unsigned)st->st_uid, (unsigned)st->st_gid);
+	struct sb b = {xrealloc(NULL, 256), 0, 256};
+	unsigned m = st->st_mode & 07777;
+	sb_str(&b, path);
+	sb_str(&b, " kind=");
+	sb_str(&b, x->kind);
+	sb_add(&b, (const char[]){' ', 'm', 'o', 'd', 'e', '=', (char)('0' + (m >> 9)),
+				  (char)('0' + (m >> 6 & 7)), (char)('0' + (m >> 3 & 7)),
+				  (char)('0' + (m & 7))}, 10);
+	sb_str(&b, " uid=");
+	sb_dec(&b, st->st_uid, 1);
+	sb_str(&b, " gid=");
+	sb_dec(&b, st->st_gid, 1);
+	sb_str(&b, " nlink=");
 	if (strcmp(path, "."))
-		sb_printf(&b, " nlink=%lu", x->nlink ? x->nlink : (unsigned long)st->st_nlink);
+		sb_dec(&b, x->nlink ? x->nlink : st->st_nlink, 1);
 	else
-		sb_add(&b, " nlink=-", 8);
+		sb_str(&b, "-");
+	sb_str(&b, " size=");
 	if (S_ISREG(st->st_mode))
-		sb_printf(&b, " size=%lld", (long long)st->st_size);
+		sb_dec(&b, (unsigned long long)st->st_size, 1);
 	else
-		sb_add(&b, " size=-", 7);
-	sb_printf(&b, " content=%s target=%s xattrs=%s", x->content.v,
-		  x->target.len ? x->target.s : "-", x->xattrs.v);
-	if (w->time)
-		sb_printf(&b, " mtime=%lld.%09ld ctime=%lld.%09ld", (long long)st->st_mtim.tv_sec,
-			  st->st_mtim.tv_nsec, (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+		sb_str(&b, "-");
+	sb_str(&b, " content=");
+	sb_str(&b, x->content.v);
+	sb_str(&b, " target=");
+	sb_str(&b, x->target.len ? x->target.s : "-");
+	sb_str(&b, " xattrs=");
+	sb_str(&b, x->xattrs.v);
+	if (w->time) {
+		sb_time(&b, " mtime=", &st->st_mtim);
+		sb_time(&b, " ctime=", &st->st_ctim);
+	}
 	free(x->target.s);
 	add_line(w, &b);
 }
@@ -620,10 +657,12 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 static void record_failed(struct walk *w, const char *path, int err)
 {
 	struct sb b = {0};
-	sb_printf(&b, "%s kind=!%s mode=- uid=- gid=- nlink=- size=- content=- target=- xattrs=-",
-		  path, errname(err));
+	sb_str(&b, path);
+	sb_str(&b, " kind=!");
+	sb_str(&b, errname(err));
+	sb_str(&b, " mode=- uid=- gid=- nlink=- size=- content=- target=- xattrs=-");
 	if (w->time)
-		sb_add(&b, " mtime=- ctime=-", 16);
+		sb_str(&b, " mtime=- ctime=-");
 	add_line(w, &b);
 }
 
@@ -738,7 +777,8 @@ static void visit_link(struct walk *w, int pfd, const char *name, const char *pa
 	struct extra x = {"symlink", {"-"}, {"-"}, {0}, 0};
 	ssize_t n = readlinkat(pfd, name, (char *)chunk, CHUNK);
 	if (n < 0) {
-		sb_printf(&x.target, "!%s", errname(errno));
+		sb_str(&x.target, "!");
+		sb_str(&x.target, errname(errno));
 	} else {
 		sb_esc(&x.target, (const char *)chunk, (size_t)n);
 		if (n == 0)

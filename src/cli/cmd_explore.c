@@ -214,6 +214,10 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 				return rc;
 		}
 	}
+	if (c->m.nfs == 0) { /* the default pair */
+		c->m.fs[c->m.nfs++] = "ext4";
+		c->m.fs[c->m.nfs++] = "xfs";
+	}
 	if (c->m.nfs < 2)
 		return usage_error("%s", "explore needs at least two filesystems to compare "
 				   "(e.g. themis explore ext4 xfs)");

@@ -11,7 +11,7 @@ static const char usage_text[] =
 	"commands:\n"
 	"  bare [options] FILE.elf   run a bare-metal RV64GC ELF in M-mode until it\n"
 	"                            writes its tohost word or the test finisher\n"
-	"  explore FS FS... [opts]   the differential model checker (e.g. explore ext4 xfs)\n"
+	"  explore [FS FS...] [opts] the differential model checker (default: ext4 xfs)\n"
 	"  replay TRACE              re-run a discrepancy's trace\n"
 	"  boot [options]            boot Linux on the emulated board to the guest agent\n"
 	"  help                      show this text\n"
