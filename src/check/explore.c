@@ -221,6 +221,8 @@ static void try_op(struct search *s, const struct op *op)
 	char why[CHECK_DETAIL_MAX], sig[64];
 	s->res->ops++;
 	s->res->states++;
+	if (s->depth + 1 > s->res->deepest)
+		s->res->deepest = s->depth + 1; /* operations deep */
 	if (check_apply(s->v, m->nfs, op->text, &st, why, sizeof(why)) ||
 	    (m->time && check_apply(s->v, m->nfs, "fp time", &st, why, sizeof(why)))) {
 		record(s, op->text, "finding", why, true);
@@ -242,8 +244,6 @@ static void try_op(struct search *s, const struct op *op)
 		s->res->unique++;
 		snprintf(s->path[s->depth], OP_TEXT_MAX, "%s", op->text);
 		s->depth++;
-		if (s->depth > s->res->deepest)
-			s->res->deepest = s->depth;
 		dfs(s);
 		s->depth--;
 	}
