@@ -109,3 +109,4 @@ bench: build/themis build/bench_fork guest
 	bench/cpu/run.sh --themis build/themis
 	bench/boot/run.sh --build build
 	build/bench_fork build
+	bench/check/run.sh --build build

@@ -23,9 +23,10 @@ stamp=$bdir/guest/initramfs.hash
 agent=$bdir/guest/agent/init
 
 # The tools: the cross compiler and its libc (a Recommends of the compiler,
-# so not always there), cpio, gzip. Install only what is missing.
+# so not always there), cpio, gzip, and xxhash.h (libxxhash-dev: the agent
+# uses it header-only, XXH_INLINE_ALL). Install only what is missing.
 missing=""
-for p in gcc-riscv64-linux-gnu libc6-dev-riscv64-cross cpio gzip; do
+for p in gcc-riscv64-linux-gnu libc6-dev-riscv64-cross libxxhash-dev cpio gzip; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
@@ -46,6 +47,7 @@ hash=$(
 			cat "$f"
 		done
 		cat scripts/build-initramfs.sh
+		cat /usr/include/xxhash.h
 		"$RVCC" --version | head -n 1
 	} | sha256sum | cut -d' ' -f1
 )
@@ -56,9 +58,11 @@ fi
 
 mkdir -p "$bdir/guest/agent"
 csrcs=$(printf '%s\n' "$srcs" | grep '\.c$')
+# The cross compiler does not search /usr/include; -idirafter lets it find
+# the host's xxhash.h last, after its own libc headers.
 # shellcheck disable=SC2086
 "$RVCC" -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -static -s \
-	-march=rv64gc -mabi=lp64d -o "$agent" $csrcs
+	-march=rv64gc -mabi=lp64d -idirafter /usr/include -o "$agent" $csrcs
 
 stage=$bdir/guest/initramfs.d
 rm -rf "$stage"

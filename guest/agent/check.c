@@ -8,13 +8,18 @@
  *
  * I is the disk's index; a disk that is not mounted answers "r I unmounted",
  * "f I unmounted", "e I unmounted". A malformed command touches no disk and
- * gets one line "error usage: ...". The grammar of op is in ops[] below.
+ * gets one line "error usage: ...". The grammar of op is in ops[] below;
+ * RECORD and the fingerprint are defined above the walk.
  *
  * Each disk's test root is its mount point; lost+found at the root is never
  * listed nor touched. Operations run chrooted into the disk (so "..", and
  * symlinks, absolute ones included, never leave it) with umask 0 (MODE is
  * the mode asked for). RET is the call's return (bytes written, 0, or -1)
- * and ERRNO the errno's name, or 0.
+ * and ERRNO the errno's name, or 0; a write that stops early (ENOSPC)
+ * gives the bytes it wrote with the errno that stopped it. Written data is
+ * a pattern: byte i of a write is byte p % 8 of mix(SEED, p / 8) below with
+ * p = OFF + i (with append too, though the bytes land at the end of the
+ * file); byte i of an xattr value, likewise with p = i.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
@@ -33,10 +40,12 @@
 
 #include "agent.h"
 
-#define CHUNK (256 * 1024)     /* write, read and xattr buffer */
-#define MAX_SIZE (1ull << 31)  /* sizes and offsets */
-#define MAX_ID 4294967294ull   /* uids and gids (not -1) */
-#define ROOT_MODE 0755         /* what reset leaves the root with */
+#define CHUNK	  (256 * 1024)	/* write, read and xattr buffer */
+#define BLOCK	  4096		/* the unit of the content hash */
+#define SEEK_MIN  (64 * 1024)	/* larger files: holes skipped, not read */
+#define MAX_SIZE  (1ull << 31)	/* sizes and offsets */
+#define MAX_ID	  4294967294ull /* uids and gids (not -1) */
+#define ROOT_MODE 0755		/* what reset leaves the root with */
 
 static uint8_t chunk[CHUNK];
 static int real_root = -1; /* the agent's own "/", to leave a chroot */
@@ -111,9 +120,9 @@ struct args {
 	const char *path[2]; /* PATH, SRC DST, or TARGET PATH */
 	const char *name;    /* xattr name */
 	unsigned mode;
-	uint64_t num[3];     /* N and I arguments, in order */
+	uint64_t num[3]; /* N and I arguments, in order */
 	uint64_t seed;
-	int flags;           /* open(2) flags, or fallocate's mode */
+	int flags; /* open(2) flags, or fallocate's mode */
 };
 
 static struct res op_create(const struct args *a)
@@ -133,7 +142,8 @@ static long long write_chunks(int fd, const struct args *a, int *err)
 	do {
 		size_t n = size - done < CHUNK ? (size_t)(size - done) : CHUNK;
 		pattern(chunk, n, a->seed, off + done);
-		ssize_t w = append ? write(fd, chunk, n) : pwrite(fd, chunk, n, (off_t)(off + done));
+		ssize_t w =
+		    append ? write(fd, chunk, n) : pwrite(fd, chunk, n, (off_t)(off + done));
 		if (w < 0)
 			*err = errno;
 		if (w <= 0)
@@ -261,23 +271,23 @@ static const struct opdef {
 	const char *name, *letters, *usage;
 	struct res (*run)(const struct args *a); /* NULL: remount */
 } ops[] = {
-	{"create", "PMC", "create PATH MODE FLAGS (FLAGS: - or excl,trunc)", op_create},
-	{"write", "PNNSW", "write PATH OFF SIZE SEED FLAGS (FLAGS: - or append,sync)", op_write},
-	{"truncate", "PN", "truncate PATH SIZE", op_truncate},
-	{"unlink", "P", "unlink PATH", op_unlink},
-	{"mkdir", "PM", "mkdir PATH MODE", op_mkdir},
-	{"rmdir", "P", "rmdir PATH", op_rmdir},
-	{"chmod", "PM", "chmod PATH MODE", op_chmod},
-	{"chown", "PI", "chown PATH UID", op_chown},
-	{"chgrp", "PI", "chgrp PATH GID", op_chgrp},
-	{"setxattr", "PXNS", "setxattr PATH NAME SIZE SEED", op_setxattr},
-	{"removexattr", "PX", "removexattr PATH NAME", op_removexattr},
-	{"rename", "PP", "rename SRC DST", op_rename},
-	{"link", "PP", "link SRC DST", op_link},
-	{"symlink", "TP", "symlink TARGET PATH", op_symlink},
-	{"fsync", "P", "fsync PATH", op_fsync},
-	{"fallocate", "PFNN", "fallocate PATH MODE OFF LEN (MODE: 0 or keep_size)", op_fallocate},
-	{"remount", "", "remount", NULL},
+    {"create", "PMC", "create PATH MODE FLAGS (FLAGS: - or excl,trunc)", op_create},
+    {"write", "PNNSW", "write PATH OFF SIZE SEED FLAGS (FLAGS: - or append,sync)", op_write},
+    {"truncate", "PN", "truncate PATH SIZE", op_truncate},
+    {"unlink", "P", "unlink PATH", op_unlink},
+    {"mkdir", "PM", "mkdir PATH MODE", op_mkdir},
+    {"rmdir", "P", "rmdir PATH", op_rmdir},
+    {"chmod", "PM", "chmod PATH MODE", op_chmod},
+    {"chown", "PI", "chown PATH UID", op_chown},
+    {"chgrp", "PI", "chgrp PATH GID", op_chgrp},
+    {"setxattr", "PXNS", "setxattr PATH NAME SIZE SEED", op_setxattr},
+    {"removexattr", "PX", "removexattr PATH NAME", op_removexattr},
+    {"rename", "PP", "rename SRC DST", op_rename},
+    {"link", "PP", "link SRC DST", op_link},
+    {"symlink", "TP", "symlink TARGET PATH", op_symlink},
+    {"fsync", "P", "fsync PATH", op_fsync},
+    {"fallocate", "PFNN", "fallocate PATH MODE OFF LEN (MODE: 0 or keep_size)", op_fallocate},
+    {"remount", "", "remount", NULL},
 };
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
 
@@ -331,9 +341,15 @@ static bool good_path(const char *p)
 /* "-" or a comma list of known flag words. */
 static bool parse_flags(const char *s, bool create, int *flags)
 {
-	static const struct { const char *w; int flag; bool create; } known[] = {
-		{"excl", O_EXCL, true}, {"trunc", O_TRUNC, true},
-		{"append", O_APPEND, false}, {"sync", O_SYNC, false},
+	static const struct {
+		const char *w;
+		int flag;
+		bool create;
+	} known[] = {
+	    {"excl", O_EXCL, true},
+	    {"trunc", O_TRUNC, true},
+	    {"append", O_APPEND, false},
+	    {"sync", O_SYNC, false},
 	};
 	*flags = 0;
 	if (!strcmp(s, "-"))
@@ -410,7 +426,11 @@ static const struct opdef *parse_op(char **w, int nw, struct args *a)
  *    (st_nlink 1: btrfs), it is the conventional 2 + subdirectories;
  *  - size is for regular files only, "-" otherwise (directory sizes are
  *    each filesystem's own);
- *  - content is the hash of a regular file's bytes, "-" otherwise;
+ *  - content, for a regular file, is the XXH3-128 of, for each 4096-byte
+ *    block of the file (the last one up to the size) that is not all
+ *    zeros, in order: its index (u64 little-endian) then its bytes; so a
+ *    hole and written zeros hash alike, and a sparse file is not read
+ *    through its holes; "-" for other kinds;
  *  - target is a symlink's target, "-" otherwise;
  *  - xattrs: user.* only (security.*, system.*, trusted.* differ by
  *    filesystem), sorted by name, hashed as name '\0' u32-le(len) value for
@@ -418,11 +438,12 @@ static const struct opdef *parse_op(char **w, int nw, struct args *a)
  *    files and directories are asked (Linux allows user.* on nothing else);
  *  - no atime, no inode numbers, no block counts, no times without "time".
  * Bytes of PATH and target outside '!'..'~', and '\', are written \xHH.
+ * Lines longer than a DB_LOG line are cut in the dump (never in the hash).
  * A failing call gives "!ERRNO" for its field ("kind=!ENOENT" with every
  * other field "-" when even lstat failed).
  *
- * The fingerprint: the lines sorted by PATH in byte order (= the order of
- * the lines), leaf = XXH3-128 of the line, fingerprint = XXH3-128 of the
+ * The fingerprint: the lines sorted by (escaped) PATH in byte order (= the
+ * order of the lines), leaf = XXH3-128 of the line, fingerprint = XXH3-128 of the
  * concatenation of PATH '\0' leaf(16 bytes, canonical) over the lines. */
 
 struct sb {
@@ -465,7 +486,9 @@ static void sb_time(struct sb *b, const char *key, const struct timespec *t)
 	sb_str(b, key);
 	if (t->tv_sec < 0)
 		sb_add(b, "-", 1);
-	sb_dec(b, t->tv_sec < 0 ? 0ull - (unsigned long long)t->tv_sec : (unsigned long long)t->tv_sec, 1);
+	sb_dec(b,
+	       t->tv_sec < 0 ? 0ull - (unsigned long long)t->tv_sec : (unsigned long long)t->tv_sec,
+	       1);
 	sb_add(b, ".", 1);
 	sb_dec(b, (unsigned long long)t->tv_nsec, 9);
 }
@@ -502,22 +525,97 @@ static void field_err(struct field *f, int err)
 	snprintf(f->v, sizeof(f->v), "!%s", errname(err));
 }
 
-/* The hash of a file's first `size` bytes (lstat's size: no read to see
- * the end of the file). */
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	uint64_t acc = 0, v;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&v, p + i, 8);
+		acc |= v;
+	}
+	for (; i < n; i++)
+		acc |= p[i];
+	return acc == 0;
+}
+
+/* Up to `want` bytes at `off` into chunk, fewer only at the end of the
+ * file: 0 with *got, or -1 with errno. */
+static int read_at(int fd, size_t want, off_t off, size_t *got)
+{
+	ssize_t n = 1;
+	for (*got = 0; *got < want && n > 0; *got += (size_t)n)
+		if ((n = pread(fd, chunk + *got, want - *got, off + (off_t)*got)) < 0)
+			return -1;
+	return 0;
+}
+
+/* Hash what of blocks [b, e) is not all zeros (and not past `size`, lstat's
+ * size: no read to find the end): 0, or the errno. */
+static int hash_blocks(int fd, off_t size, uint64_t b, uint64_t e, XXH3_state_t *st)
+{
+	for (; b < e; b += CHUNK / BLOCK) {
+		off_t off = (off_t)(b * BLOCK);
+		size_t want = size - off < CHUNK ? (size_t)(size - off) : CHUNK, got;
+		if ((e - b) * BLOCK < want)
+			want = (e - b) * BLOCK;
+		if (read_at(fd, want, off, &got) < 0)
+			return errno;
+		for (size_t i = 0; i < got; i += BLOCK) {
+			size_t len = got - i < BLOCK ? got - i : BLOCK;
+			uint64_t idx = b + i / BLOCK;
+			uint8_t le[8] = {(uint8_t)idx,	       (uint8_t)(idx >> 8),
+					 (uint8_t)(idx >> 16), (uint8_t)(idx >> 24),
+					 (uint8_t)(idx >> 32), (uint8_t)(idx >> 40),
+					 (uint8_t)(idx >> 48), (uint8_t)(idx >> 56)};
+			if (all_zero(chunk + i, len))
+				continue;
+			XXH3_128bits_update(st, le, 8);
+			XXH3_128bits_update(st, chunk + i, len);
+		}
+		if (got < want)
+			return 0; /* shorter than lstat said: what is there */
+	}
+	return 0;
+}
+
+/* The next blocks from `next` that may hold data, as [*b, *e): past holes
+ * (SEEK_DATA, SEEK_HOLE), or all the rest where the filesystem cannot say. */
+static void data_run(int fd, off_t size, uint64_t next, uint64_t *b, uint64_t *e)
+{
+	uint64_t nblocks = ((uint64_t)size + BLOCK - 1) / BLOCK;
+	off_t data = lseek(fd, (off_t)(next * BLOCK), SEEK_DATA);
+	*b = next;
+	*e = nblocks;
+	if (data < 0) {
+		if (errno == ENXIO)
+			*b = nblocks; /* only a hole from there */
+		return;
+	}
+	off_t hole = lseek(fd, data, SEEK_HOLE);
+	*b = (uint64_t)data / BLOCK;
+	if (hole > data && (uint64_t)hole < (uint64_t)size)
+		*e = ((uint64_t)hole + BLOCK - 1) / BLOCK;
+}
+
+/* The content hash (see the walk's comment). Files up to SEEK_MIN are
+ * read whole; past it, holes are skipped with SEEK_DATA: the same hash. */
 static struct field content_hash(int fd, off_t size)
 {
 	struct field f;
 	XXH3_state_t st;
 	XXH3_128bits_reset(&st);
-	ssize_t n = 0;
-	for (off_t done = 0; done < size; done += n) {
-		n = read(fd, chunk, size - done < CHUNK ? (size_t)(size - done) : CHUNK);
-		if (n <= 0)
-			break;
-		XXH3_128bits_update(&st, chunk, (size_t)n);
+	uint64_t nblocks = ((uint64_t)size + BLOCK - 1) / BLOCK, next = 0, b, e;
+	int err = 0;
+	while (next < nblocks && !err) {
+		b = next;
+		e = nblocks;
+		if (size > SEEK_MIN)
+			data_run(fd, size, next, &b, &e);
+		err = b < e ? hash_blocks(fd, size, b, e, &st) : 0;
+		next = e;
 	}
-	if (n < 0)
-		field_err(&f, errno);
+	if (err)
+		field_err(&f, err);
 	else
 		hex128(XXH3_128bits_digest(&st), f.v);
 	return f;
@@ -623,9 +721,11 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 	sb_str(&b, path);
 	sb_str(&b, " kind=");
 	sb_str(&b, x->kind);
-	sb_add(&b, (const char[]){' ', 'm', 'o', 'd', 'e', '=', (char)('0' + (m >> 9)),
-				  (char)('0' + (m >> 6 & 7)), (char)('0' + (m >> 3 & 7)),
-				  (char)('0' + (m & 7))}, 10);
+	sb_add(&b,
+	       (const char[]){' ', 'm', 'o', 'd', 'e', '=', (char)('0' + (m >> 9)),
+			      (char)('0' + (m >> 6 & 7)), (char)('0' + (m >> 3 & 7)),
+			      (char)('0' + (m & 7))},
+	       10);
 	sb_str(&b, " uid=");
 	sb_dec(&b, st->st_uid, 1);
 	sb_str(&b, " gid=");
@@ -708,8 +808,7 @@ static int list_names(int fd, bool root, char ***names)
 static bool visit(struct walk *w, int pfd, const char *name, const char *path);
 
 /* Visit the entries of a directory; how many are directories. */
-static unsigned long visit_children(struct walk *w, int fd, char **names, int n,
-				    const char *path)
+static unsigned long visit_children(struct walk *w, int fd, char **names, int n, const char *path)
 {
 	bool root = !strcmp(path, ".");
 	unsigned long dirs = 0;
@@ -961,8 +1060,7 @@ struct step {
 };
 
 /* The op on a mounted disk and the fingerprint after it, in one visit. */
-static void step_disk(struct disk *d, const struct opdef *op, const struct args *a,
-		      struct step *s)
+static void step_disk(struct disk *d, const struct opdef *op, const struct args *a, struct step *s)
 {
 	if (!op->run) {
 		s->r = remount(d);
@@ -1042,6 +1140,35 @@ static void cmd_tree(struct disk *disks, int ndisks, char **w, int nw)
 	}
 }
 
+/* umount / mount: the benchmark baseline's backtrack (the host rewrites
+ * the images between the two). Mounting first drops the block device's
+ * cache, since the host wrote the disk behind the kernel's back. */
+static void cmd_mounts(struct disk *disks, int ndisks, bool mounting, int nw)
+{
+	if (nw != 1) {
+		out("error usage: %s", mounting ? "mount" : "umount");
+		return;
+	}
+	for (int i = 0; i < ndisks; i++) {
+		struct disk *d = &disks[i];
+		int r = 0;
+		if (!mounting && d->mounted) {
+			r = umount(d->mnt);
+			d->mounted = r != 0;
+		} else if (mounting && !d->mounted && d->type[0]) {
+			int fd = open(d->dev, O_RDONLY);
+			if (fd >= 0) {
+				ioctl(fd, BLKFLSBUF, 0);
+				close(fd);
+			}
+			r = mount(d->dev, d->mnt, d->type, d->flags, d->data);
+			d->mounted = r == 0;
+		}
+		d->err = r < 0 ? errno : 0;
+		out("r %d %d %s", d->idx, r < 0 ? -1 : 0, errname(d->err));
+	}
+}
+
 bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 {
 	const char *c = w[0];
@@ -1049,6 +1176,8 @@ bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 		cmd_op(disks, ndisks, w, nw);
 	else if (!strcmp(c, "reset"))
 		cmd_reset(disks, ndisks, nw);
+	else if (!strcmp(c, "umount") || !strcmp(c, "mount"))
+		cmd_mounts(disks, ndisks, c[0] == 'm', nw);
 	else if (!strcmp(c, "fp") || !strcmp(c, "dump"))
 		cmd_tree(disks, ndisks, w, nw);
 	else

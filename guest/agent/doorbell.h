@@ -83,6 +83,16 @@
  *                  "work SEED N -> no disks" when there is none. N <= 1000000
  *   sync           sync(); "sync -> 0"
  *   echo TEXT      "echo TEXT": the command line, cleaned as above
+ *   op NAME ARGS...  the model checker's: one filesystem operation on
+ *                  every disk, "r I RET ERRNO" then "f I HEX32" per disk
+ *   fp [time]      the fingerprint of every disk's tree, "f I HEX32"
+ *   dump [time]    every entry of every disk's tree, "e I PATH FIELDS..."
+ *   reset          empty every disk's tree, "r I RET ERRNO" per disk
+ *   umount, mount  unmount / mount every disk, "r I RET ERRNO" per disk (the
+ *                  benchmark baseline: the host rewrites the images between;
+ *                  mount drops the block device cache first)
+ *                  (the last four: grammar and fingerprint in check.c;
+ *                  times appear only with "time")
  * Errors (and the loop goes on): "error empty command",
  * "error unknown command: LINE", "error usage: USAGE". */
 

@@ -39,6 +39,8 @@ struct check_machine {
 	const char *kernel, *initrd, *images[CHECK_MAX_FS];
 	uint64_t mem, clock_ns, machine_seed;
 	bool time; /* fingerprints include timestamps */
+	uint64_t op_budget; /* instructions an operation may take (0: default) */
+	const char *load;   /* a saved machine to start from instead of booting */
 };
 
 struct check_config {
@@ -50,6 +52,9 @@ struct check_config {
 	int branch;          /* candidate operations per node; 0: every one (op_enumerate) */
 	uint64_t max_states; /* 0: no limit */
 	bool stop_on_first, minimize, progress, verbose;
+	/* Benchmark baseline: backtrack as an in-OS checker must, without the
+	 * fork (unmount, write the saved images back, mount again). */
+	bool baseline;
 	const char *out_dir; /* NULL: no files */
 };
 

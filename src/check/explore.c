@@ -36,6 +36,7 @@ struct search {
 	bool stop;
 	FILE *report; /* the JSON report's discrepancy list, or NULL */
 	struct virt *mini; /* for --minimize: a second machine held at the root */
+	uint8_t *saved[CHECK_MAX_DEPTH + 1][CHECK_MAX_FS]; /* baseline: images per level */
 	double t0, last_progress;
 };
 
@@ -251,6 +252,51 @@ static void try_op(struct search *s, const struct op *op)
 
 #define CHECK_MAX_BRANCH 4096
 
+/* ---- the baseline: backtracking without the fork ---- */
+
+static int agent_simple(struct search *s, const char *cmd)
+{
+	struct check_step st;
+	char why[256];
+	if (check_apply(s->v, s->cfg->m.nfs, cmd, &st, why, sizeof(why)) == 0)
+		return 0;
+	fprintf(stderr, "themis: baseline: %s\n", why);
+	s->stop = true;
+	return -1;
+}
+
+/* Copy every disk whole, between an unmount and a mount, as an in-OS
+ * checker saves its device images (write: puts them back). */
+static int baseline_images(struct search *s, int level, bool write)
+{
+	if (agent_simple(s, "umount"))
+		return -1;
+	for (int i = 0; i < s->cfg->m.nfs; i++) {
+		struct disk *d = &s->v->disks[i];
+		uint64_t n = disk_sectors(d);
+		if (!s->saved[level][i] && !(s->saved[level][i] = malloc(n * DISK_SECTOR_SIZE)))
+			return -1;
+		int rc = write ? disk_write(d, 0, s->saved[level][i], n)
+			       : disk_read(d, 0, s->saved[level][i], n);
+		if (rc)
+			return -1;
+	}
+	return agent_simple(s, "mount");
+}
+
+static void dfs_baseline(struct search *s, struct op *ops, int n)
+{
+	if (baseline_images(s, s->depth, false))
+		return;
+	for (int i = 0; i < n && budget_left(s); i++) {
+		try_op(s, &ops[i]);
+		if (baseline_images(s, s->depth, true))
+			return;
+		s->res->restores++;
+		progress(s, false);
+	}
+}
+
 static void dfs(struct search *s)
 {
 	uint64_t rng = node_seed(s);
@@ -258,7 +304,7 @@ static void dfs(struct search *s)
 	struct op_view view;
 	int n = s->cfg->branch;
 	bool have_view = n && check_view(s->v, &s->cfg->m, &view) == 0;
-	if (!ops || virt_fork(s->v)) {
+	if (!ops || (!s->cfg->baseline && virt_fork(s->v))) {
 		free(ops);
 		s->stop = true;
 		return;
@@ -269,6 +315,11 @@ static void dfs(struct search *s)
 		for (int i = 0; i < n; i++)
 			op_generate(&rng, s->cfg->ops, &s->cfg->pools, have_view ? &view : NULL,
 				    &ops[i]);
+	if (s->cfg->baseline) {
+		dfs_baseline(s, ops, n);
+		free(ops);
+		return;
+	}
 	for (int i = 0; i < n && budget_left(s); i++) {
 		try_op(s, &ops[i]);
 		virt_restore(s->v);
@@ -349,6 +400,9 @@ int check_explore(const struct check_config *cfg, struct check_result *res, char
 		virt_free(s.mini);
 		free(s.mini);
 	}
+	for (int l = 0; l <= CHECK_MAX_DEPTH; l++)
+		for (int i = 0; i < CHECK_MAX_FS; i++)
+			free(s.saved[l][i]);
 	free(s.seen.keys);
 	free(s.seen.used);
 	return 0;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../machine/snapshot.h"
 #include "check.h"
 
 #define CHECK_OP_BUDGET 8000000000ULL /* instructions an operation may take */
@@ -33,8 +34,21 @@ int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t 
 		snprintf(err, errlen, "kernel command line too long");
 		return -1;
 	}
+	if (m->load) {
+		if (virt_load(v, &cfg, m->load, err, errlen))
+			return -1;
+		if (v->ndisks != m->nfs) {
+			snprintf(err, errlen, "%s: the saved machine has %d disks, not %d", m->load,
+				 v->ndisks, m->nfs);
+			virt_free(v);
+			return -1;
+		}
+		v->op_budget = m->op_budget;
+		return 0;
+	}
 	if (virt_init(v, &cfg, err, errlen))
 		return -1;
+	v->op_budget = m->op_budget;
 	if (virt_run(v, 40000000000ULL) != VIRT_WAITING) {
 		snprintf(err, errlen, "the guest did not reach the agent's command loop (stop %d%s%s)",
 			 v->stop, v->stop_detail[0] ? ": " : "", v->stop_detail);
@@ -98,7 +112,8 @@ int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, 
 		snprintf(why, whylen, "the agent was not waiting for a command");
 		return -1;
 	}
-	enum virt_stop stop = virt_run(v, cpu_steps(&v->cpu) + CHECK_OP_BUDGET);
+	uint64_t budget = v->op_budget ? v->op_budget : CHECK_OP_BUDGET;
+	enum virt_stop stop = virt_run(v, cpu_steps(&v->cpu) + budget);
 	if (stop != VIRT_WAITING || v->dev.panic_at) {
 		snprintf(why, whylen, "guest failure during '%s': %s%s%s", cmd,
 			 v->dev.panic_at ? "kernel panic" : stops[stop], v->stop_detail[0] ? ": " : "",

@@ -77,6 +77,12 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 	} else if (!strcmp(opt, "--max-states")) {
 		if (!parse_u64(val, &c->max_states) || !c->max_states)
 			return usage_error("--max-states needs a positive count, got '%s'", val);
+	} else if (!strcmp(opt, "--op-budget")) {
+		if (!parse_u64(val, &c->m.op_budget) || !c->m.op_budget)
+			return usage_error("--op-budget needs a positive instruction count, got '%s'",
+					   val);
+	} else if (!strcmp(opt, "--load")) {
+		c->m.load = val;
 	} else if (!strcmp(opt, "--ops")) {
 		a->ops = val;
 	} else if (!strcmp(opt, "--out")) {
@@ -115,6 +121,8 @@ static int parse_flag(struct explore_args *a, const char *opt)
 		c->progress = false;
 	else if (!strcmp(opt, "--verbose"))
 		c->verbose = true;
+	else if (!strcmp(opt, "--baseline-remount"))
+		c->baseline = true;
 	else
 		return -1;
 	return 0;
@@ -240,13 +248,14 @@ int cmd_explore(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	printf("explored %s", a.cfg.m.fs[0]);
+	fflush(stdout);
 	for (int i = 1; i < a.cfg.m.nfs; i++)
 		printf(" vs %s", a.cfg.m.fs[i]);
 	char branch[32];
 	snprintf(branch, sizeof(branch), a.cfg.branch ? "%d candidates" : "every operation",
 		 a.cfg.branch);
 	printf(" to depth %d (seed %llu, %s a node): %llu states, %llu unique, "
-	       "%llu operations, %llu restores in %.1f s (%.1f states/s)\n",
+	       "%llu operations, %llu restores in %.3f s (%.1f states/s)\n",
 	       a.cfg.depth, (unsigned long long)a.cfg.seed, branch,
 	       (unsigned long long)r.states, (unsigned long long)r.unique,
 	       (unsigned long long)r.ops, (unsigned long long)r.restores, r.seconds,

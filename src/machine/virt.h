@@ -107,6 +107,7 @@ struct virt {
 	size_t cmd_len;
 	bool cmd_pending;
 	char *log;              /* the agent's DB_LOG lines since virt_clear_log */
+	uint64_t op_budget;     /* the checker's per-command instruction budget */
 	size_t log_len, log_cap;
 
 	FILE *console_out; /* not owned */

@@ -87,7 +87,31 @@ for bug in ext4-meta ext4-data; do
 	expect 0 "not reproduced" -- "$themis" replay "$trace" --kernel "$b/guest/Image"
 done
 
-# 3. Bad input.
+# 3. A guest that hangs in an operation is a finding, with a trace, and the
+#    search goes on from the parent state (an operation budget far too small
+#    for a remount stands in for a hang).
+"$themis" explore ext4 xfs --ops create,remount --paths f0 --branch all --depth 2 --quiet \
+	--op-budget 800000 --out "$work/hang" >"$work/hang.out" 2>&1
+st=$?
+if [ $st -eq 1 ] && ls "$work/hang"/finding-*.trace >/dev/null 2>&1 &&
+	grep -q '"kind": "finding"' "$work/hang/report.json" &&
+	grep -q 'op remount' "$work/hang"/finding-0001.trace &&
+	[ "$(grep -o '[0-9]* states,' "$work/hang.out" | cut -d' ' -f1)" -gt 2 ]; then
+	ok "a hang is a finding with a trace, and the search goes on ($(grep -o '[0-9]* finding' "$work/hang.out"))"
+else
+	fail "hang handling (exit $st):"
+	cat "$work/hang.out"
+fi
+
+# 4. Starting from a saved machine explores the same states as a boot.
+"$themis" boot --disk "$b/images/ext4.img" --disk "$b/images/xfs.img" --append themis.fs=ext4,xfs \
+	--save "$work/m.snap" >/dev/null 2>&1 || fail "saving a machine"
+"$themis" explore ext4 xfs --depth 3 --branch 8 --seed 3 --quiet --load "$work/m.snap" >"$work/loaded" 2>&1
+s3=$(grep -o '[0-9]* states, [0-9]* unique' "$work/loaded")
+[ "$s3" = "$s1" ] && ok "explore --load: the same exploration as after a boot ($s3)" ||
+	fail "explore --load explored '$s3', a boot '$s1'"
+
+# 5. Bad input.
 good=$(ls "$work"/ext4-meta/discrepancy-*.trace 2>/dev/null | head -n 1)
 if [ -n "$good" ]; then
 	grep -v '^end$' "$good" >"$work/noend.trace"
