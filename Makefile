@@ -50,7 +50,7 @@ build/isa/%.elf: tests/isa/%.S $(wildcard tests/isa/*.h) tests/isa/link.ld
 	$(RVCC) $(RVFLAGS) -I tests/isa -T tests/isa/link.ld $< -o $@
 
 format:
-	clang-format -i $(wildcard src/*/*.c src/*/*.h tests/unit/*.c tests/fuzz/*.c)
+	clang-format -i $(wildcard src/*/*.c src/*/*.h tests/*/*.c bench/*/*.c guest/agent/*.[ch] guest/bugs/*.c)
 
 clean:
 	rm -rf build

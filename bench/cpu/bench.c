@@ -237,7 +237,7 @@ static uint64_t buf_b[BUF_BYTES / 8];
  * 1. CRC-32 (IEEE, reflected, table-driven, byte at a time) and a 64-bit
  *    multiply-rotate hash over 1 MiB of pseudo-random bytes. */
 
-#define CRC_BYTES (1u << 20)
+#define CRC_BYTES  (1u << 20)
 #define CRC_PASSES 12
 
 static uint32_t crc_table[256];
@@ -281,7 +281,7 @@ static uint64_t kernel_crc32(void)
  * 2. Sort pseudo-random 32-bit integers: quicksort (median of three,
  *    insertion sort for small ranges, recursion on the smaller side). */
 
-#define SORT_N (192u * 1024)
+#define SORT_N	    (192u * 1024)
 #define SORT_ROUNDS 4
 
 static void insertion_sort(uint32_t *a, long n)
@@ -301,8 +301,8 @@ static void quick_sort(uint32_t *a, long n)
 {
 	while (n > 16) {
 		uint32_t x = a[0], y = a[n / 2], z = a[n - 1];
-		uint32_t pivot = x < y ? (y < z ? y : (x < z ? z : x))
-				       : (x < z ? x : (y < z ? z : y));
+		uint32_t pivot =
+		    x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
 		long i = 0, j = n - 1;
 		for (;;) {
 			while (a[i] < pivot)
@@ -355,7 +355,7 @@ static uint64_t kernel_sort(void)
 /* ------------------------------------------------------------------------
  * 3. Sieve of Eratosthenes over a byte array: count, sum and last primes. */
 
-#define SIEVE_N (4u << 20)
+#define SIEVE_N	     (4u << 20)
 #define SIEVE_ROUNDS 2
 
 static uint64_t kernel_sieve(void)
@@ -417,7 +417,7 @@ static uint64_t kernel_memory(void)
  * 5. Pointer chasing through one random cycle over 1 Mi entries (4 MiB),
  *    made with Sattolo's shuffle. */
 
-#define CHASE_N (1u << 20)
+#define CHASE_N	    (1u << 20)
 #define CHASE_STEPS (12u << 20)
 
 static uint64_t kernel_chase(void)
@@ -480,51 +480,54 @@ struct insn {
 	int32_t imm;
 };
 
-#define I(o, a, b, c, imm) {OP_##o, a, b, c, imm}
+#define I(o, a, b, c, imm)                                                                         \
+	{                                                                                          \
+		OP_##o, a, b, c, imm                                                               \
+	}
 #define VM_LIMIT 12000
 
 /* r1 = 1, r2 = n, r3 = limit, r4 = x, r5 = steps, r6 = total of steps,
  * r7 = most steps, r8 = tmp, r9/r10 = gcd operands, r11 = gcd fold,
  * r12 = 3 */
 static const struct insn vm_prog[] = {
-	/*  0 */ I(LI, 2, 0, 0, 1),
-	/*  1 */ I(LI, 3, 0, 0, VM_LIMIT),
-	/*  2 */ I(LI, 1, 0, 0, 1),
-	/*  3 */ I(LI, 12, 0, 0, 3),
-	/*  4 */ I(LI, 6, 0, 0, 0),
-	/*  5 */ I(LI, 7, 0, 0, 0),
-	/*  6 */ I(LI, 11, 0, 0, 0),
-	/* for each n: Collatz steps of n */
-	/*  7 */ I(MOV, 4, 2, 0, 0),
-	/*  8 */ I(LI, 5, 0, 0, 0),
-	/*  9 */ I(JEQ, 4, 1, 0, 17),
-	/* 10 */ I(ANDI, 8, 4, 0, 1),
-	/* 11 */ I(JZ, 8, 0, 0, 15),
-	/* 12 */ I(MUL, 4, 4, 12, 0),	/* odd: x = 3x + 1 */
-	/* 13 */ I(ADDI, 4, 4, 0, 1),
-	/* 14 */ I(JMP, 0, 0, 0, 16),
-	/* 15 */ I(SHRI, 4, 4, 0, 1),	/* even: x = x / 2 */
-	/* 16 */ I(ADDI, 5, 5, 0, 1),
-	/* 17 */ I(JNE, 4, 1, 0, 10),
-	/* 18 */ I(ADD, 6, 6, 5, 0),
-	/* 19 */ I(MAX, 7, 5, 0, 0),
-	/* gcd(n * 7919 + 13, n + 104729) by remainders, folded into r11 */
-	/* 20 */ I(LI, 8, 0, 0, 7919),
-	/* 21 */ I(MUL, 9, 2, 8, 0),
-	/* 22 */ I(ADDI, 9, 9, 0, 13),
-	/* 23 */ I(ADDI, 10, 2, 0, 104729),
-	/* 24 */ I(JZ, 10, 0, 0, 29),
-	/* 25 */ I(REM, 8, 9, 10, 0),
-	/* 26 */ I(MOV, 9, 10, 0, 0),
-	/* 27 */ I(MOV, 10, 8, 0, 0),
-	/* 28 */ I(JMP, 0, 0, 0, 24),
-	/* 29 */ I(XOR, 11, 11, 9, 0),
-	/* 30 */ I(SHLI, 8, 11, 0, 1),	/* r11 = rotl(r11, 1) */
-	/* 31 */ I(SHRI, 11, 11, 0, 63),
-	/* 32 */ I(ADD, 11, 11, 8, 0),
-	/* 33 */ I(ADDI, 2, 2, 0, 1),
-	/* 34 */ I(JLT, 2, 3, 0, 7),
-	/* 35 */ I(HALT, 0, 0, 0, 0),
+    /*  0 */ I(LI, 2, 0, 0, 1),
+    /*  1 */ I(LI, 3, 0, 0, VM_LIMIT),
+    /*  2 */ I(LI, 1, 0, 0, 1),
+    /*  3 */ I(LI, 12, 0, 0, 3),
+    /*  4 */ I(LI, 6, 0, 0, 0),
+    /*  5 */ I(LI, 7, 0, 0, 0),
+    /*  6 */ I(LI, 11, 0, 0, 0),
+    /* for each n: Collatz steps of n */
+    /*  7 */ I(MOV, 4, 2, 0, 0),
+    /*  8 */ I(LI, 5, 0, 0, 0),
+    /*  9 */ I(JEQ, 4, 1, 0, 17),
+    /* 10 */ I(ANDI, 8, 4, 0, 1),
+    /* 11 */ I(JZ, 8, 0, 0, 15),
+    /* 12 */ I(MUL, 4, 4, 12, 0), /* odd: x = 3x + 1 */
+    /* 13 */ I(ADDI, 4, 4, 0, 1),
+    /* 14 */ I(JMP, 0, 0, 0, 16),
+    /* 15 */ I(SHRI, 4, 4, 0, 1), /* even: x = x / 2 */
+    /* 16 */ I(ADDI, 5, 5, 0, 1),
+    /* 17 */ I(JNE, 4, 1, 0, 10),
+    /* 18 */ I(ADD, 6, 6, 5, 0),
+    /* 19 */ I(MAX, 7, 5, 0, 0),
+    /* gcd(n * 7919 + 13, n + 104729) by remainders, folded into r11 */
+    /* 20 */ I(LI, 8, 0, 0, 7919),
+    /* 21 */ I(MUL, 9, 2, 8, 0),
+    /* 22 */ I(ADDI, 9, 9, 0, 13),
+    /* 23 */ I(ADDI, 10, 2, 0, 104729),
+    /* 24 */ I(JZ, 10, 0, 0, 29),
+    /* 25 */ I(REM, 8, 9, 10, 0),
+    /* 26 */ I(MOV, 9, 10, 0, 0),
+    /* 27 */ I(MOV, 10, 8, 0, 0),
+    /* 28 */ I(JMP, 0, 0, 0, 24),
+    /* 29 */ I(XOR, 11, 11, 9, 0),
+    /* 30 */ I(SHLI, 8, 11, 0, 1), /* r11 = rotl(r11, 1) */
+    /* 31 */ I(SHRI, 11, 11, 0, 63),
+    /* 32 */ I(ADD, 11, 11, 8, 0),
+    /* 33 */ I(ADDI, 2, 2, 0, 1),
+    /* 34 */ I(JLT, 2, 3, 0, 7),
+    /* 35 */ I(HALT, 0, 0, 0, 0),
 };
 
 static uint64_t vm_run(const struct insn *prog, uint64_t *r, uint64_t *executed)
@@ -547,13 +550,31 @@ static uint64_t vm_run(const struct insn *prog, uint64_t *r, uint64_t *executed)
 		case OP_ANDI: r[in->a] = r[in->b] & (uint64_t)(int64_t)in->imm; break;
 		case OP_SHRI: r[in->a] = r[in->b] >> (in->imm & 63); break;
 		case OP_SHLI: r[in->a] = r[in->b] << (in->imm & 63); break;
-		case OP_MAX: if (r[in->b] > r[in->a]) r[in->a] = r[in->b]; break;
+		case OP_MAX:
+			if (r[in->b] > r[in->a])
+				r[in->a] = r[in->b];
+			break;
 		case OP_JMP: pc = (uint32_t)in->imm; break;
-		case OP_JZ: if (r[in->a] == 0) pc = (uint32_t)in->imm; break;
-		case OP_JNZ: if (r[in->a] != 0) pc = (uint32_t)in->imm; break;
-		case OP_JEQ: if (r[in->a] == r[in->b]) pc = (uint32_t)in->imm; break;
-		case OP_JNE: if (r[in->a] != r[in->b]) pc = (uint32_t)in->imm; break;
-		case OP_JLT: if (r[in->a] < r[in->b]) pc = (uint32_t)in->imm; break;
+		case OP_JZ:
+			if (r[in->a] == 0)
+				pc = (uint32_t)in->imm;
+			break;
+		case OP_JNZ:
+			if (r[in->a] != 0)
+				pc = (uint32_t)in->imm;
+			break;
+		case OP_JEQ:
+			if (r[in->a] == r[in->b])
+				pc = (uint32_t)in->imm;
+			break;
+		case OP_JNE:
+			if (r[in->a] != r[in->b])
+				pc = (uint32_t)in->imm;
+			break;
+		case OP_JLT:
+			if (r[in->a] < r[in->b])
+				pc = (uint32_t)in->imm;
+			break;
 		case OP_HALT: *executed = count; return r[6];
 		default: *executed = count; return ~0ULL;
 		}
@@ -565,7 +586,7 @@ static uint64_t vm_run(const struct insn *prog, uint64_t *r, uint64_t *executed)
  *     Boyer-Moore-Horspool, both counting every occurrence. */
 
 #define TEXT_N (512u * 1024)
-#define PATS 12
+#define PATS   12
 
 static uint64_t search_naive(const char *t, uint32_t n, const char *p, uint32_t m)
 {
@@ -638,7 +659,7 @@ static uint64_t kernel_search(void)
  * 8. Double-precision matrix multiply, 128 x 128 (C += A * B, i-k-j order,
  *    with fused multiply-adds), repeated with changing inputs. */
 
-#define MAT_N 128
+#define MAT_N	   128
 #define MAT_ROUNDS 10
 
 static double mat_a[MAT_N][MAT_N], mat_b[MAT_N][MAT_N], mat_c[MAT_N][MAT_N];
@@ -649,8 +670,10 @@ static uint64_t kernel_matmul(void)
 	for (int i = 0; i < MAT_N; i++)
 		for (int j = 0; j < MAT_N; j++) {
 			/* Values in [-1, 1) with 20 significant bits. */
-			mat_a[i][j] = (double)(int32_t)((rng_next() >> 44) - (1u << 19)) / (1 << 19);
-			mat_b[i][j] = (double)(int32_t)((rng_next() >> 44) - (1u << 19)) / (1 << 19);
+			mat_a[i][j] =
+			    (double)(int32_t)((rng_next() >> 44) - (1u << 19)) / (1 << 19);
+			mat_b[i][j] =
+			    (double)(int32_t)((rng_next() >> 44) - (1u << 19)) / (1 << 19);
 			mat_c[i][j] = 0.0;
 		}
 	uint64_t sum = 0;
@@ -675,7 +698,7 @@ static uint64_t kernel_matmul(void)
 /* ------------------------------------------------------------------------
  * 9. Single-precision n-body (softened gravity, leapfrog-like steps). */
 
-#define BODIES 40
+#define BODIES	    40
 #define NBODY_STEPS 3000
 
 static float px[BODIES], py[BODIES], pz[BODIES];
@@ -724,15 +747,16 @@ static uint64_t kernel_nbody(void)
 	/* Energy in double, from the float state: float-to-double conversion. */
 	double e = 0.0;
 	for (int i = 0; i < BODIES; i++)
-		e += 0.5 * mass[i] * ((double)vx[i] * vx[i] + (double)vy[i] * vy[i] + (double)vz[i] * vz[i]);
+		e += 0.5 * mass[i] *
+		     ((double)vx[i] * vx[i] + (double)vy[i] * vy[i] + (double)vz[i] * vz[i]);
 	return mix(sum, f64_bits(e));
 }
 
 /* ------------------------------------------------------------------------
  * 10. Single-precision Mandelbrot set, 384 x 288, up to 512 iterations. */
 
-#define MB_W 384
-#define MB_H 288
+#define MB_W	384
+#define MB_H	288
 #define MB_ITER 512
 
 static uint64_t kernel_mandel(void)

@@ -65,7 +65,8 @@ static int boot(struct virt *v, const char *b, uint64_t mem)
 /* Median microseconds of a fork and of the release of an empty level. */
 static void time_fork(struct virt *v, int rounds, double *fork_us, double *release_us)
 {
-	double *f = calloc((size_t)rounds, sizeof(double)), *r = calloc((size_t)rounds, sizeof(double));
+	double *f = calloc((size_t)rounds, sizeof(double)),
+	       *r = calloc((size_t)rounds, sizeof(double));
 	for (int k = 0; k < rounds; k++) {
 		double t0 = now_us();
 		virt_fork(v);
@@ -97,7 +98,8 @@ static void dirty(struct virt *v, uint64_t n, uint64_t round)
  * moves there, paid only for pages a branch touches). */
 static double time_restore(struct virt *v, uint64_t n, int rounds, double *write_us)
 {
-	double *t = calloc((size_t)rounds, sizeof(double)), *w = calloc((size_t)rounds, sizeof(double));
+	double *t = calloc((size_t)rounds, sizeof(double)),
+	       *w = calloc((size_t)rounds, sizeof(double));
 	virt_fork(v);
 	for (int k = 0; k < rounds; k++) {
 		double t0 = now_us();

@@ -87,13 +87,13 @@ void out(const char *fmt, ...)
 
 #define E(x) [x] = #x
 static const char *const errnames[] = {
-	E(EPERM),  E(ENOENT),  E(ESRCH),   E(EINTR),     E(EIO),       E(ENXIO),     E(E2BIG),
-	E(ENOEXEC), E(EBADF),  E(ECHILD),  E(EAGAIN),    E(ENOMEM),    E(EACCES),    E(EFAULT),
-	E(ENOTBLK), E(EBUSY),  E(EEXIST),  E(EXDEV),     E(ENODEV),    E(ENOTDIR),   E(EISDIR),
-	E(EINVAL), E(ENFILE),  E(EMFILE),  E(ENOTTY),    E(ETXTBSY),   E(EFBIG),     E(ENOSPC),
-	E(ESPIPE), E(EROFS),   E(EMLINK),  E(EPIPE),     E(EDOM),      E(ERANGE),    E(ENAMETOOLONG),
-	E(ENOLCK), E(ENOSYS),  E(ENOTEMPTY), E(ELOOP),   E(ENODATA),   E(EOVERFLOW), E(EBADMSG),
-	E(EOPNOTSUPP), E(ESTALE), E(EUCLEAN), E(EDQUOT), E(ECANCELED), E(ENOKEY),    E(EKEYREJECTED),
+    E(EPERM),	   E(ENOENT), E(ESRCH),	    E(EINTR),  E(EIO),	     E(ENXIO),	   E(E2BIG),
+    E(ENOEXEC),	   E(EBADF),  E(ECHILD),    E(EAGAIN), E(ENOMEM),    E(EACCES),	   E(EFAULT),
+    E(ENOTBLK),	   E(EBUSY),  E(EEXIST),    E(EXDEV),  E(ENODEV),    E(ENOTDIR),   E(EISDIR),
+    E(EINVAL),	   E(ENFILE), E(EMFILE),    E(ENOTTY), E(ETXTBSY),   E(EFBIG),	   E(ENOSPC),
+    E(ESPIPE),	   E(EROFS),  E(EMLINK),    E(EPIPE),  E(EDOM),	     E(ERANGE),	   E(ENAMETOOLONG),
+    E(ENOLCK),	   E(ENOSYS), E(ENOTEMPTY), E(ELOOP),  E(ENODATA),   E(EOVERFLOW), E(EBADMSG),
+    E(EOPNOTSUPP), E(ESTALE), E(EUCLEAN),   E(EDQUOT), E(ECANCELED), E(ENOKEY),	   E(EKEYREJECTED),
 };
 #undef E
 
@@ -224,9 +224,9 @@ struct early_mount {
 };
 
 static struct early_mount early[] = {
-	{"proc", "/proc", "proc", 0, 0},
-	{"sysfs", "/sys", "sysfs", 0, 0},
-	{"devtmpfs", "/dev", "devtmpfs", 0, 0},
+    {"proc", "/proc", "proc", 0, 0},
+    {"sysfs", "/sys", "sysfs", 0, 0},
+    {"devtmpfs", "/dev", "devtmpfs", 0, 0},
 };
 
 static void mount_early(void)
@@ -351,7 +351,7 @@ static int make_report(char *buf, size_t size)
 	for (int i = 0; i < ndisks && (size_t)n < size; i++) {
 		const struct disk *d = &disks[i];
 		n += snprintf(buf + n, size - (size_t)n, "%s%s:%s:%s", i ? "," : "", d->name,
-		              d->type[0] ? d->type : "-", d->type[0] ? errname(d->err) : "skipped");
+			      d->type[0] ? d->type : "-", d->type[0] ? errname(d->err) : "skipped");
 	}
 	if ((size_t)n >= size)
 		n = (int)size - 1;
@@ -405,7 +405,8 @@ static void run_script(void)
 	for (int i = 0; i < ndisks; i++) {
 		struct disk *d = &disks[i];
 		if (!d->mounted) {
-			out("script %s %s skipped: not mounted", d->name, d->type[0] ? d->type : "-");
+			out("script %s %s skipped: not mounted", d->name,
+			    d->type[0] ? d->type : "-");
 			continue;
 		}
 		out("script %s %s", d->name, d->type);
@@ -417,7 +418,7 @@ static void run_script(void)
 /* ---- the command loop (DB_NEXT_WAIT, see doorbell.h) ---- */
 
 #define WORK_MAX_N 1000000ul
-#define MAX_WORDS 8 /* "op write PATH OFF SIZE SEED FLAGS" has 7 */
+#define MAX_WORDS  8 /* "op write PATH OFF SIZE SEED FLAGS" has 7 */
 
 /* Where the host writes the command: exactly one page, resident
  * (mlockall), present and dirty (the memset before each call). */
@@ -605,8 +606,8 @@ int main(void)
 	have_doorbell = doorbell_probe();
 	out("themis-agent: doorbell %s", have_doorbell ? "yes" : "no");
 	for (size_t i = 0; i < sizeof(early) / sizeof(early[0]); i++)
-		out("mount %s %s %s -> %d %s", early[i].src, early[i].dir, early[i].type, early[i].ret,
-		    errname(early[i].err));
+		out("mount %s %s %s -> %d %s", early[i].src, early[i].dir, early[i].type,
+		    early[i].ret, errname(early[i].err));
 	if (ml < 0)
 		out("mlockall -> -1 %s", errname(ml_err));
 
@@ -624,9 +625,7 @@ int main(void)
 	}
 	uint64_t next = db_call(DB_READY, report, (uint64_t)n);
 	switch (next) {
-	case DB_NEXT_POWEROFF:
-		out("next poweroff");
-		poweroff();
+	case DB_NEXT_POWEROFF: out("next poweroff"); poweroff();
 	case DB_NEXT_SCRIPT:
 		out("next script");
 		run_script();
@@ -635,12 +634,11 @@ int main(void)
 		out("next list");
 		run_listing("t");
 		poweroff();
-	case DB_NEXT_WAIT:
-		out("next wait");
-		command_loop();
+	case DB_NEXT_WAIT: out("next wait"); command_loop();
 	default: {
 		char what[64];
-		snprintf(what, sizeof(what), "unknown DB_READY answer %llu", (unsigned long long)next);
+		snprintf(what, sizeof(what), "unknown DB_READY answer %llu",
+			 (unsigned long long)next);
 		fatal(what);
 	}
 	}

@@ -11,14 +11,14 @@
 
 /* One disk /dev/vdX, mounted at /mnt/N with the type from themis.fs=. */
 struct disk {
-	int idx;         /* N: 0 for vda, 1 for vdb, ... */
-	char name[8];    /* "vda" */
-	char dev[16];    /* "/dev/vda" */
-	char mnt[16];    /* "/mnt/0" */
-	char type[32];   /* "ext4"; empty: the disk is skipped */
+	int idx;	     /* N: 0 for vda, 1 for vdb, ... */
+	char name[8];	     /* "vda" */
+	char dev[16];	     /* "/dev/vda" */
+	char mnt[16];	     /* "/mnt/0" */
+	char type[32];	     /* "ext4"; empty: the disk is skipped */
 	unsigned long flags; /* mount(2) flags, the same for the remount */
 	const char *data;    /* mount(2) options, the same for the remount */
-	int err;         /* errno of the last mount, 0 when it succeeded */
+	int err;	     /* errno of the last mount, 0 when it succeeded */
 	bool mounted;
 };
 

@@ -24,24 +24,25 @@
 #ifndef THEMIS_GUEST_DOORBELL_H
 #define THEMIS_GUEST_DOORBELL_H
 
-#define DB_OPCODE 0x0b /* custom-0 */
+#define DB_OPCODE  0x0b /* custom-0 */
 #define DB_MAX_LEN 4096
 
 /* Commands (a0). */
-#define DB_PING 0  /* no buffer; returns DB_MAGIC */
+#define DB_PING	 0 /* no buffer; returns DB_MAGIC */
 #define DB_READY 1 /* buffer: one-line report; returns a DB_NEXT_* */
-#define DB_LOG 2   /* buffer: one line, '\n'-ended, the host may print; returns 0 */
-#define DB_WAIT 3  /* buffer: writable, a2 = its capacity; the host writes one
-                    * command line; returns its length (see below) */
+#define DB_LOG	 2 /* buffer: one line, '\n'-ended, the host may print; returns 0 */
+#define DB_WAIT                                                                                    \
+	3 /* buffer: writable, a2 = its capacity; the host writes one                              \
+	   * command line; returns its length (see below) */
 
 /* DB_PING's answer: "THMS". */
 #define DB_MAGIC 0x54484d53u
 
 /* DB_READY's answer: what the agent does next. */
 #define DB_NEXT_POWEROFF 0 /* sync and power off */
-#define DB_NEXT_SCRIPT 1   /* run the fixed script on every disk, then power off */
-#define DB_NEXT_LIST 2     /* list t/ on every disk ("list<N> ..." lines), then power off */
-#define DB_NEXT_WAIT 3     /* print "next wait", then the command loop (below), for ever */
+#define DB_NEXT_SCRIPT	 1 /* run the fixed script on every disk, then power off */
+#define DB_NEXT_LIST	 2 /* list t/ on every disk ("list<N> ..." lines), then power off */
+#define DB_NEXT_WAIT	 3 /* print "next wait", then the command loop (below), for ever */
 
 /* The command loop (after DB_NEXT_WAIT). The agent, for ever:
  *   1. memsets its command buffer (static, page-aligned, DB_MAX_LEN bytes,

@@ -25,7 +25,7 @@
 
 #include "agent.h"
 
-#define PATH_LEN 256
+#define PATH_LEN    256
 #define MAX_ENTRIES 256
 
 static struct disk *cur;
@@ -52,12 +52,12 @@ static void result(long ret, int err, const char *fmt, ...)
 }
 
 /* Run `call`, then print its line: the errno is taken right after it. */
-#define DO(call, ...)                                   \
-	do {                                                \
-		errno = 0;                                      \
-		long r_ = (long)(call);                         \
-		int e_ = errno;                                 \
-		result(r_ < 0 ? -1 : r_, e_, __VA_ARGS__);      \
+#define DO(call, ...)                                                                              \
+	do {                                                                                       \
+		errno = 0;                                                                         \
+		long r_ = (long)(call);                                                            \
+		int e_ = errno;                                                                    \
+		result(r_ < 0 ? -1 : r_, e_, __VA_ARGS__);                                         \
 	} while (0)
 
 /* The byte at file offset `off` written by the write with seed `seed`: a
@@ -288,8 +288,8 @@ void fsops_run(struct disk *d)
 	op_mkdir("t", 0755);
 	op_create("t/a", 0644);
 	op_write("t/a", 0, 100, 1);
-	op_write("t/a", 4000, 200, 2);     /* crosses 4096 */
-	op_write("t/a", 12288, 4096, 3);   /* one aligned block past a hole */
+	op_write("t/a", 4000, 200, 2);	 /* crosses 4096 */
+	op_write("t/a", 12288, 4096, 3); /* one aligned block past a hole */
 	op_create("t/b", 0600);
 	op_write("t/b", 0, 5000, 4);
 	op_fsync("t/a", false);
@@ -299,7 +299,7 @@ void fsops_run(struct disk *d)
 	DO(symlink("a", fp(0, "t/s")), "symlink a t/s");
 	DO(truncate(fp(0, "t/a"), 4050), "truncate t/a 4050"); /* shrink into the crossing write */
 	DO(truncate(fp(0, "t/a"), 9000), "truncate t/a 9000"); /* grow: zeros */
-	op_write("t/a", 8190, 10, 5);      /* in the grown part, across 8192 */
+	op_write("t/a", 8190, 10, 5);			       /* in the grown part, across 8192 */
 	DO(chmod(fp(0, "t/a"), 0600), "chmod t/a 0600");
 	DO(chmod(fp(0, "t/d"), 0750), "chmod t/d 0750");
 	op_create("t/c", 0644);

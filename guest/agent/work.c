@@ -24,12 +24,12 @@
 
 #include "agent.h"
 
-#define WORK_MAX_LEN 65536 /* the largest write */
-#define WORK_MAX_OFF 65536 /* writes start below this */
+#define WORK_MAX_LEN	65536 /* the largest write */
+#define WORK_MAX_OFF	65536 /* writes start below this */
 #define WORK_SYNC_EVERY 8
 
 static const char *const pool[] = {"w/a", "w/b", "w/c", "w/d/a", "w/d/b", "w/d/c", "w/d"};
-#define NPOOL (sizeof(pool) / sizeof(pool[0]))
+#define NPOOL  (sizeof(pool) / sizeof(pool[0]))
 #define NFILES (NPOOL - 1) /* pool[] less "w/d" */
 static const char *const dirs[] = {"w", "w/d"};
 /* Symlink targets: dangling or not, depending on where the link lands,

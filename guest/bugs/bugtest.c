@@ -43,9 +43,9 @@
 
 #include "../agent/doorbell.h"
 
-#define MAX_DISKS 8
+#define MAX_DISKS   8
 #define MAX_ENTRIES 256
-#define PATH_LEN 256
+#define PATH_LEN    256
 
 struct disk {
 	char dev[32], mnt[32], type[32];
@@ -353,7 +353,8 @@ static void run_op(int idx, char **w, int n)
 	int e = errno;
 	char line[512] = "";
 	for (int i = 0; i < n; i++)
-		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", i ? " " : "", w[i]);
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", i ? " " : "",
+			 w[i]);
 	out("op%d %s -> %ld %s", idx, line, r, r < 0 ? strerror(e) : "0");
 }
 
@@ -388,7 +389,8 @@ static void run_ops(const char *ops)
 			char *w[8];
 			int n = 0;
 			char *s2 = NULL;
-			for (char *t = strtok_r(op, ":", &s2); t && n < 8; t = strtok_r(NULL, ":", &s2))
+			for (char *t = strtok_r(op, ":", &s2); t && n < 8;
+			     t = strtok_r(NULL, ":", &s2))
 				w[n++] = t;
 			if (n)
 				run_op(i, w, n);

@@ -21,8 +21,8 @@
 #include "../machine/virt.h"
 #include "ops.h"
 
-#define CHECK_MAX_FS     4
-#define CHECK_MAX_DEPTH  64
+#define CHECK_MAX_FS	 4
+#define CHECK_MAX_DEPTH	 64
 #define CHECK_DETAIL_MAX 512
 
 /* What one operation did on every filesystem. */
@@ -38,7 +38,7 @@ struct check_machine {
 	int nfs;
 	const char *kernel, *initrd, *images[CHECK_MAX_FS];
 	uint64_t mem, clock_ns, machine_seed;
-	bool time; /* fingerprints include timestamps */
+	bool time;	    /* fingerprints include timestamps */
 	uint64_t op_budget; /* instructions an operation may take (0: default) */
 	const char *load;   /* a saved machine to start from instead of booting */
 };
@@ -47,9 +47,9 @@ struct check_config {
 	struct check_machine m;
 	int depth;
 	uint64_t seed;
-	uint32_t ops;        /* mask of enum op_kind */
+	uint32_t ops; /* mask of enum op_kind */
 	struct op_pools pools;
-	int branch;          /* candidate operations per node; 0: every one (op_enumerate) */
+	int branch;	     /* candidate operations per node; 0: every one (op_enumerate) */
 	uint64_t max_states; /* 0: no limit */
 	bool stop_on_first, minimize, progress, verbose;
 	/* Benchmark baseline: backtrack as an in-OS checker must, without the

@@ -34,7 +34,7 @@ struct search {
 	char path[CHECK_MAX_DEPTH + 1][OP_TEXT_MAX]; /* the operations from the root */
 	int depth;
 	bool stop;
-	FILE *report; /* the JSON report's discrepancy list, or NULL */
+	FILE *report;	   /* the JSON report's discrepancy list, or NULL */
 	struct virt *mini; /* for --minimize: a second machine held at the root */
 	uint8_t *saved[CHECK_MAX_DEPTH + 1][CHECK_MAX_FS]; /* baseline: images per level */
 	double t0, last_progress;
@@ -108,8 +108,9 @@ static void progress(struct search *s, bool final)
 		return;
 	s->last_progress = t;
 	double rate = t > s->t0 ? s->res->states / (t - s->t0) : 0;
-	fprintf(stderr, "\rstates %llu  ops %llu  %.1f states/s  depth %d/%d  unique %llu  "
-			"discrepancies %u  findings %u   %s",
+	fprintf(stderr,
+		"\rstates %llu  ops %llu  %.1f states/s  depth %d/%d  unique %llu  "
+		"discrepancies %u  findings %u   %s",
 		(unsigned long long)s->res->states, (unsigned long long)s->res->ops, rate, s->depth,
 		s->cfg->depth, (unsigned long long)s->res->unique, s->res->discrepancies,
 		s->res->findings, final ? "\n" : "");
@@ -138,7 +139,8 @@ static void minimize_into(struct search *s, const char *full, const char *sig, c
 		s->mini = calloc(1, sizeof(*s->mini));
 		if (!s->mini || check_boot(s->mini, &s->cfg->m, err, sizeof(err)) ||
 		    virt_fork(s->mini)) {
-			fprintf(stderr, "themis: --minimize: %s\n", s->mini ? err : "out of memory");
+			fprintf(stderr, "themis: --minimize: %s\n",
+				s->mini ? err : "out of memory");
 			free(s->mini);
 			s->mini = NULL;
 			return;

@@ -32,7 +32,7 @@ static int shows(struct virt *v, const struct check_machine *m, char ops[][OP_TE
 int check_minimize(struct virt *root, const struct check_machine *m, char ops[][OP_TEXT_MAX],
 		   int *nops, const char *sig)
 {
-	char (*trial)[OP_TEXT_MAX] = malloc(sizeof(char[TRACE_MAX_OPS][OP_TEXT_MAX]));
+	char(*trial)[OP_TEXT_MAX] = malloc(sizeof(char[TRACE_MAX_OPS][OP_TEXT_MAX]));
 	int tries = 0;
 	if (!trial)
 		return 0;

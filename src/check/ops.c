@@ -9,12 +9,23 @@
 #include "ops.h"
 
 static const char *const names[OP_NKINDS] = {
-	[OP_CREATE] = "create",	  [OP_WRITE] = "write",		[OP_TRUNCATE] = "truncate",
-	[OP_UNLINK] = "unlink",	  [OP_MKDIR] = "mkdir",		[OP_RMDIR] = "rmdir",
-	[OP_CHMOD] = "chmod",	  [OP_CHOWN] = "chown",		[OP_CHGRP] = "chgrp",
-	[OP_SETXATTR] = "setxattr", [OP_REMOVEXATTR] = "removexattr", [OP_RENAME] = "rename",
-	[OP_LINK] = "link",	  [OP_SYMLINK] = "symlink",	[OP_FSYNC] = "fsync",
-	[OP_FALLOCATE] = "fallocate", [OP_REMOUNT] = "remount",
+    [OP_CREATE] = "create",
+    [OP_WRITE] = "write",
+    [OP_TRUNCATE] = "truncate",
+    [OP_UNLINK] = "unlink",
+    [OP_MKDIR] = "mkdir",
+    [OP_RMDIR] = "rmdir",
+    [OP_CHMOD] = "chmod",
+    [OP_CHOWN] = "chown",
+    [OP_CHGRP] = "chgrp",
+    [OP_SETXATTR] = "setxattr",
+    [OP_REMOVEXATTR] = "removexattr",
+    [OP_RENAME] = "rename",
+    [OP_LINK] = "link",
+    [OP_SYMLINK] = "symlink",
+    [OP_FSYNC] = "fsync",
+    [OP_FALLOCATE] = "fallocate",
+    [OP_REMOUNT] = "remount",
 };
 
 static const char *const default_files[] = {"f0", "f1", "f2", "d0/f0", "d0/f1", "d0/f2", "d1/f0"};
@@ -77,22 +88,20 @@ static const struct {
 	const char *fs;
 	uint32_t unsupported;
 } fs_table[] = {
-	{"ext2", 1u << OP_FALLOCATE},
-	{"ext3", 1u << OP_FALLOCATE},
-	{"ext4", 0},
-	{"xfs", 0},
-	{"btrfs", 0},
-	{"f2fs", 0},
-	{"jfs", 1u << OP_FALLOCATE},
-	{"nilfs2", 1u << OP_FALLOCATE | 1u << OP_SETXATTR | 1u << OP_REMOVEXATTR},
-	{"minix", 1u << OP_FALLOCATE | 1u << OP_SETXATTR | 1u << OP_REMOVEXATTR},
-	/* FAT-family: no owners, no links, no modes beyond read-only, no xattrs. */
-	{"vfat", 1u << OP_CHOWN | 1u << OP_CHGRP | 1u << OP_LINK | 1u << OP_SYMLINK |
-			 1u << OP_CHMOD | 1u << OP_SETXATTR | 1u << OP_REMOVEXATTR |
-			 1u << OP_FALLOCATE},
-	{"exfat", 1u << OP_CHOWN | 1u << OP_CHGRP | 1u << OP_LINK | 1u << OP_SYMLINK |
-			  1u << OP_CHMOD | 1u << OP_SETXATTR | 1u << OP_REMOVEXATTR |
-			  1u << OP_FALLOCATE},
+    {"ext2", 1u << OP_FALLOCATE},
+    {"ext3", 1u << OP_FALLOCATE},
+    {"ext4", 0},
+    {"xfs", 0},
+    {"btrfs", 0},
+    {"f2fs", 0},
+    {"jfs", 1u << OP_FALLOCATE},
+    {"nilfs2", 1u << OP_FALLOCATE | 1u << OP_SETXATTR | 1u << OP_REMOVEXATTR},
+    {"minix", 1u << OP_FALLOCATE | 1u << OP_SETXATTR | 1u << OP_REMOVEXATTR},
+    /* FAT-family: no owners, no links, no modes beyond read-only, no xattrs. */
+    {"vfat", 1u << OP_CHOWN | 1u << OP_CHGRP | 1u << OP_LINK | 1u << OP_SYMLINK | 1u << OP_CHMOD |
+		 1u << OP_SETXATTR | 1u << OP_REMOVEXATTR | 1u << OP_FALLOCATE},
+    {"exfat", 1u << OP_CHOWN | 1u << OP_CHGRP | 1u << OP_LINK | 1u << OP_SYMLINK | 1u << OP_CHMOD |
+		  1u << OP_SETXATTR | 1u << OP_REMOVEXATTR | 1u << OP_FALLOCATE},
 };
 
 bool fs_known(const char *fs)
@@ -161,7 +170,8 @@ int op_pools_set_sizes(struct op_pools *p, const char *list)
 	for (const char *s = list; *s;) {
 		char *end;
 		unsigned long v = strtoul(s, &end, 10);
-		if (end == s || (*end && *end != ',') || v > (1ul << 30) || p->nsizes == OP_POOL_MAX)
+		if (end == s || (*end && *end != ',') || v > (1ul << 30) ||
+		    p->nsizes == OP_POOL_MAX)
 			return -1;
 		p->sizes[p->nsizes++] = v;
 		s = *end ? end + 1 : end;
@@ -200,8 +210,8 @@ static bool parent_exists(const struct op_view *v, const char *path)
 
 /* want: 1 an existing path, -1 an absent one with an existing parent, 0 any.
  * Two draws in three follow the preference when the view allows it. */
-static const char *pick(uint64_t *rng, const struct op_pools *p, const struct op_view *v,
-			bool dir, int want)
+static const char *pick(uint64_t *rng, const struct op_pools *p, const struct op_view *v, bool dir,
+			int want)
 {
 	const char *const *pool = dir ? p->dirs : p->files;
 	int n = dir ? p->ndirs : p->nfiles;
@@ -229,7 +239,8 @@ static const char *any_path(uint64_t *rng, const struct op_pools *p, const struc
 
 static unsigned long size_of(uint64_t *rng, const struct op_pools *p, int max_log2)
 {
-	return p->nsizes ? p->sizes[op_rng_next(rng) % (uint64_t)p->nsizes] : pow2_bin(rng, max_log2);
+	return p->nsizes ? p->sizes[op_rng_next(rng) % (uint64_t)p->nsizes]
+			 : pow2_bin(rng, max_log2);
 }
 
 static void format_op(uint64_t *rng, const struct op_pools *p, const struct op_view *v,
@@ -246,16 +257,25 @@ static void format_op(uint64_t *rng, const struct op_pools *p, const struct op_v
 			 size_of(rng, p, 16), (unsigned)(op_rng_next(rng) % 256),
 			 PICK(rng, write_flags));
 		break;
-	case OP_TRUNCATE: snprintf(t, n, "op truncate %s %lu", FILE_E(1), size_of(rng, p, 17)); break;
+	case OP_TRUNCATE:
+		snprintf(t, n, "op truncate %s %lu", FILE_E(1), size_of(rng, p, 17));
+		break;
 	case OP_UNLINK: snprintf(t, n, "op unlink %s", FILE_E(1)); break;
 	case OP_MKDIR: snprintf(t, n, "op mkdir %s %s", DIR_E(-1), PICK(rng, modes)); break;
 	case OP_RMDIR: snprintf(t, n, "op rmdir %s", DIR_E(1)); break;
-	case OP_CHMOD: snprintf(t, n, "op chmod %s %s", any_path(rng, p, v), PICK(rng, modes)); break;
-	case OP_CHOWN: snprintf(t, n, "op chown %s %s", any_path(rng, p, v), PICK(rng, owners)); break;
-	case OP_CHGRP: snprintf(t, n, "op chgrp %s %s", any_path(rng, p, v), PICK(rng, owners)); break;
+	case OP_CHMOD:
+		snprintf(t, n, "op chmod %s %s", any_path(rng, p, v), PICK(rng, modes));
+		break;
+	case OP_CHOWN:
+		snprintf(t, n, "op chown %s %s", any_path(rng, p, v), PICK(rng, owners));
+		break;
+	case OP_CHGRP:
+		snprintf(t, n, "op chgrp %s %s", any_path(rng, p, v), PICK(rng, owners));
+		break;
 	case OP_SETXATTR:
-		snprintf(t, n, "op setxattr %s %s %u %u", any_path(rng, p, v), PICK(rng, xattr_names),
-			 PICK(rng, xattr_sizes), (unsigned)(op_rng_next(rng) % 256));
+		snprintf(t, n, "op setxattr %s %s %u %u", any_path(rng, p, v),
+			 PICK(rng, xattr_names), PICK(rng, xattr_sizes),
+			 (unsigned)(op_rng_next(rng) % 256));
 		break;
 	case OP_REMOVEXATTR:
 		snprintf(t, n, "op removexattr %s %s", any_path(rng, p, v), PICK(rng, xattr_names));
@@ -264,7 +284,7 @@ static void format_op(uint64_t *rng, const struct op_pools *p, const struct op_v
 		bool dir = op_rng_next(rng) % 3 == 0;
 		const char *a = dir ? DIR_E(1) : FILE_E(1);
 		const char *b = op_rng_next(rng) % 2 ? (dir ? DIR_E(-1) : FILE_E(-1))
-						      : (dir ? DIR_E(1) : FILE_E(1));
+						     : (dir ? DIR_E(1) : FILE_E(1));
 		snprintf(t, n, "op rename %s %s", a, b);
 		break;
 	}
@@ -273,14 +293,15 @@ static void format_op(uint64_t *rng, const struct op_pools *p, const struct op_v
 	case OP_FSYNC: snprintf(t, n, "op fsync %s", any_path(rng, p, v)); break;
 	case OP_FALLOCATE:
 		snprintf(t, n, "op fallocate %s %s %lu %lu", FILE_E(1),
-			 op_rng_next(rng) % 2 ? "0" : "keep_size", size_of(rng, p, 16), size_of(rng, p, 16));
+			 op_rng_next(rng) % 2 ? "0" : "keep_size", size_of(rng, p, 16),
+			 size_of(rng, p, 16));
 		break;
 	default: snprintf(t, n, "op remount"); break;
 	}
 }
 
-void op_generate(uint64_t *rng, uint32_t mask, const struct op_pools *p,
-		 const struct op_view *v, struct op *out)
+void op_generate(uint64_t *rng, uint32_t mask, const struct op_pools *p, const struct op_view *v,
+		 struct op *out)
 {
 	int kinds[OP_NKINDS], nk = 0;
 	for (int k = 0; k < OP_NKINDS; k++)
@@ -296,7 +317,7 @@ void op_generate(uint64_t *rng, uint32_t mask, const struct op_pools *p,
 	/* A nearly empty tree: build something first. */
 	if (v && v->nfiles + v->ndirs < 2 && r % 3 && (mask & (1u << OP_CREATE | 1u << OP_MKDIR)))
 		k = (r / 3 % 2 && (mask & 1u << OP_MKDIR)) || !(mask & 1u << OP_CREATE) ? OP_MKDIR
-											 : OP_CREATE;
+											: OP_CREATE;
 	out->kind = k;
 	format_op(rng, p, v, k, out->text);
 }
@@ -309,7 +330,7 @@ struct sink {
 };
 
 static void emit(struct sink *s, enum op_kind k, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static void emit(struct sink *s, enum op_kind k, const char *fmt, ...)
 {
 	if (s->n == s->max)
@@ -344,17 +365,20 @@ static void enumerate_data(struct sink *s, const struct op_pools *p, uint32_t ma
 				 * state, which the visited set then prunes, but only the
 				 * synced one has put its data on the disk. */
 				if (mask & 1u << OP_WRITE) {
-					emit(s, OP_WRITE, "op write %s %lu %lu 1 sync", p->files[f], sz[a], sz[b]);
-					emit(s, OP_WRITE, "op write %s %lu %lu 1 -", p->files[f], sz[a], sz[b]);
+					emit(s, OP_WRITE, "op write %s %lu %lu 1 sync", p->files[f],
+					     sz[a], sz[b]);
+					emit(s, OP_WRITE, "op write %s %lu %lu 1 -", p->files[f],
+					     sz[a], sz[b]);
 				}
 				if (mask & 1u << OP_FALLOCATE)
-					emit(s, OP_FALLOCATE, "op fallocate %s 0 %lu %lu", p->files[f], sz[a], sz[b]);
+					emit(s, OP_FALLOCATE, "op fallocate %s 0 %lu %lu",
+					     p->files[f], sz[a], sz[b]);
 			}
 		}
 }
 
-static void enumerate_pairs(struct sink *s, const char *name, enum op_kind k,
-			    const char *const *a, int na)
+static void enumerate_pairs(struct sink *s, const char *name, enum op_kind k, const char *const *a,
+			    int na)
 {
 	for (int i = 0; i < na; i++)
 		for (int j = 0; j < na; j++)
@@ -387,9 +411,12 @@ int op_enumerate(uint32_t mask, const struct op_pools *p, struct op *out, int ma
 	static const struct {
 		enum op_kind k;
 		const char *name, *arg;
-	} simple[] = {{OP_CHMOD, "chmod", "0600"},	 {OP_CHOWN, "chown", "1000"},
-		      {OP_CHGRP, "chgrp", "1000"},	 {OP_SETXATTR, "setxattr", "user.a 16 1"},
-		      {OP_REMOVEXATTR, "removexattr", "user.a"}, {OP_FSYNC, "fsync", NULL}};
+	} simple[] = {{OP_CHMOD, "chmod", "0600"},
+		      {OP_CHOWN, "chown", "1000"},
+		      {OP_CHGRP, "chgrp", "1000"},
+		      {OP_SETXATTR, "setxattr", "user.a 16 1"},
+		      {OP_REMOVEXATTR, "removexattr", "user.a"},
+		      {OP_FSYNC, "fsync", NULL}};
 	for (size_t i = 0; i < sizeof(simple) / sizeof(simple[0]); i++)
 		if (mask & 1u << simple[i].k)
 			enumerate_paths(&s, p, simple[i].k, simple[i].name, simple[i].arg);

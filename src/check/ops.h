@@ -82,8 +82,8 @@ struct op_view {
 };
 
 /* A random operation of a kind in `mask`, from the pools (view may be NULL). */
-void op_generate(uint64_t *rng, uint32_t mask, const struct op_pools *p,
-		 const struct op_view *view, struct op *out);
+void op_generate(uint64_t *rng, uint32_t mask, const struct op_pools *p, const struct op_view *view,
+		 struct op *out);
 
 /* Every operation of a kind in `mask` over the pools, with the other
  * arguments at their first pool value (modes 0644/0755, no flags, sync and

@@ -14,16 +14,17 @@ int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t 
 {
 	static const char *const quiet = "quiet";
 	char append[256] = "";
-	size_t used = (size_t)snprintf(append, sizeof(append), "console=ttyS0 panic=-1 %s themis.fs=", quiet);
+	size_t used =
+	    (size_t)snprintf(append, sizeof(append), "console=ttyS0 panic=-1 %s themis.fs=", quiet);
 	struct virt_config cfg = {
-		.kernel = m->kernel,
-		.initrd = m->initrd,
-		.append = append,
-		.mem = m->mem,
-		.ndisks = m->nfs,
-		.clock_ns = m->clock_ns,
-		.seed = m->machine_seed,
-		.wait = true,
+	    .kernel = m->kernel,
+	    .initrd = m->initrd,
+	    .append = append,
+	    .mem = m->mem,
+	    .ndisks = m->nfs,
+	    .clock_ns = m->clock_ns,
+	    .seed = m->machine_seed,
+	    .wait = true,
 	};
 	for (int i = 0; i < m->nfs; i++) {
 		cfg.disks[i] = (struct virt_disk_config){m->images[i], false};
@@ -50,8 +51,9 @@ int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t 
 		return -1;
 	v->op_budget = m->op_budget;
 	if (virt_run(v, 40000000000ULL) != VIRT_WAITING) {
-		snprintf(err, errlen, "the guest did not reach the agent's command loop (stop %d%s%s)",
-			 v->stop, v->stop_detail[0] ? ": " : "", v->stop_detail);
+		snprintf(err, errlen,
+			 "the guest did not reach the agent's command loop (stop %d%s%s)", v->stop,
+			 v->stop_detail[0] ? ": " : "", v->stop_detail);
 		virt_free(v);
 		return -1;
 	}
@@ -104,9 +106,11 @@ static int parse_step(const char *log, int nfs, bool need_r, struct check_step *
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
 		size_t whylen)
 {
-	static const char *const stops[] = {"running",	"ready",   "powered off", "reboot",
-					    "kernel panic", "hang (instruction budget)",
-					    "hang (asleep)", "trap into M-mode", "waiting"};
+	static const char *const stops[] = {"running",	     "ready",
+					    "powered off",   "reboot",
+					    "kernel panic",  "hang (instruction budget)",
+					    "hang (asleep)", "trap into M-mode",
+					    "waiting"};
 	virt_clear_log(v);
 	if (virt_command(v, cmd)) {
 		snprintf(why, whylen, "the agent was not waiting for a command");
@@ -116,8 +120,8 @@ int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, 
 	enum virt_stop stop = virt_run(v, cpu_steps(&v->cpu) + budget);
 	if (stop != VIRT_WAITING || v->dev.panic_at) {
 		snprintf(why, whylen, "guest failure during '%s': %s%s%s", cmd,
-			 v->dev.panic_at ? "kernel panic" : stops[stop], v->stop_detail[0] ? ": " : "",
-			 v->stop_detail);
+			 v->dev.panic_at ? "kernel panic" : stops[stop],
+			 v->stop_detail[0] ? ": " : "", v->stop_detail);
 		return -1;
 	}
 	memset(s, 0, sizeof(*s));
@@ -138,7 +142,8 @@ static int compare_results(const struct check_machine *m, const struct check_ste
 			   size_t whylen)
 {
 	for (int i = 1; i < m->nfs; i++)
-		if (s->ret[i] != s->ret[0] || strcmp(errno_class(s->err[i]), errno_class(s->err[0]))) {
+		if (s->ret[i] != s->ret[0] ||
+		    strcmp(errno_class(s->err[i]), errno_class(s->err[0]))) {
 			size_t n = (size_t)snprintf(why, whylen, "return values differ:");
 			for (int k = 0; k < m->nfs && n < whylen; k++)
 				n += (size_t)snprintf(why + n, whylen - n, " %s %lld %s", m->fs[k],
@@ -172,13 +177,15 @@ static void first_difference(const char *log, const struct check_machine *m, int
 		int src = pass ? k : 0, other = pass ? 0 : k;
 		char pfx[8];
 		int pn = snprintf(pfx, sizeof(pfx), "e %d ", src);
-		for (const char *l = log; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		for (const char *l = log; l && *l;
+		     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
 			if (strncmp(l, pfx, (size_t)pn))
 				continue;
 			char path[256];
 			if (sscanf(l + pn, "%255s", path) != 1)
 				continue;
-			const char *a = l + pn + strlen(path) + 1, *b = find_entry(log, other, path);
+			const char *a = l + pn + strlen(path) + 1,
+				   *b = find_entry(log, other, path);
 			if (!b) {
 				snprintf(why, whylen, "state differs: %s exists on %s only", path,
 					 m->fs[src]);
@@ -194,9 +201,12 @@ static void first_difference(const char *log, const struct check_machine *m, int
 				size_t wa = strcspn(fa, " \n"), wb = strcspn(fb, " \n");
 				if (wa != wb || memcmp(fa, fb, wa)) {
 					size_t key = strcspn(fa, "=");
-					snprintf(why, whylen, "state differs at %s: %.*s on %s, %.*s on %s",
-						 path, (int)wa, fa, m->fs[src], (int)wb, fb, m->fs[other]);
-					snprintf(sig, siglen, "state:%.*s", (int)(key < wa ? key : wa), fa);
+					snprintf(why, whylen,
+						 "state differs at %s: %.*s on %s, %.*s on %s",
+						 path, (int)wa, fa, m->fs[src], (int)wb, fb,
+						 m->fs[other]);
+					snprintf(sig, siglen, "state:%.*s",
+						 (int)(key < wa ? key : wa), fa);
 					return;
 				}
 				fa += wa + (fa[wa] == ' '), fb += wb + (fb[wb] == ' ');

@@ -44,8 +44,8 @@ static bool file_hash(const char *path, char out[33])
 	return ok;
 }
 
-int trace_write(const char *path, const struct check_machine *m, char ops[][OP_TEXT_MAX],
-		int nops, const char *sig, const char *detail, char *err, size_t errlen)
+int trace_write(const char *path, const struct check_machine *m, char ops[][OP_TEXT_MAX], int nops,
+		const char *sig, const char *detail, char *err, size_t errlen)
 {
 	char hk[33], hi[33], himg[CHECK_MAX_FS][33];
 	bool ok = file_hash(m->kernel, hk) && file_hash(m->initrd, hi);
@@ -101,7 +101,8 @@ static int parse_line(struct trace *t, char *line, int *nimg, bool *done, bool c
 	unsigned long long u;
 	int n;
 	if (!strncmp(line, "op ", 3)) {
-		if (t->nops == TRACE_MAX_OPS || strlen(line) >= OP_TEXT_MAX || op_kind_of_text(line) < 0)
+		if (t->nops == TRACE_MAX_OPS || strlen(line) >= OP_TEXT_MAX ||
+		    op_kind_of_text(line) < 0)
 			return -1;
 		strcpy(t->ops[t->nops++], line);
 	} else if (!strncmp(line, "fs ", 3)) {
@@ -166,9 +167,13 @@ int trace_read(const char *path, struct trace *t, bool check_kernel, char *err, 
 	fclose(f);
 	if (rc == -1 || (rc == 0 && !done))
 		snprintf(err, errlen, "%s: damaged trace (%s line %d)", path,
-			 done ? "bad" : rc ? "bad" : "no 'end' after", lineno + 1);
-	if (rc == 0 && done && (t->m.nfs < 1 || nimg != t->m.nfs || !t->m.kernel || !t->m.initrd ||
-				!t->m.mem || !t->sig[0])) {
+			 done ? "bad"
+			 : rc ? "bad"
+			      : "no 'end' after",
+			 lineno + 1);
+	if (rc == 0 && done &&
+	    (t->m.nfs < 1 || nimg != t->m.nfs || !t->m.kernel || !t->m.initrd || !t->m.mem ||
+	     !t->sig[0])) {
 		snprintf(err, errlen, "%s: damaged trace (incomplete header)", path);
 		return -1;
 	}

@@ -17,13 +17,13 @@ struct trace {
 	char fsnames[CHECK_MAX_FS][16];
 	char ops[TRACE_MAX_OPS][OP_TEXT_MAX];
 	int nops;
-	char sig[64];                 /* the discrepancy's signature */
+	char sig[64]; /* the discrepancy's signature */
 	char detail[CHECK_DETAIL_MAX];
 };
 
 /* Write a trace; 0 or -1 with err. */
-int trace_write(const char *path, const struct check_machine *m, char ops[][OP_TEXT_MAX],
-		int nops, const char *sig, const char *detail, char *err, size_t errlen);
+int trace_write(const char *path, const struct check_machine *m, char ops[][OP_TEXT_MAX], int nops,
+		const char *sig, const char *detail, char *err, size_t errlen);
 
 /* Read a trace and check that its kernel, initrd and images are the ones
  * it was recorded with (the kernel only if check_kernel: a replay may run

@@ -57,4 +57,3 @@ double now_seconds(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts); /* host clock for --stats only */
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
-

@@ -33,8 +33,8 @@ static int parse_bare_args(int argc, char **argv, struct bare_args *a)
 			if (!has_value || !parse_size(argv[++i], &a->mem) || a->mem < 4096 ||
 			    a->mem % 4096 || a->mem > (64ULL << 30))
 				return usage_error(
-					"--mem needs a size in 4 KiB multiples up to 64G, got '%s'",
-					has_value ? argv[i] : "");
+				    "--mem needs a size in 4 KiB multiples up to 64G, got '%s'",
+				    has_value ? argv[i] : "");
 		} else if (arg[0] == '-' && arg[1]) {
 			return usage_error("unknown option '%s' for 'bare'", arg);
 		} else if (a->elf) {
@@ -77,13 +77,17 @@ int cmd_bare(int argc, char **argv)
 		rc = m->code;
 		break;
 	case BARE_BUDGET:
-		fprintf(stderr, "themis: %s: stopped after %" PRIu64 " instructions (--max-insns)"
-			" at pc 0x%" PRIx64 "\n", a.elf, n, m->cpu.pc);
+		fprintf(stderr,
+			"themis: %s: stopped after %" PRIu64 " instructions (--max-insns)"
+			" at pc 0x%" PRIx64 "\n",
+			a.elf, n, m->cpu.pc);
 		rc = EXIT_BUDGET;
 		break;
 	default:
-		fprintf(stderr, "themis: %s: hart waits (wfi) at pc 0x%" PRIx64
-			" with no interrupt enabled that could wake it\n", a.elf, m->cpu.pc);
+		fprintf(stderr,
+			"themis: %s: hart waits (wfi) at pc 0x%" PRIx64
+			" with no interrupt enabled that could wake it\n",
+			a.elf, m->cpu.pc);
 		rc = EXIT_DEADLOCK;
 		break;
 	}
@@ -94,4 +98,3 @@ int cmd_bare(int argc, char **argv)
 	free(m);
 	return rc;
 }
-

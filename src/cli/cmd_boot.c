@@ -105,9 +105,9 @@ static int parse_option(struct boot_args *a, int argc, char **argv, int *i)
 		cfg->next = arg[2] == 's' ? DB_NEXT_SCRIPT : DB_NEXT_LIST;
 		return 0;
 	}
-	static const char *const with_value[] = {
-		"--kernel", "--initrd", "--disk",      "--append", "--save-disks", "--mem",
-		"--clock",  "--seed",   "--max-insns", "--save",   "--load"};
+	static const char *const with_value[] = {"--kernel",	 "--initrd", "--disk",	"--append",
+						 "--save-disks", "--mem",    "--clock", "--seed",
+						 "--max-insns",	 "--save",   "--load"};
 	bool known = false;
 	for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
 		known |= !strcmp(arg, with_value[k]);
@@ -198,7 +198,7 @@ static int parse_boot_args(int argc, char **argv, struct boot_args *a)
 	a->cfg.console = stdout;
 	if (a->save && (a->cfg.next || a->load))
 		return usage_error("%s", "--save keeps the machine at the agent's command loop: "
-				   "it goes with neither --script, --list nor --load");
+					 "it goes with neither --script, --list nor --load");
 	a->cfg.wait = a->save != NULL;
 	return build_cmdline(a);
 }
@@ -224,16 +224,16 @@ static int save_disks(struct virt *v, const char *dir)
 static int report_stop(struct virt *v, const struct boot_args *a, enum virt_stop stop)
 {
 	static const char *const what[] = {
-		[VIRT_RUNNING] = "still running",
-		[VIRT_READY] = "agent ready",
-		[VIRT_POWEROFF] = "the guest powered off",
-		[VIRT_REBOOT] = "the guest asked for a reboot",
-		[VIRT_PANIC] = "kernel panic",
-		[VIRT_BUDGET] = "instruction budget exhausted (--max-insns) before the agent "
-				"reported: the guest hangs or is slow",
-		[VIRT_HUNG] = "the guest hangs: the hart sleeps with no timer armed",
-		[VIRT_MTRAP] = "a trap reached M-mode",
-		[VIRT_WAITING] = "agent waiting for commands",
+	    [VIRT_RUNNING] = "still running",
+	    [VIRT_READY] = "agent ready",
+	    [VIRT_POWEROFF] = "the guest powered off",
+	    [VIRT_REBOOT] = "the guest asked for a reboot",
+	    [VIRT_PANIC] = "kernel panic",
+	    [VIRT_BUDGET] = "instruction budget exhausted (--max-insns) before the agent "
+			    "reported: the guest hangs or is slow",
+	    [VIRT_HUNG] = "the guest hangs: the hart sleeps with no timer armed",
+	    [VIRT_MTRAP] = "a trap reached M-mode",
+	    [VIRT_WAITING] = "agent waiting for commands",
 	};
 	bool ok = stop == VIRT_READY || stop == VIRT_WAITING ||
 		  (a->cfg.next && stop == VIRT_POWEROFF && v->ready_report[0]);
@@ -247,8 +247,8 @@ static int report_stop(struct virt *v, const struct boot_args *a, enum virt_stop
 			cpu_steps(&v->cpu), v->ready_report);
 		return 0;
 	}
-	fprintf(stderr, "themis: boot failed: %s%s%s (after %" PRIu64 " instructions, pc 0x%" PRIx64
-			")\n",
+	fprintf(stderr,
+		"themis: boot failed: %s%s%s (after %" PRIu64 " instructions, pc 0x%" PRIx64 ")\n",
 		what[stop], v->stop_detail[0] ? ": " : "", v->stop_detail, cpu_steps(&v->cpu),
 		v->cpu.pc);
 	fprintf(stderr, "themis: last console lines:\n");
@@ -306,8 +306,9 @@ int cmd_boot(int argc, char **argv)
 		char hash[33];
 		uint64_t n = cpu_steps(&v->cpu) - steps0; /* this run's, after a --load */
 		virt_ram_hash(v, hash);
-		fprintf(stderr, "instructions %" PRIu64 "\nwall-seconds %.3f\nmips %.1f\nram-hash %s\n",
-			n, secs, secs > 0 ? n / secs / 1e6 : 0.0, hash);
+		fprintf(stderr,
+			"instructions %" PRIu64 "\nwall-seconds %.3f\nmips %.1f\nram-hash %s\n", n,
+			secs, secs > 0 ? n / secs / 1e6 : 0.0, hash);
 	}
 	if (a.save_dir && save_disks(v, a.save_dir))
 		rc = EXIT_USAGE;

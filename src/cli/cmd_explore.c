@@ -60,8 +60,8 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 		if (!strcmp(val, "all"))
 			c->branch = 0;
 		else if (!parse_u64(val, &u) || u < 1 || u > 1000)
-			return usage_error("--branch needs a number from 1 to 1000 or 'all', got '%s'",
-					   val);
+			return usage_error(
+			    "--branch needs a number from 1 to 1000 or 'all', got '%s'", val);
 		else
 			c->branch = (int)u;
 	} else if (!strcmp(opt, "--paths")) {
@@ -72,15 +72,15 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 					   val);
 	} else if (!strcmp(opt, "--sizes")) {
 		if (op_pools_set_sizes(&c->pools, val))
-			return usage_error("--sizes needs a comma list of numbers up to 2^30, got '%s'",
-					   val);
+			return usage_error(
+			    "--sizes needs a comma list of numbers up to 2^30, got '%s'", val);
 	} else if (!strcmp(opt, "--max-states")) {
 		if (!parse_u64(val, &c->max_states) || !c->max_states)
 			return usage_error("--max-states needs a positive count, got '%s'", val);
 	} else if (!strcmp(opt, "--op-budget")) {
 		if (!parse_u64(val, &c->m.op_budget) || !c->m.op_budget)
-			return usage_error("--op-budget needs a positive instruction count, got '%s'",
-					   val);
+			return usage_error(
+			    "--op-budget needs a positive instruction count, got '%s'", val);
 	} else if (!strcmp(opt, "--load")) {
 		c->m.load = val;
 	} else if (!strcmp(opt, "--ops")) {
@@ -97,7 +97,8 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 		a->disks[a->ndisks++] = val;
 	} else if (!strcmp(opt, "--mem")) {
 		if (!parse_size(val, &c->m.mem) || c->m.mem < (64ULL << 20) || c->m.mem % (1 << 20))
-			return usage_error("--mem needs a size in MiB, at least 64M, got '%s'", val);
+			return usage_error("--mem needs a size in MiB, at least 64M, got '%s'",
+					   val);
 	} else if (!strcmp(opt, "--clock")) {
 		if (val[0] != '@' || !parse_u64(val + 1, &u) || u > UINT64_MAX / 1000000000ULL)
 			return usage_error("--clock takes @SECONDS here, got '%s'", val);
@@ -143,14 +144,16 @@ static int resolve_images(struct explore_args *a)
 		else
 			beside_exe("images", name, a->images[i], sizeof(a->images[i]));
 		if (access(a->images[i], R_OK) != 0) {
-			fprintf(stderr, "themis: %s: cannot read the %s image (make guest builds them)\n",
+			fprintf(stderr,
+				"themis: %s: cannot read the %s image (make guest builds them)\n",
 				a->images[i], m->fs[i]);
 			return EXIT_USAGE;
 		}
 		const char *t = fstype_detect(a->images[i]);
 		if (!t || strcmp(t, m->fs[i])) {
-			fprintf(stderr, "themis: %s holds %s, not %s (too small, damaged, or another "
-					"filesystem)\n",
+			fprintf(stderr,
+				"themis: %s holds %s, not %s (too small, damaged, or another "
+				"filesystem)\n",
 				a->images[i], t ? t : "no filesystem Themis knows", m->fs[i]);
 			return EXIT_USAGE;
 		}
@@ -174,16 +177,18 @@ static int resolve_ops(struct explore_args *a)
 	int badlen = 0;
 	int64_t mask = op_mask_parse(a->ops, &bad, &badlen);
 	if (mask < 0) {
-		fprintf(stderr, "themis: unknown operation '%.*s' in --ops (known: create, write, "
-				"truncate, unlink, mkdir, rmdir, chmod, chown, chgrp, setxattr, "
-				"removexattr, rename, link, symlink, fsync, fallocate, remount, all)\n",
+		fprintf(stderr,
+			"themis: unknown operation '%.*s' in --ops (known: create, write, "
+			"truncate, unlink, mkdir, rmdir, chmod, chown, chgrp, setxattr, "
+			"removexattr, rename, link, symlink, fsync, fallocate, remount, all)\n",
 			badlen, bad);
 		return EXIT_USAGE;
 	}
 	for (int k = 0; k < OP_NKINDS; k++)
 		if ((mask >> k & 1) && !(common >> k & 1))
-			fprintf(stderr, "themis: note: %s is left out: not every filesystem given "
-					"supports it\n",
+			fprintf(stderr,
+				"themis: note: %s is left out: not every filesystem given "
+				"supports it\n",
 				op_name((enum op_kind)k));
 	c->ops = (uint32_t)mask & common;
 	if (!c->ops)
@@ -208,9 +213,10 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 		const char *arg = argv[i];
 		if (arg[0] != '-') {
 			if (!fs_known(arg))
-				return usage_error("unknown filesystem '%s' (known: ext2, ext3, ext4, "
-						   "xfs, btrfs, f2fs, vfat, exfat, jfs, nilfs2, minix)",
-						   arg);
+				return usage_error(
+				    "unknown filesystem '%s' (known: ext2, ext3, ext4, "
+				    "xfs, btrfs, f2fs, vfat, exfat, jfs, nilfs2, minix)",
+				    arg);
 			if (c->m.nfs == CHECK_MAX_FS)
 				return usage_error("at most %s filesystems at once", "4");
 			c->m.fs[c->m.nfs++] = arg;
@@ -228,7 +234,7 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 	}
 	if (c->m.nfs < 2)
 		return usage_error("%s", "explore needs at least two filesystems to compare "
-				   "(e.g. themis explore ext4 xfs)");
+					 "(e.g. themis explore ext4 xfs)");
 	c->m.kernel = a->kernel;
 	c->m.initrd = a->initrd;
 	int rc = resolve_images(a);
@@ -256,9 +262,9 @@ int cmd_explore(int argc, char **argv)
 		 a.cfg.branch);
 	printf(" to depth %d (seed %llu, %s a node): %llu states, %llu unique, "
 	       "%llu operations, %llu restores in %.3f s (%.1f states/s)\n",
-	       a.cfg.depth, (unsigned long long)a.cfg.seed, branch,
-	       (unsigned long long)r.states, (unsigned long long)r.unique,
-	       (unsigned long long)r.ops, (unsigned long long)r.restores, r.seconds,
+	       a.cfg.depth, (unsigned long long)a.cfg.seed, branch, (unsigned long long)r.states,
+	       (unsigned long long)r.unique, (unsigned long long)r.ops,
+	       (unsigned long long)r.restores, r.seconds,
 	       r.seconds > 0 ? r.states / r.seconds : 0.0);
 	printf("%u discrepanc%s, %u finding%s (guest failures)%s%s\n", r.discrepancies,
 	       r.discrepancies == 1 ? "y" : "ies", r.findings, r.findings == 1 ? "" : "s",
@@ -295,18 +301,19 @@ int cmd_replay(int argc, char **argv)
 		    (t->m.time && check_apply(v, t->m.nfs, "fp time", &st, why, sizeof(why)))) {
 			snprintf(sig, sizeof(sig), "finding");
 			rc = 1;
-		} else if (check_compare(v, &t->m, op_kind_of_text(t->ops[i]), &st, why, sizeof(why),
-					 sig, sizeof(sig))) {
+		} else if (check_compare(v, &t->m, op_kind_of_text(t->ops[i]), &st, why,
+					 sizeof(why), sig, sizeof(sig))) {
 			rc = 1;
 		}
 		if (rc)
-			printf("     %s: %s\n", i + 1 == t->nops && !strcmp(sig, t->sig)
-						? "reproduced"
-						: "a different discrepancy",
+			printf("     %s: %s\n",
+			       i + 1 == t->nops && !strcmp(sig, t->sig) ? "reproduced"
+									: "a different discrepancy",
 			       why);
 	}
 	if (!rc)
-		printf("not reproduced: the filesystems agree after all %d operations (recorded: %s)\n",
+		printf("not reproduced: the filesystems agree after all %d operations (recorded: "
+		       "%s)\n",
 		       t->nops, t->detail);
 	virt_free(v);
 	free(v);

@@ -353,7 +353,9 @@ static void exec_other(struct cpu *c, uint32_t insn, int len)
 		return;
 	case OPC_SYSTEM: {
 		int f3 = (insn >> 12) & 7;
-		bool done = f3 == 0 ? csr_system(c, insn) : f3 == 4 ? illegal(c) : csr_exec(c, insn);
+		bool done = f3 == 0   ? csr_system(c, insn)
+			    : f3 == 4 ? illegal(c)
+				      : csr_exec(c, insn);
 		if (done)
 			c->pc = pc + len;
 		return;
@@ -393,8 +395,8 @@ static void exec_uncached(struct cpu *c);
  * run here directly; the rest go through exec(), the full decoder. Returns
  * true when a fast operation completed (so the fetch mapping of this page is
  * still valid), false after the full decoder or a trap. */
-static inline __attribute__((always_inline)) bool exec_decoded(struct cpu *c,
-							     const struct dinsn *d, uint64_t pc)
+static inline __attribute__((always_inline)) bool exec_decoded(struct cpu *c, const struct dinsn *d,
+							       uint64_t pc)
 {
 	uint64_t *x = c->x, a = x[d->rs1], b = x[d->rs2], v;
 	int64_t imm = d->imm;
@@ -476,9 +478,7 @@ static inline __attribute__((always_inline)) bool exec_decoded(struct cpu *c,
 		c->raw_insn = d->raw;
 		exec_other(c, d->len == 2 ? rvc_lookup((uint16_t)d->raw) : d->raw, d->len);
 		return false;
-	default: /* D_SLOW */
-		exec_uncached(c);
-		return false;
+	default: /* D_SLOW */ exec_uncached(c); return false;
 	}
 	c->pc = pc + d->len;
 	return true;

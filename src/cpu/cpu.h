@@ -98,16 +98,16 @@ struct cpu {
 	struct cpu_csrs csr;
 
 	uint64_t steps_done; /* instructions stepped before the current cpu_run */
-	uint64_t traps;      /* of those, how many trapped instead of retiring */
+	uint64_t traps;	     /* of those, how many trapped instead of retiring */
 	uint64_t time_skip;  /* ticks added to time by WFI fast-forward */
 	uint64_t res_addr;   /* LR reservation: address and loaded value, */
 	uint64_t res_val;    /* valid when res_valid */
 	bool res_valid;
-	bool wfi;            /* waiting for an interrupt */
-	uint32_t raw_insn;   /* the instruction being executed, as fetched (for tval) */
+	bool wfi;	   /* waiting for an interrupt */
+	uint32_t raw_insn; /* the instruction being executed, as fetched (for tval) */
 
-	int64_t run_len;     /* instructions this cpu_run may step, and of */
-	int64_t budget;      /* those, how many are left (0 ends the run) */
+	int64_t run_len; /* instructions this cpu_run may step, and of */
+	int64_t budget;	 /* those, how many are left (0 ends the run) */
 
 	/* Everything above is the hart's state, plain data, saved and restored
 	 * whole (cpu_save/cpu_load); everything below is wiring and caches. */

@@ -9,21 +9,21 @@
  * that can unmask an interrupt ends the current run so it is taken. */
 #include "cpu_internal.h"
 
-#define MISA_RV64GC_SU                                                                     \
-	((2ULL << 62) | (1 << 0) | (1 << 2) | (1 << 3) | (1 << 5) | (1 << 8) | (1 << 12) |  \
+#define MISA_RV64GC_SU                                                                             \
+	((2ULL << 62) | (1 << 0) | (1 << 2) | (1 << 3) | (1 << 5) | (1 << 8) | (1 << 12) |         \
 	 (1 << 18) | (1 << 20))
 
-#define SSTATUS_MASK                                                                       \
-	(MSTATUS_SIE | MSTATUS_SPIE | MSTATUS_SPP | MSTATUS_FS | MSTATUS_SUM | MSTATUS_MXR | \
+#define SSTATUS_MASK                                                                               \
+	(MSTATUS_SIE | MSTATUS_SPIE | MSTATUS_SPP | MSTATUS_FS | MSTATUS_SUM | MSTATUS_MXR |       \
 	 (3ULL << 32) | MSTATUS_SD)
-#define MSTATUS_WRITABLE                                                                   \
-	(MSTATUS_SIE | MSTATUS_MIE | MSTATUS_SPIE | MSTATUS_MPIE | MSTATUS_SPP | MSTATUS_MPP | \
-	 MSTATUS_FS | MSTATUS_MPRV | MSTATUS_SUM | MSTATUS_MXR | MSTATUS_TVM | MSTATUS_TW |   \
+#define MSTATUS_WRITABLE                                                                           \
+	(MSTATUS_SIE | MSTATUS_MIE | MSTATUS_SPIE | MSTATUS_MPIE | MSTATUS_SPP | MSTATUS_MPP |     \
+	 MSTATUS_FS | MSTATUS_MPRV | MSTATUS_SUM | MSTATUS_MXR | MSTATUS_TVM | MSTATUS_TW |        \
 	 MSTATUS_TSR)
 #define MSTATUS_UXL_SXL (0xaULL << 32) /* both 64-bit, read-only */
 
-#define MIP_S_BITS       ((1ULL << IRQ_SSI) | (1ULL << IRQ_STI) | (1ULL << IRQ_SEI))
-#define MIE_WRITABLE     (MIP_S_BITS | (1ULL << IRQ_MSI) | (1ULL << IRQ_MTI) | (1ULL << IRQ_MEI))
+#define MIP_S_BITS	 ((1ULL << IRQ_SSI) | (1ULL << IRQ_STI) | (1ULL << IRQ_SEI))
+#define MIE_WRITABLE	 (MIP_S_BITS | (1ULL << IRQ_MSI) | (1ULL << IRQ_MTI) | (1ULL << IRQ_MEI))
 #define MEDELEG_WRITABLE 0xb3ffULL /* all but ecall-from-M and the reserved causes */
 
 enum {
@@ -200,8 +200,14 @@ static void csr_write(struct cpu *c, int csr, uint64_t v)
 {
 	struct cpu_csrs *r = &c->csr;
 	switch (csr) {
-	case CSR_FFLAGS: r->fflags = v & 0x1f; csr_fs_dirty(c); return;
-	case CSR_FRM: r->frm = v & 7; csr_fs_dirty(c); return;
+	case CSR_FFLAGS:
+		r->fflags = v & 0x1f;
+		csr_fs_dirty(c);
+		return;
+	case CSR_FRM:
+		r->frm = v & 7;
+		csr_fs_dirty(c);
+		return;
 	case CSR_FCSR:
 		r->fflags = v & 0x1f;
 		r->frm = (v >> 5) & 7;
@@ -257,8 +263,7 @@ bool csr_exec(struct cpu *c, uint32_t insn)
 	bool reads = (f3 & 3) != 1 || rd != 0;
 	uint64_t old = 0;
 
-	if (c->priv < ((csr >> 8) & 3) || (writes && (csr >> 10) == 3) ||
-	    !csr_read(c, csr, &old)) {
+	if (c->priv < ((csr >> 8) & 3) || (writes && (csr >> 10) == 3) || !csr_read(c, csr, &old)) {
 		cpu_exception(c, EXC_ILLEGAL, c->raw_insn);
 		return false;
 	}

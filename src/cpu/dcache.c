@@ -191,7 +191,9 @@ static void decode32(struct dinsn *d, uint32_t insn)
 			d->imm &= 63;
 		break;
 	case 0x1b:
-		d->op = f3 == 0 ? D_ADDIW : (f3 == 1 || f3 == 5) ? shift_imm_op(insn, true) : D_GENERIC;
+		d->op = f3 == 0		       ? D_ADDIW
+			: (f3 == 1 || f3 == 5) ? shift_imm_op(insn, true)
+					       : D_GENERIC;
 		if (f3 == 1 || f3 == 5)
 			d->imm &= 31;
 		break;

@@ -210,9 +210,9 @@ static bool fp_fma(struct cpu *c, uint32_t insn)
 	uint64_t a = freg(c, (insn >> 15) & 31, d), b = freg(c, (insn >> 20) & 31, d);
 	uint64_t s = freg(c, insn >> 27, d);
 	switch (insn & 0x7f) {
-	case 0x47: s ^= sign; break;              /* fmsub: a*b - c */
-	case 0x4b: a ^= sign; break;              /* fnmsub: -(a*b) + c */
-	case 0x4f: a ^= sign, s ^= sign; break;   /* fnmadd: -(a*b) - c */
+	case 0x47: s ^= sign; break;		/* fmsub: a*b - c */
+	case 0x4b: a ^= sign; break;		/* fnmsub: -(a*b) + c */
+	case 0x4f: a ^= sign, s ^= sign; break; /* fnmadd: -(a*b) - c */
 	default: break;
 	}
 	unsigned fl = 0;
@@ -277,8 +277,7 @@ static uint64_t from_int(int kind, int d, uint64_t x, int rm, unsigned *fl)
 {
 	switch (kind) {
 	case 0: return d ? sf64_from_i32((int32_t)x, rm, fl) : sf32_from_i32((int32_t)x, rm, fl);
-	case 1:
-		return d ? sf64_from_u32((uint32_t)x, rm, fl) : sf32_from_u32((uint32_t)x, rm, fl);
+	case 1: return d ? sf64_from_u32((uint32_t)x, rm, fl) : sf32_from_u32((uint32_t)x, rm, fl);
 	case 2: return d ? sf64_from_i64((int64_t)x, rm, fl) : sf32_from_i64((int64_t)x, rm, fl);
 	default: return d ? sf64_from_u64(x, rm, fl) : sf32_from_u64(x, rm, fl);
 	}

@@ -54,8 +54,7 @@ static bool leaf_allows(const struct cpu *c, uint64_t pte, int acc, int priv)
 	switch (acc) {
 	case ACC_X: return pte & PTE_X;
 	case ACC_W: return pte & PTE_W;
-	default:
-		return (pte & PTE_R) || ((c->csr.mstatus & MSTATUS_MXR) && (pte & PTE_X));
+	default: return (pte & PTE_R) || ((c->csr.mstatus & MSTATUS_MXR) && (pte & PTE_X));
 	}
 }
 

@@ -22,7 +22,8 @@ static uint16_t le16(const uint8_t *p)
 static const char *ext_kind(const uint8_t *sb)
 {
 	uint32_t compat = le32(sb + 0x5c), incompat = le32(sb + 0x60);
-	uint32_t ext4_only = 0x0040 | 0x0080 | 0x0200 | 0x0400 | 0x1000 | 0x10000; /* extents, 64bit, flex_bg, mmp, ea_inode... */
+	uint32_t ext4_only = 0x0040 | 0x0080 | 0x0200 | 0x0400 | 0x1000 |
+			     0x10000; /* extents, 64bit, flex_bg, mmp, ea_inode... */
 	if (incompat & ext4_only)
 		return "ext4";
 	return (compat & 0x0004) ? "ext3" : "ext2"; /* has_journal */

@@ -9,12 +9,12 @@
 #include "elf.h"
 
 #define BARE_FINISHER_BASE 0x100000ULL
-#define BARE_CLINT_BASE    0x2000000ULL
-#define BARE_UART_BASE     0x10000000ULL
-#define BARE_SLICE         (1ULL << 20)
+#define BARE_CLINT_BASE	   0x2000000ULL
+#define BARE_UART_BASE	   0x10000000ULL
+#define BARE_SLICE	   (1ULL << 20)
 
 #define HTIF_DEV_CONSOLE 1ULL
-#define HTIF_CMD_PUTC    1ULL
+#define HTIF_CMD_PUTC	 1ULL
 
 static bool on_tohost_page(const struct bare *m, uint64_t pa)
 {
@@ -33,7 +33,8 @@ static struct mmio_region *find_region(struct bare *m, uint64_t pa, int size)
 {
 	for (int i = 0; i < m->nregions; i++) {
 		struct mmio_region *r = &m->regions[i];
-		if (pa >= r->base && pa - r->base < r->len && (uint64_t)size <= r->len - (pa - r->base))
+		if (pa >= r->base && pa - r->base < r->len &&
+		    (uint64_t)size <= r->len - (pa - r->base))
 			return r;
 	}
 	return NULL;
@@ -161,14 +162,16 @@ enum bare_stop bare_run(struct bare *m, uint64_t max_insns)
 	struct cpu *c = &m->cpu;
 	while (!m->stopped) {
 		clint_update(&m->clint);
-		uint64_t left = max_insns ? max_insns - min_u64(cpu_steps(c), max_insns) : UINT64_MAX;
+		uint64_t left =
+		    max_insns ? max_insns - min_u64(cpu_steps(c), max_insns) : UINT64_MAX;
 		if (left == 0) {
 			stop_with(m, BARE_BUDGET, 0);
 			break;
 		}
 		uint64_t deadline = clint_ticks_to_deadline(&m->clint);
 		if (c->wfi && !(c->csr.mip & c->csr.mie)) {
-			bool timer_wakes = (c->csr.mie & (1ULL << IRQ_MTI)) && deadline != UINT64_MAX;
+			bool timer_wakes =
+			    (c->csr.mie & (1ULL << IRQ_MTI)) && deadline != UINT64_MAX;
 			if (!timer_wakes) {
 				stop_with(m, BARE_DEADLOCK, 0);
 				break;
@@ -176,7 +179,8 @@ enum bare_stop bare_run(struct bare *m, uint64_t max_insns)
 			c->time_skip += deadline; /* sleep until the timer fires */
 			continue;
 		}
-		uint64_t slice = min_u64(min_u64(left, BARE_SLICE), deadline ? deadline : BARE_SLICE);
+		uint64_t slice =
+		    min_u64(min_u64(left, BARE_SLICE), deadline ? deadline : BARE_SLICE);
 		cpu_run(c, slice);
 	}
 	return m->stop;

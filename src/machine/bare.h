@@ -12,9 +12,9 @@
 #include "../dev/uart16550.h"
 #include "../mem/ram.h"
 
-#define BARE_RAM_BASE     0x80000000ULL
-#define BARE_RAM_DEFAULT  (128ULL << 20)
-#define BARE_MAX_REGIONS  4
+#define BARE_RAM_BASE	 0x80000000ULL
+#define BARE_RAM_DEFAULT (128ULL << 20)
+#define BARE_MAX_REGIONS 4
 
 enum bare_stop {
 	BARE_PASS,     /* tohost = 1 or finisher pass */

@@ -62,7 +62,8 @@ static int check_header(const uint8_t *buf, size_t len, char *err, size_t errlen
 	if (len < EI_NIDENT || memcmp(buf, ELFMAG, SELFMAG) != 0)
 		return fail(err, errlen, "not an ELF file");
 	if (buf[EI_CLASS] != ELFCLASS64)
-		return fail(err, errlen, "ELF class %d, expected 64-bit (ELFCLASS64)", buf[EI_CLASS]);
+		return fail(err, errlen, "ELF class %d, expected 64-bit (ELFCLASS64)",
+			    buf[EI_CLASS]);
 	if (len < sizeof(Elf64_Ehdr))
 		return fail(err, errlen, "truncated ELF header");
 	if (buf[EI_DATA] != ELFDATA2LSB)
@@ -71,7 +72,8 @@ static int check_header(const uint8_t *buf, size_t len, char *err, size_t errlen
 		return fail(err, errlen, "ELF machine %u, expected RISC-V (%u)", eh->e_machine,
 			    EM_RISCV);
 	if (eh->e_type != ET_EXEC)
-		return fail(err, errlen, "ELF type %u, expected an executable (ET_EXEC)", eh->e_type);
+		return fail(err, errlen, "ELF type %u, expected an executable (ET_EXEC)",
+			    eh->e_type);
 	if (eh->e_phentsize != sizeof(Elf64_Phdr) ||
 	    !in_file(len, eh->e_phoff, (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr)))
 		return fail(err, errlen, "program headers lie outside the file");
@@ -94,8 +96,8 @@ static int check_segments(const uint8_t *buf, size_t len, const struct ram *ram,
 			return fail(err, errlen, "segment %d lies outside the file", i);
 		if (!ram_contains(ram, ph[i].p_paddr, ph[i].p_memsz))
 			return fail(err, errlen,
-				    "segment %d at 0x%llx..0x%llx is outside RAM (0x%llx..0x%llx)", i,
-				    (unsigned long long)ph[i].p_paddr,
+				    "segment %d at 0x%llx..0x%llx is outside RAM (0x%llx..0x%llx)",
+				    i, (unsigned long long)ph[i].p_paddr,
 				    (unsigned long long)(ph[i].p_paddr + ph[i].p_memsz),
 				    (unsigned long long)ram->base,
 				    (unsigned long long)(ram->base + ram->size));

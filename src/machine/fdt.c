@@ -11,10 +11,10 @@
 enum { PH_CPU_INTC = 1, PH_PLIC = 2, PH_TEST = 3 };
 
 /* Every call returns 0 or a negative libfdt error; fold them into one. */
-#define TRY(expr)                                                                          \
-	do {                                                                               \
-		if ((expr) < 0)                                                            \
-			return -1;                                                         \
+#define TRY(expr)                                                                                  \
+	do {                                                                                       \
+		if ((expr) < 0)                                                                    \
+			return -1;                                                                 \
 	} while (0)
 
 static int prop_reg(void *fdt, uint64_t base, uint64_t size)

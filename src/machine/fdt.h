@@ -10,9 +10,9 @@ struct fdt_config {
 	uint64_t ram_size;
 	const char *bootargs;
 	uint64_t initrd_start, initrd_end; /* both 0 without an initrd */
-	const uint8_t *rng_seed;           /* /chosen/rng-seed */
+	const uint8_t *rng_seed;	   /* /chosen/rng-seed */
 	size_t rng_seed_len;
-	int ndisks;                        /* virtio-mmio slots described */
+	int ndisks; /* virtio-mmio slots described */
 };
 
 /* Write the tree into buf. Returns its size, or -1 if buf is too small. */

@@ -11,8 +11,8 @@
 #include "image.h"
 
 #define IMAGE_HEADER_SIZE 64
-#define IMAGE_MAGIC2      "RSC\x05"
-#define PAGE              4096ULL
+#define IMAGE_MAGIC2	  "RSC\x05"
+#define PAGE		  4096ULL
 
 static int fail(char *err, size_t errlen, const char *what, const char *path)
 {
@@ -80,8 +80,8 @@ static int read_header(const char *path, uint8_t hdr[IMAGE_HEADER_SIZE], char *e
 	return 0;
 }
 
-int image_load_kernel(struct ram *ram, const char *path, uint64_t *entry, uint64_t *end,
-		      char *err, size_t errlen)
+int image_load_kernel(struct ram *ram, const char *path, uint64_t *entry, uint64_t *end, char *err,
+		      size_t errlen)
 {
 	uint8_t hdr[IMAGE_HEADER_SIZE];
 	uint64_t fsize;

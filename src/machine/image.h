@@ -11,8 +11,8 @@
 
 /* Load a RISC-V Linux Image at RAM base + its text_offset. Sets the entry
  * point and the end of the memory the kernel claims (image_size). */
-int image_load_kernel(struct ram *ram, const char *path, uint64_t *entry, uint64_t *end,
-		      char *err, size_t errlen);
+int image_load_kernel(struct ram *ram, const char *path, uint64_t *entry, uint64_t *end, char *err,
+		      size_t errlen);
 
 /* Load a whole file (the initrd) so that it ends at or below `top`, page
  * aligned, and above `floor`. */

@@ -30,8 +30,8 @@ enum {
 	EXT_SRST = 0x53525354,
 };
 
-#define SBI_SPEC_VERSION 0x3       /* v0.3 */
-#define SBI_IMPL_ID      0x544d53 /* "TMS": not a registered id */
+#define SBI_SPEC_VERSION 0x3	  /* v0.3 */
+#define SBI_IMPL_ID	 0x544d53 /* "TMS": not a registered id */
 #define SBI_IMPL_VERSION 1
 
 struct sbi_ret {
@@ -77,9 +77,10 @@ static struct sbi_ret hsm_call(const struct cpu *c, uint64_t fid)
 	uint64_t hart = c->x[10];
 	switch (fid) {
 	case 0: /* hart_start */
-		return (struct sbi_ret){hart == 0 ? SBI_ERR_ALREADY_AVAILABLE : SBI_ERR_INVALID_PARAM, 0};
+		return (struct sbi_ret){
+		    hart == 0 ? SBI_ERR_ALREADY_AVAILABLE : SBI_ERR_INVALID_PARAM, 0};
 	case 1: return (struct sbi_ret){SBI_ERR_FAILED, 0}; /* hart_stop: the only hart */
-	case 2: /* hart_get_status: 0 = started */
+	case 2:						    /* hart_get_status: 0 = started */
 		return (struct sbi_ret){hart == 0 ? 0 : SBI_ERR_INVALID_PARAM, 0};
 	default: return (struct sbi_ret){SBI_ERR_NOT_SUPPORTED, 0};
 	}

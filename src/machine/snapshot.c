@@ -142,7 +142,8 @@ int virt_save(const struct virt *v, const struct virt_config *cfg, const char *p
 	}
 	for (int i = 0; i < v->ndisks; i++)
 		if (!hash_file(cfg->disks[i].path, hashes[i])) {
-			snprintf(err, errlen, "%s: cannot read: %s", cfg->disks[i].path, strerror(errno));
+			snprintf(err, errlen, "%s: cannot read: %s", cfg->disks[i].path,
+				 strerror(errno));
 			return -1;
 		}
 	struct sfile s = {fopen(path, "wb"), XXH3_createState(), false};
@@ -230,7 +231,8 @@ static int read_config(struct sfile *s, const char *path, struct virt_config *cf
 	uint8_t id[16], mine[16], want[16], have[16];
 	get(s, magic, 8);
 	if (get_u64(s) != SNAP_VERSION)
-		return fail(err, errlen, path, "snapshot format version not supported by this build");
+		return fail(err, errlen, path,
+			    "snapshot format version not supported by this build");
 	get(s, id, 16);
 	if (!build_id(mine) || memcmp(id, mine, 16) != 0)
 		return fail(err, errlen, path,
@@ -254,14 +256,16 @@ static int read_config(struct sfile *s, const char *path, struct virt_config *cf
 			cfg->disks[i] = (struct virt_disk_config){paths[i], ro != 0};
 		const char *p = cfg->disks[i].path;
 		if (!hash_file(p, have)) {
-			snprintf(why, sizeof(why), "disk %llu: %.256s: cannot read", (unsigned long long)i, p);
+			snprintf(why, sizeof(why), "disk %llu: %.256s: cannot read",
+				 (unsigned long long)i, p);
 			return fail(err, errlen, path, why);
 		}
 		if (memcmp(have, want, 16) != 0) {
-			snprintf(why, sizeof(why),
-				 "disk %llu: %.256s is not the base image the snapshot was taken with "
-				 "(changed since, or another disk: %llu bytes expected)",
-				 (unsigned long long)i, p, (unsigned long long)size);
+			snprintf(
+			    why, sizeof(why),
+			    "disk %llu: %.256s is not the base image the snapshot was taken with "
+			    "(changed since, or another disk: %llu bytes expected)",
+			    (unsigned long long)i, p, (unsigned long long)size);
 			return fail(err, errlen, path, why);
 		}
 	}
@@ -270,7 +274,8 @@ static int read_config(struct sfile *s, const char *path, struct virt_config *cf
 	return s->bad ? fail(err, errlen, path, "damaged snapshot (truncated header)") : 0;
 }
 
-static int read_table(struct sfile *s, uint64_t n, size_t size, bool (*store)(void *, uint64_t, const uint8_t *), void *obj)
+static int read_table(struct sfile *s, uint64_t n, size_t size,
+		      bool (*store)(void *, uint64_t, const uint8_t *), void *obj)
 {
 	uint8_t *buf = malloc(size);
 	uint64_t count = get_u64(s);
@@ -294,7 +299,8 @@ static bool store_chunk(void *obj, uint64_t i, const uint8_t *data)
 {
 	struct disk *d = obj;
 	uint64_t sector = i * DISK_SECTORS_PER_CHUNK, total = disk_sectors(d);
-	uint64_t n = total - sector < DISK_SECTORS_PER_CHUNK ? total - sector : DISK_SECTORS_PER_CHUNK;
+	uint64_t n =
+	    total - sector < DISK_SECTORS_PER_CHUNK ? total - sector : DISK_SECTORS_PER_CHUNK;
 	bool ro = d->read_only;
 	d->read_only = false; /* the guest's writes, not the guest writing */
 	bool ok = disk_write(d, sector, data, n) == 0;
@@ -321,10 +327,10 @@ static int read_state(struct sfile *s, struct virt *v)
 	return 0;
 }
 
-int virt_load(struct virt *v, struct virt_config *cfg, const char *path, char *err,
-	      size_t errlen)
+int virt_load(struct virt *v, struct virt_config *cfg, const char *path, char *err, size_t errlen)
 {
-	char (*paths)[SNAP_PATHMAX] = calloc(VIRT_MAX_DISKS, SNAP_PATHMAX); /* virt_init copies them */
+	char(*paths)[SNAP_PATHMAX] =
+	    calloc(VIRT_MAX_DISKS, SNAP_PATHMAX); /* virt_init copies them */
 	if (!paths)
 		return fail(err, errlen, path, "out of memory");
 	if (check_trailer(path, err, errlen)) {

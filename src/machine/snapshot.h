@@ -15,7 +15,6 @@ int virt_save(const struct virt *v, const struct virt_config *cfg, const char *p
  * options (console, what to do at the doorbell) and, optionally, the disks
  * (which must be the snapshot's base images); the rest comes from the file.
  * On success the machine waits at the doorbell (VIRT_WAITING). */
-int virt_load(struct virt *v, struct virt_config *cfg, const char *path, char *err,
-	      size_t errlen);
+int virt_load(struct virt *v, struct virt_config *cfg, const char *path, char *err, size_t errlen);
 
 #endif

@@ -17,8 +17,8 @@
 
 #include <xxhash.h>
 
-#define VIRT_SLICE        (1ULL << 20)
-#define VIRT_FDT_MAX      (64u << 10)
+#define VIRT_SLICE	  (1ULL << 20)
+#define VIRT_FDT_MAX	  (64u << 10)
 #define VIRT_NS_PER_TICK  (1000000000ULL / VIRT_TIMEBASE_HZ)
 #define VIRT_PANIC_GRACE  20000000ULL /* instructions to let a panic finish printing */
 #define VIRT_RNG_SEED_LEN 64
@@ -49,7 +49,8 @@ static struct mmio_region *find_region(struct virt *v, uint64_t pa, int size)
 {
 	for (int i = 0; i < v->nregions; i++) {
 		struct mmio_region *r = &v->regions[i];
-		if (pa >= r->base && pa - r->base < r->len && (uint64_t)size <= r->len - (pa - r->base))
+		if (pa >= r->base && pa - r->base < r->len &&
+		    (uint64_t)size <= r->len - (pa - r->base))
 			return r;
 	}
 	return NULL;
@@ -344,7 +345,8 @@ static int attach_disks(struct virt *v, const struct virt_config *cfg, char *err
 		struct irq_line irq = plic_line(&v->dev.plic, VIRT_IRQ_VIRTIO0 + i);
 		snprintf(serial, sizeof(serial), "themis-disk%d", i);
 		if (virtio_blk_init(&v->dev.blk[i], &v->disks[i], serial, &dma, &irq)) {
-			snprintf(err, errlen, "%s: cannot attach as virtio-blk", cfg->disks[i].path);
+			snprintf(err, errlen, "%s: cannot attach as virtio-blk",
+				 cfg->disks[i].path);
 			return -1;
 		}
 		add_region(v, VIRT_VIRTIO_BASE + (uint64_t)i * VIRT_VIRTIO_SIZE, VIRT_VIRTIO_SIZE,
@@ -365,26 +367,26 @@ static void rng_seed_bytes(uint64_t seed, uint8_t *out, size_t n)
 }
 
 /* Kernel low, device tree at the top of RAM, initrd just below it. */
-static int load_boot(struct virt *v, const struct virt_config *cfg, uint64_t *entry,
-		     uint64_t *dtb, char *err, size_t errlen)
+static int load_boot(struct virt *v, const struct virt_config *cfg, uint64_t *entry, uint64_t *dtb,
+		     char *err, size_t errlen)
 {
 	uint64_t kend, initrd = 0, initrd_size = 0;
 	if (image_load_kernel(&v->ram, cfg->kernel, entry, &kend, err, errlen))
 		return -1;
 	*dtb = v->ram.base + v->ram.size - VIRT_FDT_MAX;
-	if (cfg->initrd && image_load_below(&v->ram, cfg->initrd, kend, *dtb, &initrd,
-					    &initrd_size, err, errlen))
+	if (cfg->initrd &&
+	    image_load_below(&v->ram, cfg->initrd, kend, *dtb, &initrd, &initrd_size, err, errlen))
 		return -1;
 	uint8_t seed[VIRT_RNG_SEED_LEN];
 	rng_seed_bytes(cfg->seed, seed, sizeof(seed));
 	struct fdt_config fc = {
-		.ram_size = v->ram.size,
-		.bootargs = cfg->append,
-		.initrd_start = initrd,
-		.initrd_end = initrd + initrd_size,
-		.rng_seed = seed,
-		.rng_seed_len = sizeof(seed),
-		.ndisks = v->ndisks,
+	    .ram_size = v->ram.size,
+	    .bootargs = cfg->append,
+	    .initrd_start = initrd,
+	    .initrd_end = initrd + initrd_size,
+	    .rng_seed = seed,
+	    .rng_seed_len = sizeof(seed),
+	    .ndisks = v->ndisks,
 	};
 	uint8_t *fdt = malloc(VIRT_FDT_MAX);
 	int size = fdt ? fdt_build(&fc, fdt, VIRT_FDT_MAX) : -1;
@@ -608,7 +610,7 @@ int virt_restore(struct virt *v)
 	for (int i = 0; rc == 0 && i < v->ndisks; i++)
 		rc = disk_restore(&v->disks[i]);
 	if (rc)
-		return rc; /* cannot happen with depths in lockstep */
+		return rc;		 /* cannot happen with depths in lockstep */
 	cpu_state_load(&v->cpu, l->cpu); /* drops the TLB: pages moved */
 	v->dev = l->dev;
 	v->stop = (enum virt_stop)l->stop;

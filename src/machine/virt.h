@@ -25,9 +25,9 @@
 #include "../mem/ram.h"
 #include "virt_map.h"
 
-#define VIRT_MAX_DISKS    VIRT_VIRTIO_SLOTS
+#define VIRT_MAX_DISKS	  VIRT_VIRTIO_SLOTS
 #define VIRT_CONSOLE_KEEP 16 /* console lines kept for error reports */
-#define VIRT_LINE_MAX     256
+#define VIRT_LINE_MAX	  256
 
 struct virt_disk_config {
 	const char *path;
@@ -36,17 +36,17 @@ struct virt_disk_config {
 
 struct virt_config {
 	const char *kernel, *initrd; /* initrd may be NULL */
-	const char *append;          /* kernel command line */
+	const char *append;	     /* kernel command line */
 	uint64_t mem;
 	struct virt_disk_config disks[VIRT_MAX_DISKS];
 	int ndisks;
-	uint64_t clock_ns;       /* wall-clock time at power-on, ns since the epoch */
-	bool clock_host;         /* ...or the host's clock, read once at power-on */
-	uint64_t seed;           /* /chosen/rng-seed is derived from it */
-	int next;                /* at READY: 0 stop there, else the DB_NEXT_* to send */
-	bool wait;               /* at READY: enter the command loop (DB_NEXT_WAIT) */
-	bool no_boot;            /* build the board only (a snapshot will be loaded) */
-	FILE *console;           /* where the UART writes */
+	uint64_t clock_ns; /* wall-clock time at power-on, ns since the epoch */
+	bool clock_host;   /* ...or the host's clock, read once at power-on */
+	uint64_t seed;	   /* /chosen/rng-seed is derived from it */
+	int next;	   /* at READY: 0 stop there, else the DB_NEXT_* to send */
+	bool wait;	   /* at READY: enter the command loop (DB_NEXT_WAIT) */
+	bool no_boot;	   /* build the board only (a snapshot will be loaded) */
+	FILE *console;	   /* where the UART writes */
 };
 
 enum virt_stop {
@@ -72,7 +72,7 @@ struct virt_devs {
 	struct sifive_test test;
 	struct virtio_blk blk[VIRT_MAX_DISKS];
 	uint64_t timer_deadline; /* SBI timer: STIP when time >= this */
-	uint64_t panic_at;       /* instruction count when a panic was seen, or 0 */
+	uint64_t panic_at;	 /* instruction count when a panic was seen, or 0 */
 };
 
 /* One fork level: the hart and the devices as they were at the fork. */
@@ -83,7 +83,7 @@ struct virt_level {
 };
 
 #define VIRT_MAX_LEVELS 64
-#define VIRT_CMD_MAX    4096
+#define VIRT_CMD_MAX	4096
 
 struct virt {
 	struct cpu cpu;
@@ -106,12 +106,12 @@ struct virt {
 	char cmd[VIRT_CMD_MAX]; /* the command for the agent's next DB_WAIT */
 	size_t cmd_len;
 	bool cmd_pending;
-	char *log;              /* the agent's DB_LOG lines since virt_clear_log */
-	uint64_t op_budget;     /* the checker's per-command instruction budget */
+	char *log;	    /* the agent's DB_LOG lines since virt_clear_log */
+	uint64_t op_budget; /* the checker's per-command instruction budget */
 	size_t log_len, log_cap;
 
 	FILE *console_out; /* not owned */
-	FILE *console;     /* the UART's stream: tees into console_out and the lines */
+	FILE *console;	   /* the UART's stream: tees into console_out and the lines */
 	char line[VIRT_LINE_MAX];
 	size_t line_len;
 	char lines[VIRT_CONSOLE_KEEP][VIRT_LINE_MAX];

@@ -169,8 +169,7 @@ int ram_fork(struct ram *r)
 	return 0;
 }
 
-int ram_restore(struct ram *r, void (*released)(void *opaque, const uint8_t *page),
-		void *opaque)
+int ram_restore(struct ram *r, void (*released)(void *opaque, const uint8_t *page), void *opaque)
 {
 	if (r->level == 0)
 		return -EINVAL;
@@ -188,8 +187,7 @@ int ram_restore(struct ram *r, void (*released)(void *opaque, const uint8_t *pag
 	return 0;
 }
 
-int ram_release(struct ram *r, void (*released)(void *opaque, const uint8_t *page),
-		void *opaque)
+int ram_release(struct ram *r, void (*released)(void *opaque, const uint8_t *page), void *opaque)
 {
 	int rc = ram_restore(r, released, opaque);
 	if (rc == 0)

@@ -34,15 +34,15 @@ struct ram_undo {
 
 struct ram {
 	uint64_t base, size, npages;
-	uint8_t **pages;     /* NULL: never written, reads as zeros */
-	uint32_t *saved_at;  /* the level whose undo list holds the page's old content */
-	unsigned level;      /* 0 = no fork open */
+	uint8_t **pages;    /* NULL: never written, reads as zeros */
+	uint32_t *saved_at; /* the level whose undo list holds the page's old content */
+	unsigned level;	    /* 0 = no fork open */
 	struct ram_undo *undo;
 	size_t nundo, capundo;
 	size_t level_start[RAM_MAX_LEVELS + 1]; /* undo index where level L's list starts */
-	uint8_t **pool;      /* released pages, for reuse */
+	uint8_t **pool;				/* released pages, for reuse */
 	size_t npool, cappool;
-	uint64_t allocated;  /* pages in use (live or saved) */
+	uint64_t allocated; /* pages in use (live or saved) */
 };
 
 /* Shared read-only zeros: what ram_page returns for a page never written. */
@@ -85,11 +85,9 @@ int ram_fork(struct ram *r);
 /* Revert the top level's writes, keeping the level open (re-armable).
  * `released(opaque, page)` is told of every host page given up. 0, or
  * -EINVAL when no level is open (nothing changed). */
-int ram_restore(struct ram *r, void (*released)(void *opaque, const uint8_t *page),
-		void *opaque);
+int ram_restore(struct ram *r, void (*released)(void *opaque, const uint8_t *page), void *opaque);
 /* ram_restore, then close the level. */
-int ram_release(struct ram *r, void (*released)(void *opaque, const uint8_t *page),
-		void *opaque);
+int ram_release(struct ram *r, void (*released)(void *opaque, const uint8_t *page), void *opaque);
 static inline unsigned ram_depth(const struct ram *r)
 {
 	return r->level;

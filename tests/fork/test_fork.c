@@ -33,15 +33,15 @@ static int boot(struct virt *v, const char *b)
 	snprintf(paths[2], sizeof(paths[2]), "%s/images/ext4.img", b);
 	snprintf(paths[3], sizeof(paths[3]), "%s/images/xfs.img", b);
 	struct virt_config cfg = {
-		.kernel = paths[0],
-		.initrd = paths[1],
-		.append = "console=ttyS0 panic=-1 quiet themis.fs=ext4,xfs",
-		.mem = 128ULL << 20,
-		.disks = {{paths[2], false}, {paths[3], false}},
-		.ndisks = 2,
-		.clock_ns = 1767225600ULL * 1000000000ULL,
-		.wait = true,
-		.console = NULL,
+	    .kernel = paths[0],
+	    .initrd = paths[1],
+	    .append = "console=ttyS0 panic=-1 quiet themis.fs=ext4,xfs",
+	    .mem = 128ULL << 20,
+	    .disks = {{paths[2], false}, {paths[3], false}},
+	    .ndisks = 2,
+	    .clock_ns = 1767225600ULL * 1000000000ULL,
+	    .wait = true,
+	    .console = NULL,
 	};
 	char err[512];
 	if (virt_init(v, &cfg, err, sizeof(err))) {
@@ -49,7 +49,8 @@ static int boot(struct virt *v, const char *b)
 		return -1;
 	}
 	if (virt_run(v, 20000000000ULL) != VIRT_WAITING) {
-		fprintf(stderr, "test_fork: the guest did not reach the command loop (stop %d: %s)\n",
+		fprintf(stderr,
+			"test_fork: the guest did not reach the command loop (stop %d: %s)\n",
 			v->stop, v->stop_detail);
 		virt_print_last_lines(v, stderr, 10);
 		return -1;
@@ -61,8 +62,9 @@ static int boot(struct virt *v, const char *b)
 static int command(struct virt *v, const char *cmd)
 {
 	if (virt_command(v, cmd) || virt_run(v, 20000000000ULL) != VIRT_WAITING) {
-		fprintf(stderr, "test_fork: '%s' did not return to the command loop (stop %d: %s)\n",
-			cmd, v->stop, v->stop_detail);
+		fprintf(stderr,
+			"test_fork: '%s' did not return to the command loop (stop %d: %s)\n", cmd,
+			v->stop, v->stop_detail);
 		virt_print_last_lines(v, stderr, 10);
 		return -1;
 	}
@@ -80,8 +82,7 @@ static int check_hash(const struct virt *v, const uint8_t want[16], const char *
 }
 
 /* Work at depth d, possibly going deeper, then unwind back to d - 1. */
-static int branch(struct virt *v, uint64_t *s, int depth, int seq, uint64_t *works,
-		  uint64_t *dirty)
+static int branch(struct virt *v, uint64_t *s, int depth, int seq, uint64_t *works, uint64_t *dirty)
 {
 	uint8_t at_fork[16];
 	char cmd[64];
@@ -141,8 +142,9 @@ int main(int argc, char **argv)
 	virt_state_hash(v, a);
 	virt_state_hash(fresh, b);
 	if (memcmp(a, b, 16) || strcmp(v->log ? v->log : "", fresh->log ? fresh->log : "")) {
-		fprintf(stderr, "test_fork: after the restores the machine no longer behaves as a "
-				"fresh one:\n  restored: %s  fresh:    %s",
+		fprintf(stderr,
+			"test_fork: after the restores the machine no longer behaves as a "
+			"fresh one:\n  restored: %s  fresh:    %s",
 			v->log ? v->log : "(nothing)\n", fresh->log ? fresh->log : "(nothing)\n");
 		return 1;
 	}
