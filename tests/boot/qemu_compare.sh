@@ -17,12 +17,8 @@ pairs=${*:-"ext4,xfs ext2,ext3 btrfs,f2fs vfat,exfat jfs,nilfs2 minix"}
 themis=$b/themis
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+work=$work
+. "$top/tests/lib.sh"
 
 # The agent's own lines: everything from its first line on, minus kernel
 # messages ("[  1.23] ..."), Themis's own reports, and the two lines that
@@ -118,5 +114,4 @@ run_pair() {
 for p in $pairs; do
 	run_pair "$p"
 done
-[ "$fails" -eq 0 ] && echo "qemu-compare: all passed" || echo "qemu-compare: $fails failed"
-[ "$fails" -eq 0 ]
+finish qemu-compare

@@ -11,27 +11,9 @@ themis=$b/themis
 img=$b/images
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fails=0
+. "$top/tests/lib.sh"
 
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-ok() { echo "ok: $*"; }
 
-# expect STATUS PATTERN -- ARGS...: exit status and a pattern in the output.
-expect() {
-	want=$1 pat=$2
-	shift 3
-	"$themis" "$@" >"$work/out" 2>&1
-	got=$?
-	if [ "$got" -ne "$want" ] || ! grep -q -- "$pat" "$work/out"; then
-		fail "themis $* -> status $got (want $want, pattern '$pat'); output tail:"
-		tail -n 8 "$work/out" | sed 's/^/    /'
-	else
-		ok "themis $* -> $got, '$pat'"
-	fi
-}
 
 hash_of() { sha256sum "$1" | cut -d' ' -f1; }
 
@@ -61,12 +43,12 @@ if [ "$(grep '^ram-hash' "$work/seed7")" != "$(grep '^ram-hash' "$work/b1")" ]; 
 else
 	fail "--seed 7 left the RAM hash unchanged"
 fi
-expect 0 "setting system clock to 2038-01-19T03:1" -- boot --clock 2038-01-19T03:14:00Z
-expect 0 "setting system clock to 2026-01-01T00:00" -- boot
+expect 0 "setting system clock to 2038-01-19T03:1" -- "$themis" boot --clock 2038-01-19T03:14:00Z
+expect 0 "setting system clock to 2026-01-01T00:00" -- "$themis" boot
 
 # 3. The agent's script, then fsck on what the guest left on the disks.
 mkdir -p "$work/saved"
-expect 0 "powered off" -- boot $disks --script --save-disks "$work/saved"
+expect 0 "powered off" -- "$themis" boot $disks --script --save-disks "$work/saved"
 grep -q '^script done' "$work/out" || fail "the agent's script did not finish"
 e2fsck -fn "$work/saved/disk0.img" >"$work/fsck0" 2>&1 && ok "e2fsck -fn: clean" ||
 	{ fail "e2fsck on the saved ext4 disk"; tail -n 5 "$work/fsck0"; }
@@ -80,19 +62,18 @@ cmp -s "$img/ext4.img" "$work/saved/disk0.img" && fail "the saved disk shows no 
 head -c 100000 /dev/urandom >"$work/garbage"
 printf 'short' >"$work/tiny"
 head -c 1000 /dev/zero >"$work/odd.img"
-expect 2 "cannot open\|No such file" -- boot --kernel "$work/missing"
-expect 2 "not a RISC-V Linux Image" -- boot --kernel "$work/garbage"
-expect 2 "too short to be a Linux Image" -- boot --kernel "$work/tiny"
-expect 2 "initrd-missing" -- boot --initrd "$work/initrd-missing"
-expect 2 "not a multiple of 512" -- boot --disk "$work/odd.img"
-expect 2 "missing-disk.img" -- boot --disk "$work/missing-disk.img"
-expect 2 "too many disks" -- boot $disks $disks $disks $disks --disk "$img/ext4.img"
-expect 2 "unknown option" -- boot --frobnicate
-expect 2 "needs YYYY-MM-DD" -- boot --clock yesterday
-expect 2 "needs a size" -- boot --mem 3
-expect 1 "kernel panic" -- boot --initrd ""
+expect 2 "cannot open\|No such file" -- "$themis" boot --kernel "$work/missing"
+expect 2 "not a RISC-V Linux Image" -- "$themis" boot --kernel "$work/garbage"
+expect 2 "too short to be a Linux Image" -- "$themis" boot --kernel "$work/tiny"
+expect 2 "initrd-missing" -- "$themis" boot --initrd "$work/initrd-missing"
+expect 2 "not a multiple of 512" -- "$themis" boot --disk "$work/odd.img"
+expect 2 "missing-disk.img" -- "$themis" boot --disk "$work/missing-disk.img"
+expect 2 "too many disks" -- "$themis" boot $disks $disks $disks $disks --disk "$img/ext4.img"
+expect 2 "unknown option" -- "$themis" boot --frobnicate
+expect 2 "needs YYYY-MM-DD" -- "$themis" boot --clock yesterday
+expect 2 "needs a size" -- "$themis" boot --mem 3
+expect 1 "kernel panic" -- "$themis" boot --initrd ""
 grep -q "Kernel panic - not syncing" "$work/out" || fail "the panic report lacks the panic line"
-expect 1 "instruction budget exhausted" -- boot --max-insns 5000000
+expect 1 "instruction budget exhausted" -- "$themis" boot --max-insns 5000000
 
-[ "$fails" -eq 0 ] && echo "boot: all passed" || echo "boot: $fails failed"
-[ "$fails" -eq 0 ]
+finish boot

@@ -11,25 +11,8 @@ b=${1:-$top/build}
 themis=$b/themis
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-ok() { echo "ok: $*"; }
+. "$top/tests/lib.sh"
 
-expect() { # STATUS PATTERN -- ARGS...
-	want=$1 pat=$2
-	shift 3
-	"$@" >"$work/out" 2>&1
-	got=$?
-	if [ "$got" -ne "$want" ] || ! grep -q -- "$pat" "$work/out"; then
-		fail "$* -> status $got (want $want, pattern '$pat'):"
-		tail -n 5 "$work/out" | sed 's/^/    /'
-	else
-		ok "$(basename "$1") ${2:-} ... -> $got, '$pat'"
-	fi
-}
 
 cp "$b/images/ext4.img" "$work/ext4.img"
 cp "$b/images/xfs.img" "$work/xfs.img"
@@ -78,5 +61,4 @@ printf 'Z' | dd of="$work/ext4.img" bs=1 seek=5000000 conv=notrunc 2>/dev/null
 expect 2 "not the base image" -- "$themis" boot --load "$snap"
 expect 2 "goes with neither" -- "$themis" boot --save "$work/x.snap" --script
 
-[ "$fails" -eq 0 ] && echo "snapshot: all passed" || echo "snapshot: $fails failed"
-[ "$fails" -eq 0 ]
+finish snapshot

@@ -10,25 +10,8 @@ b=${1:-$top/build}
 themis=$b/themis
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-ok() { echo "ok: $*"; }
+. "$top/tests/lib.sh"
 
-expect() { # STATUS PATTERN -- ARGS...
-	want=$1 pat=$2
-	shift 3
-	"$@" >"$work/out" 2>&1
-	got=$?
-	if [ "$got" -ne "$want" ] || ! grep -q -- "$pat" "$work/out"; then
-		fail "$* -> status $got (want $want, pattern '$pat'):"
-		tail -n 6 "$work/out" | sed 's/^/    /'
-	else
-		ok "explore/replay ... -> $got, '$pat'"
-	fi
-}
 
 # 1. The stock kernel: ext4 against xfs agree; the same seed, the same run.
 for i in 1 2; do
@@ -131,5 +114,4 @@ expect 2 "cannot create\|cannot write" -- "$themis" explore ext4 xfs --out /proc
 expect 2 "not a Themis trace" -- "$themis" replay "$work/bad.trace"
 expect 2 "No such file" -- "$themis" replay "$work/missing.trace"
 
-[ "$fails" -eq 0 ] && echo "explore: all passed" || echo "explore: $fails failed"
-[ "$fails" -eq 0 ]
+finish explore
