@@ -17,7 +17,6 @@ pairs=${*:-"ext4,xfs ext2,ext3 btrfs,f2fs vfat,exfat jfs,nilfs2 minix"}
 themis=$b/themis
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-work=$work
 . "$top/tests/lib.sh"
 
 # The agent's own lines: everything from its first line on, minus kernel
