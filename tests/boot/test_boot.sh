@@ -58,6 +58,15 @@ xfs_repair -n "$work/saved/disk1.img" >"$work/fsck1" 2>&1 && ok "xfs_repair -n: 
 	ok "base images untouched" || fail "a base image was written"
 cmp -s "$img/ext4.img" "$work/saved/disk0.img" && fail "the saved disk shows no writes"
 
+# 3b. The sanitizer build (ASan + UBSan) boots Linux and runs the script
+#     with real virtio traffic: any out-of-bounds access or undefined
+#     behaviour in the hart, the devices or the disks aborts it.
+asan=$b/asan/themis
+"$asan" boot --kernel "$b/guest/Image" --initrd "$b/guest/initramfs.cpio.gz" $disks --script \
+	>"$work/asan" 2>&1 && grep -q '^script done' "$work/asan" &&
+	ok "the ASan+UBSan build boots Linux and runs the agent's script clean" ||
+	{ fail "the sanitizer build's boot:"; tail -n 8 "$work/asan"; }
+
 # 4. Bad input: a clear message, a nonzero status, nothing half done.
 head -c 100000 /dev/urandom >"$work/garbage"
 printf 'short' >"$work/tiny"

@@ -94,7 +94,14 @@ s3=$(grep -o '[0-9]* states, [0-9]* unique' "$work/loaded")
 [ "$s3" = "$s1" ] && ok "explore --load: the same exploration as after a boot ($s3)" ||
 	fail "explore --load explored '$s3', a boot '$s1'"
 
-# 5. Bad input.
+# 5. The sanitizer build explores clean too (forks, restores, comparisons).
+"$b/asan/themis" explore ext4 xfs --kernel "$b/guest/Image" --initrd "$b/guest/initramfs.cpio.gz" \
+	--disk "$b/images/ext4.img" --disk "$b/images/xfs.img" --depth 3 --branch 5 --quiet \
+	--minimize --out "$work/asan" >"$work/asan.out" 2>&1 &&
+	ok "the ASan+UBSan build explores clean: $(grep -o '[0-9]* states,' "$work/asan.out")" ||
+	{ fail "the sanitizer build's exploration:"; tail -n 8 "$work/asan.out"; }
+
+# 6. Bad input.
 good=$(ls "$work"/ext4-meta/discrepancy-*.trace 2>/dev/null | head -n 1)
 if [ -n "$good" ]; then
 	grep -v '^end$' "$good" >"$work/noend.trace"
