@@ -129,7 +129,23 @@ static int parse_flag(struct explore_args *a, const char *opt)
 	return 0;
 }
 
-/* Images: --disk as given, else BUILD/images/FS.img; each must hold its fs. */
+/* Build BUILD/images/FS.img with the repository's image builder, found
+ * beside the build folder (BUILD/../scripts/mkimages.sh). */
+static void build_image(const char *fs)
+{
+	char script[PATH_MAX], build[PATH_MAX], cmd[3 * PATH_MAX];
+	beside_exe("..", "scripts/mkimages.sh", script, sizeof(script));
+	beside_exe(".", "", build, sizeof(build));
+	if (access(script, X_OK) != 0 || strchr(script, '\'') || strchr(build, '\''))
+		return;
+	fprintf(stderr, "themis: building the %s image with scripts/mkimages.sh\n", fs);
+	snprintf(cmd, sizeof(cmd), "'%s' '%s' %s >&2", script, build, fs);
+	if (system(cmd) != 0)
+		fprintf(stderr, "themis: scripts/mkimages.sh could not build the %s image\n", fs);
+}
+
+/* Images: --disk as given, else BUILD/images/FS.img (built if missing);
+ * each must hold its fs. */
 static int resolve_images(struct explore_args *a)
 {
 	struct check_machine *m = &a->cfg.m;
@@ -143,6 +159,8 @@ static int resolve_images(struct explore_args *a)
 			snprintf(a->images[i], sizeof(a->images[i]), "%s", a->disks[i]);
 		else
 			beside_exe("images", name, a->images[i], sizeof(a->images[i]));
+		if (!a->ndisks && access(a->images[i], R_OK) != 0)
+			build_image(m->fs[i]);
 		if (access(a->images[i], R_OK) != 0) {
 			fprintf(stderr,
 				"themis: %s: cannot read the %s image (make guest builds them)\n",
