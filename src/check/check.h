@@ -50,6 +50,7 @@ struct check_config {
 	uint32_t ops; /* mask of enum op_kind */
 	struct op_pools pools;
 	int branch;	     /* candidate operations per node; 0: every one (op_enumerate) */
+	int swarm;	     /* members of a swarm search (0: one plain search), see explore.c */
 	uint64_t max_states; /* 0: no limit */
 	bool stop_on_first, minimize, progress, verbose;
 	/* Benchmark baseline: backtrack as an in-OS checker must, without the

@@ -8,7 +8,15 @@
  * candidates, release the level. A discrepancy is recorded and the search
  * goes on from the parent state; a guest that panics or hangs is a finding,
  * recorded the same way. The visited set holds the combined fingerprints
- * (one 128-bit key: the filesystems agree, so their fingerprints do). */
+ * (one 128-bit key: the filesystems agree, so their fingerprints do).
+ *
+ * Swarm (--swarm N, after swarm verification in SPIN, as Metis uses it):
+ * instead of one search over everything, N searches from the same root,
+ * each exhaustive (every operation at every node) over a small random
+ * slice of the space: a few kinds of operation, a few paths (with their
+ * parents), a few sizes. A bug that needs one precise sequence of a few
+ * operations is out of reach of random sampling over the whole space but
+ * certain within any member whose slice contains it. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -354,8 +362,11 @@ static void close_report(FILE *f, const struct check_config *cfg, const struct c
 	fprintf(f, "\n  ],\n  \"filesystems\": [");
 	for (int i = 0; i < m->nfs; i++)
 		fprintf(f, "%s\"%s\"", i ? ", " : "", m->fs[i]);
-	fprintf(f, "],\n  \"depth\": %d,\n  \"seed\": %llu,\n  \"branch\": %d,\n  \"time\": %s,\n",
-		cfg->depth, (unsigned long long)cfg->seed, cfg->branch, m->time ? "true" : "false");
+	fprintf(f,
+		"],\n  \"depth\": %d,\n  \"seed\": %llu,\n  \"branch\": %d,\n  \"swarm\": %d,\n"
+		"  \"time\": %s,\n",
+		cfg->depth, (unsigned long long)cfg->seed, cfg->branch, cfg->swarm,
+		m->time ? "true" : "false");
 	fprintf(f, "  \"states\": %llu,\n  \"operations\": %llu,\n  \"unique_states\": %llu,\n",
 		(unsigned long long)r->states, (unsigned long long)r->ops,
 		(unsigned long long)r->unique);
@@ -364,6 +375,102 @@ static void close_report(FILE *f, const struct check_config *cfg, const struct c
 	fprintf(f, "  \"discrepancies\": %u,\n  \"findings\": %u\n}\n", r->discrepancies,
 		r->findings);
 	fclose(f);
+}
+
+/* ---- swarm ---- */
+
+static void add_dir_with_parents(struct op_pools *p, const char *dir)
+{
+	for (int i = 0; i < p->ndirs; i++)
+		if (!strcmp(p->dirs[i], dir))
+			return;
+	const char *slash = strrchr(dir, '/');
+	if (slash) { /* the parent first, so mkdir can build the path */
+		static const char *const parents[] = {"d0", "d1", "d2", "d3"};
+		for (size_t k = 0; k < sizeof(parents) / sizeof(parents[0]); k++)
+			if ((size_t)(slash - dir) == strlen(parents[k]) &&
+			    !strncmp(dir, parents[k], strlen(parents[k])))
+				add_dir_with_parents(p, parents[k]);
+	}
+	if (p->ndirs < OP_POOL_MAX)
+		p->dirs[p->ndirs++] = dir;
+}
+
+/* A member's slice of the space: create and write (what builds state) plus
+ * 1-3 other kinds, 1-2 files, 1-3 directories (closed under parents), and
+ * offset 0 plus 1-2 other sizes. */
+static void swarm_member(const struct check_config *cfg, int member, struct check_config *mc)
+{
+	static const unsigned long sizes[] = {0,    1,	  511,	512,  513,  1023, 1024,
+					      1025, 4095, 4096, 4097, 8192, 65536};
+	uint64_t rng = cfg->seed * 0x2545f4914f6cdd1dULL + (uint64_t)member;
+	const struct op_pools *all = &cfg->pools;
+	int kinds[OP_NKINDS], nk = 0;
+	*mc = *cfg;
+	mc->branch = 0;
+	mc->ops = 0;
+	for (int k = 0; k < OP_NKINDS; k++)
+		if (cfg->ops >> k & 1)
+			kinds[nk++] = k;
+	mc->ops = cfg->ops & (1u << OP_CREATE | 1u << OP_WRITE);
+	for (int want = 1 + (int)(op_rng_next(&rng) % 3); want > 0 && nk; want--)
+		mc->ops |= 1u << kinds[op_rng_next(&rng) % (uint64_t)nk];
+	memset(&mc->pools, 0, sizeof(mc->pools));
+	for (int f = 1 + (int)(op_rng_next(&rng) % 2); f > 0; f--) {
+		const char *file = all->files[op_rng_next(&rng) % (uint64_t)all->nfiles];
+		bool dup = false;
+		for (int i = 0; i < mc->pools.nfiles; i++)
+			dup |= !strcmp(mc->pools.files[i], file);
+		if (!dup)
+			mc->pools.files[mc->pools.nfiles++] = file;
+		if (strrchr(file, '/')) { /* its directory, so it can be created */
+			for (int i = 0; i < all->ndirs; i++)
+				if (!strncmp(all->dirs[i], file, strlen(all->dirs[i])) &&
+				    file[strlen(all->dirs[i])] == '/')
+					add_dir_with_parents(&mc->pools, all->dirs[i]);
+		}
+	}
+	for (int d = 1 + (int)(op_rng_next(&rng) % 3); d > 0; d--)
+		add_dir_with_parents(&mc->pools,
+				     all->dirs[op_rng_next(&rng) % (uint64_t)all->ndirs]);
+	int nsz = 2 + (int)(op_rng_next(&rng) % 2);
+	mc->pools.sizes[mc->pools.nsizes++] = 0;
+	for (int i = 1; i < nsz; i++)
+		mc->pools.sizes[mc->pools.nsizes++] =
+		    all->nsizes ? all->sizes[op_rng_next(&rng) % (uint64_t)all->nsizes]
+				: sizes[op_rng_next(&rng) % (sizeof(sizes) / sizeof(sizes[0]))];
+}
+
+static void visited_reset(struct visited *v)
+{
+	free(v->keys);
+	free(v->used);
+	memset(v, 0, sizeof(*v));
+}
+
+static void run_swarm(struct search *s, const uint8_t root[16])
+{
+	const struct check_config *cfg = s->cfg;
+	uint64_t share = cfg->max_states ? cfg->max_states / (uint64_t)cfg->swarm : 3000;
+	struct check_config mc;
+	for (int m = 0; m < cfg->swarm && !s->stop; m++) {
+		swarm_member(cfg, m, &mc);
+		mc.max_states = s->res->states + (share ? share : 1);
+		if (cfg->verbose) {
+			fprintf(stderr, "swarm member %d: ops", m + 1);
+			for (int k = 0; k < OP_NKINDS; k++)
+				if (mc.ops >> k & 1)
+					fprintf(stderr, " %s", op_name((enum op_kind)k));
+			fprintf(stderr, "\n");
+		}
+		visited_reset(&s->seen);
+		visited_add(&s->seen, root);
+		s->cfg = &mc;
+		dfs(s);
+		s->cfg = cfg;
+		if (cfg->max_states && s->res->states >= cfg->max_states)
+			break;
+	}
 }
 
 int check_explore(const struct check_config *cfg, struct check_result *res, char *err,
@@ -383,14 +490,19 @@ int check_explore(const struct check_config *cfg, struct check_result *res, char
 	struct check_step root;
 	char why[CHECK_DETAIL_MAX], sig[64];
 	s.t0 = now();
+	int rc = 0;
 	if (check_apply(s.v, cfg->m.nfs, cfg->m.time ? "fp time" : "fp", &root, why, sizeof(why))) {
 		snprintf(err, errlen, "at the root: %s", why);
+		rc = -1;
 	} else if (check_compare(s.v, &cfg->m, -1, &root, why, sizeof(why), sig, sizeof(sig))) {
 		record(&s, "(root: before any operation)", sig, why, false);
 	} else {
 		visited_add(&s.seen, root.fp[0]);
 		res->unique = 1;
-		dfs(&s);
+		if (cfg->swarm)
+			run_swarm(&s, root.fp[0]);
+		else
+			dfs(&s);
 	}
 	res->seconds = now() - s.t0;
 	progress(&s, true);
@@ -407,5 +519,5 @@ int check_explore(const struct check_config *cfg, struct check_result *res, char
 			free(s.saved[l][i]);
 	free(s.seen.keys);
 	free(s.seen.used);
-	return 0;
+	return rc;
 }

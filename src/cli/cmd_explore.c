@@ -64,6 +64,11 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 			    "--branch needs a number from 1 to 1000 or 'all', got '%s'", val);
 		else
 			c->branch = (int)u;
+	} else if (!strcmp(opt, "--swarm")) {
+		if (!parse_u64(val, &u) || u < 1 || u > 100000)
+			return usage_error(
+			    "--swarm needs a number of members from 1 to 100000, got '%s'", val);
+		c->swarm = (int)u;
 	} else if (!strcmp(opt, "--paths")) {
 		snprintf(a->paths, sizeof(a->paths), "%s", val);
 		if (op_pools_set_paths(&c->pools, a->paths))
@@ -275,10 +280,14 @@ int cmd_explore(int argc, char **argv)
 	fflush(stdout);
 	for (int i = 1; i < a.cfg.m.nfs; i++)
 		printf(" vs %s", a.cfg.m.fs[i]);
-	char branch[32];
-	snprintf(branch, sizeof(branch), a.cfg.branch ? "%d candidates" : "every operation",
-		 a.cfg.branch);
-	printf(" to depth %d (seed %llu, %s a node): %llu states, %llu unique, "
+	char branch[64];
+	if (a.cfg.swarm)
+		snprintf(branch, sizeof(branch), "a swarm of %d exhaustive slices", a.cfg.swarm);
+	else
+		snprintf(branch, sizeof(branch),
+			 a.cfg.branch ? "%d candidates a node" : "every operation a node",
+			 a.cfg.branch);
+	printf(" to depth %d (seed %llu, %s): %llu states, %llu unique, "
 	       "%llu operations, %llu restores in %.3f s (%.1f states/s)\n",
 	       a.cfg.depth, (unsigned long long)a.cfg.seed, branch, (unsigned long long)r.states,
 	       (unsigned long long)r.unique, (unsigned long long)r.ops,
