@@ -19,4 +19,21 @@ struct mmio_region {
 	void *dev;
 };
 
+#define MMIO_MAX_REGIONS 16
+
+/* A board's devices by address: the one lookup every board shares. */
+struct mmio_bus {
+	struct mmio_region region[MMIO_MAX_REGIONS];
+	int n;
+};
+
+/* Map dev's window [base, base + len). Boards have a fixed, small set of
+ * devices, well under MMIO_MAX_REGIONS. */
+void mmio_add(struct mmio_bus *b, uint64_t base, uint64_t len, const struct mmio_ops *ops,
+	      void *dev);
+/* An access of `size` bytes at pa: false when no device decodes it (the
+ * whole access must fall inside one window), an access fault for the hart. */
+bool mmio_read(const struct mmio_bus *b, uint64_t pa, int size, uint64_t *val);
+bool mmio_write(const struct mmio_bus *b, uint64_t pa, int size, uint64_t val);
+
 #endif

@@ -29,17 +29,6 @@ static uint8_t *bus_ram(void *opaque, uint64_t pa, bool write)
 	return (uint8_t *)ram_page(&m->ram, pa);
 }
 
-static struct mmio_region *find_region(struct bare *m, uint64_t pa, int size)
-{
-	for (int i = 0; i < m->nregions; i++) {
-		struct mmio_region *r = &m->regions[i];
-		if (pa >= r->base && pa - r->base < r->len &&
-		    (uint64_t)size <= r->len - (pa - r->base))
-			return r;
-	}
-	return NULL;
-}
-
 static bool bus_load(void *opaque, uint64_t pa, int size, uint64_t *val)
 {
 	struct bare *m = opaque;
@@ -48,8 +37,7 @@ static bool bus_load(void *opaque, uint64_t pa, int size, uint64_t *val)
 		*val = v;
 		return true;
 	}
-	struct mmio_region *r = find_region(m, pa, size);
-	return r && r->ops->read(r->dev, pa - r->base, size, val);
+	return mmio_read(&m->bus, pa, size, val);
 }
 
 static void stop_with(struct bare *m, enum bare_stop why, int code)
@@ -85,8 +73,7 @@ static bool bus_store(void *opaque, uint64_t pa, int size, uint64_t val)
 			tohost_written(m);
 		return true;
 	}
-	struct mmio_region *r = find_region(m, pa, size);
-	return r && r->ops->write(r->dev, pa - r->base, size, val);
+	return mmio_write(&m->bus, pa, size, val);
 }
 
 static void finisher_done(void *opaque)
@@ -94,12 +81,6 @@ static void finisher_done(void *opaque)
 	struct bare *m = opaque;
 	int code = m->finisher.code;
 	stop_with(m, code ? BARE_FAIL : BARE_PASS, code > 255 ? 255 : code);
-}
-
-static void add_region(struct bare *m, uint64_t base, uint64_t len, const struct mmio_ops *ops,
-		       void *dev)
-{
-	m->regions[m->nregions++] = (struct mmio_region){base, len, ops, dev};
 }
 
 int bare_init_blank(struct bare *m, uint64_t mem, FILE *console, char *err, size_t errlen)
@@ -124,9 +105,9 @@ int bare_init_blank(struct bare *m, uint64_t mem, FILE *console, char *err, size
 	uart16550_init(&m->uart, console);
 	clint_init(&m->clint, &m->cpu);
 	m->finisher = (struct sifive_test){.on_finish = finisher_done, .opaque = m};
-	add_region(m, BARE_FINISHER_BASE, 0x1000, &sifive_test_ops, &m->finisher);
-	add_region(m, BARE_CLINT_BASE, 0x10000, &clint_ops, &m->clint);
-	add_region(m, BARE_UART_BASE, 0x100, &uart16550_ops, &m->uart);
+	mmio_add(&m->bus, BARE_FINISHER_BASE, 0x1000, &sifive_test_ops, &m->finisher);
+	mmio_add(&m->bus, BARE_CLINT_BASE, 0x10000, &clint_ops, &m->clint);
+	mmio_add(&m->bus, BARE_UART_BASE, 0x100, &uart16550_ops, &m->uart);
 	return 0;
 }
 

@@ -14,7 +14,6 @@
 
 #define BARE_RAM_BASE	 0x80000000ULL
 #define BARE_RAM_DEFAULT (128ULL << 20)
-#define BARE_MAX_REGIONS 4
 
 enum bare_stop {
 	BARE_PASS,     /* tohost = 1 or finisher pass */
@@ -29,8 +28,7 @@ struct bare {
 	struct uart16550 uart;
 	struct clint clint;
 	struct sifive_test finisher;
-	struct mmio_region regions[BARE_MAX_REGIONS];
-	int nregions;
+	struct mmio_bus bus;
 	bool has_tohost;
 	uint64_t tohost;
 	bool stopped;

@@ -45,27 +45,16 @@ static uint8_t *bus_ram(void *opaque, uint64_t pa, bool write)
 	return write ? ram_page_w(&v->ram, pa) : (uint8_t *)ram_page(&v->ram, pa);
 }
 
-static struct mmio_region *find_region(struct virt *v, uint64_t pa, int size)
-{
-	for (int i = 0; i < v->nregions; i++) {
-		struct mmio_region *r = &v->regions[i];
-		if (pa >= r->base && pa - r->base < r->len &&
-		    (uint64_t)size <= r->len - (pa - r->base))
-			return r;
-	}
-	return NULL;
-}
-
 static bool bus_load(void *opaque, uint64_t pa, int size, uint64_t *val)
 {
-	struct mmio_region *r = find_region(opaque, pa, size);
-	return r && r->ops->read(r->dev, pa - r->base, size, val);
+	struct virt *v = opaque;
+	return mmio_read(&v->bus, pa, size, val);
 }
 
 static bool bus_store(void *opaque, uint64_t pa, int size, uint64_t val)
 {
-	struct mmio_region *r = find_region(opaque, pa, size);
-	return r && r->ops->write(r->dev, pa - r->base, size, val);
+	struct virt *v = opaque;
+	return mmio_write(&v->bus, pa, size, val);
 }
 
 static bool dma_ram_read(void *opaque, uint64_t pa, void *buf, uint64_t len)
@@ -316,12 +305,6 @@ void virt_print_last_lines(const struct virt *v, FILE *out, unsigned n)
 
 /* ---- building the board ---- */
 
-static void add_region(struct virt *v, uint64_t base, uint64_t len, const struct mmio_ops *ops,
-		       void *dev)
-{
-	v->regions[v->nregions++] = (struct mmio_region){base, len, ops, dev};
-}
-
 static int attach_disks(struct virt *v, const struct virt_config *cfg, char *err, size_t errlen)
 {
 	const struct dma dma = {v, dma_ram_read, dma_ram_write};
@@ -349,8 +332,8 @@ static int attach_disks(struct virt *v, const struct virt_config *cfg, char *err
 				 cfg->disks[i].path);
 			return -1;
 		}
-		add_region(v, VIRT_VIRTIO_BASE + (uint64_t)i * VIRT_VIRTIO_SIZE, VIRT_VIRTIO_SIZE,
-			   &virtio_mmio_ops, &v->dev.blk[i].vio);
+		mmio_add(&v->bus, VIRT_VIRTIO_BASE + (uint64_t)i * VIRT_VIRTIO_SIZE,
+			 VIRT_VIRTIO_SIZE, &virtio_mmio_ops, &v->dev.blk[i].vio);
 	}
 	return 0;
 }
@@ -429,10 +412,10 @@ static int init_devices(struct virt *v, const struct virt_config *cfg, char *err
 	uart16550_set_irq_line(&v->dev.uart, plic_line(&v->dev.plic, VIRT_IRQ_UART));
 	goldfish_rtc_init(&v->dev.rtc, rtc_now_ns, v, plic_line(&v->dev.plic, VIRT_IRQ_RTC));
 	sifive_test_init(&v->dev.test, test_finished, v);
-	add_region(v, VIRT_TEST_BASE, VIRT_TEST_SIZE, &sifive_test_ops, &v->dev.test);
-	add_region(v, VIRT_RTC_BASE, VIRT_RTC_SIZE, &goldfish_rtc_ops, &v->dev.rtc);
-	add_region(v, VIRT_PLIC_BASE, VIRT_PLIC_SIZE, &plic_ops, &v->dev.plic);
-	add_region(v, VIRT_UART_BASE, VIRT_UART_SIZE, &uart16550_ops, &v->dev.uart);
+	mmio_add(&v->bus, VIRT_TEST_BASE, VIRT_TEST_SIZE, &sifive_test_ops, &v->dev.test);
+	mmio_add(&v->bus, VIRT_RTC_BASE, VIRT_RTC_SIZE, &goldfish_rtc_ops, &v->dev.rtc);
+	mmio_add(&v->bus, VIRT_PLIC_BASE, VIRT_PLIC_SIZE, &plic_ops, &v->dev.plic);
+	mmio_add(&v->bus, VIRT_UART_BASE, VIRT_UART_SIZE, &uart16550_ops, &v->dev.uart);
 	return 0;
 }
 

@@ -92,8 +92,7 @@ struct virt {
 	struct disk disks[VIRT_MAX_DISKS];
 	char *disk_path[VIRT_MAX_DISKS]; /* owned copies of the base images' paths */
 	int ndisks;
-	struct mmio_region regions[4 + VIRT_MAX_DISKS];
-	int nregions;
+	struct mmio_bus bus;
 	struct virt_level *levels; /* VIRT_MAX_LEVELS of them */
 	unsigned depth;
 
