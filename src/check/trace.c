@@ -17,31 +17,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
-
+#include "../machine/snapshot.h"
 #include "trace.h"
 
 #define TRACE_MAGIC "themis-trace 1"
 
+/* The file's content hash as 32 hex digits. */
 static bool file_hash(const char *path, char out[33])
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	uint8_t h[16];
+	if (!virt_file_hash(path, h))
 		return false;
-	XXH3_state_t *h = XXH3_createState();
-	XXH3_128bits_reset(h);
-	uint8_t *buf = malloc(1 << 20);
-	size_t n;
-	while (buf && (n = fread(buf, 1, 1 << 20, f)) > 0)
-		XXH3_128bits_update(h, buf, n);
-	bool ok = buf && !ferror(f);
-	XXH128_hash_t d = XXH3_128bits_digest(h);
-	snprintf(out, 33, "%016llx%016llx", (unsigned long long)d.high64,
-		 (unsigned long long)d.low64);
-	XXH3_freeState(h);
-	free(buf);
-	fclose(f);
-	return ok;
+	for (int i = 0; i < 16; i++)
+		snprintf(out + 2 * i, 3, "%02x", h[i]);
+	return true;
 }
 
 int trace_write(const char *path, const struct check_machine *m, char ops[][OP_TEXT_MAX], int nops,

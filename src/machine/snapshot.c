@@ -71,8 +71,7 @@ static void digest(XXH3_state_t *h, uint8_t out[16])
 	memcpy(out, c.digest, 16);
 }
 
-/* XXH3-128 of a whole file; false if unreadable. */
-static bool hash_file(const char *path, uint8_t out[16])
+bool virt_file_hash(const char *path, uint8_t out[16])
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -95,7 +94,7 @@ static bool hash_file(const char *path, uint8_t out[16])
 
 static bool build_id(uint8_t out[16])
 {
-	return hash_file("/proc/self/exe", out);
+	return virt_file_hash("/proc/self/exe", out);
 }
 
 /* ---- saving ---- */
@@ -141,7 +140,7 @@ int virt_save(const struct virt *v, const struct virt_config *cfg, const char *p
 		return -1;
 	}
 	for (int i = 0; i < v->ndisks; i++)
-		if (!hash_file(cfg->disks[i].path, hashes[i])) {
+		if (!virt_file_hash(cfg->disks[i].path, hashes[i])) {
 			snprintf(err, errlen, "%s: cannot read: %s", cfg->disks[i].path,
 				 strerror(errno));
 			return -1;
@@ -255,7 +254,7 @@ static int read_config(struct sfile *s, const char *path, struct virt_config *cf
 		if (!cfg->ndisks || i >= (uint64_t)cfg->ndisks)
 			cfg->disks[i] = (struct virt_disk_config){paths[i], ro != 0};
 		const char *p = cfg->disks[i].path;
-		if (!hash_file(p, have)) {
+		if (!virt_file_hash(p, have)) {
 			snprintf(why, sizeof(why), "disk %llu: %.256s: cannot read",
 				 (unsigned long long)i, p);
 			return fail(err, errlen, path, why);

@@ -17,4 +17,8 @@ int virt_save(const struct virt *v, const struct virt_config *cfg, const char *p
  * On success the machine waits at the doorbell (VIRT_WAITING). */
 int virt_load(struct virt *v, struct virt_config *cfg, const char *path, char *err, size_t errlen);
 
+/* XXH3-128 of a whole file's content (canonical byte order); false if it
+ * cannot be read. What snapshots and traces record to recognise a file. */
+bool virt_file_hash(const char *path, uint8_t out[16]);
+
 #endif
