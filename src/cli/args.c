@@ -2,7 +2,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -56,4 +59,38 @@ double now_seconds(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts); /* host clock for --stats only */
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Parse 2026-01-01T00:00:00Z (UTC) or @SECONDS into ns since the epoch. */
+bool parse_clock(const char *s, uint64_t *ns)
+{
+	uint64_t secs;
+	if (s[0] == '@') {
+		if (!parse_u64(s + 1, &secs) || secs > UINT64_MAX / 1000000000ULL)
+			return false;
+		*ns = secs * 1000000000ULL;
+		return true;
+	}
+	struct tm tm = {0};
+	char *end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!end || (*end != 'Z' && *end) || (*end == 'Z' && end[1]))
+		return false;
+	time_t t = timegm(&tm);
+	if (t < 0)
+		return false;
+	*ns = (uint64_t)t * 1000000000ULL;
+	return true;
+}
+
+void beside_exe(const char *sub, const char *name, char *out, size_t outlen)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = 0;
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = 0;
+	int len = snprintf(out, outlen, "%s/%s/%s", n > 0 ? exe : ".", sub, name);
+	if (len < 0 || (size_t)len >= outlen)
+		snprintf(out, outlen, "%s/%s", sub, name);
 }

@@ -4,6 +4,7 @@
 #define THEMIS_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define EXIT_FINDING  1 /* the guest or program misbehaved */
@@ -17,6 +18,11 @@ int usage_error(const char *fmt, const char *arg);
 bool parse_u64(const char *s, uint64_t *out);
 /* A size such as 4096, 64K, 128M, 2G. */
 bool parse_size(const char *s, uint64_t *out);
+/* 2026-01-01T00:00:00Z (UTC) or @SECONDS, as ns since the epoch. */
+bool parse_clock(const char *s, uint64_t *ns);
+/* DIR/SUB/NAME, DIR the folder of this executable (build/): where the
+ * guest kernel, initramfs and images are found by default. */
+void beside_exe(const char *sub, const char *name, char *out, size_t outlen);
 /* Host monotonic seconds, for --stats only. */
 double now_seconds(void);
 

@@ -94,7 +94,8 @@ int cmd_bare(int argc, char **argv)
 	/* instructions: stepped (the cycle count); retired: those that did not trap */
 	if (a.stats)
 		fprintf(stderr,
-			"instructions %" PRIu64 "\nretired %" PRIu64 "\nwall-seconds %.3f\nmips %.1f\n",
+			"instructions %" PRIu64 "\nretired %" PRIu64
+			"\nwall-seconds %.3f\nmips %.1f\n",
 			n, cpu_retired(&m->cpu), secs, secs > 0 ? n / secs / 1e6 : 0.0);
 	bare_free(m);
 	free(m);

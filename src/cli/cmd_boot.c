@@ -36,45 +36,6 @@ struct boot_args {
 	const char *user_append;
 };
 
-/* Parse 2026-01-01T00:00:00Z (UTC) or @SECONDS into ns since the epoch. */
-static bool parse_clock(const char *s, uint64_t *ns)
-{
-	uint64_t secs;
-	if (s[0] == '@') {
-		if (!parse_u64(s + 1, &secs) || secs > UINT64_MAX / 1000000000ULL)
-			return false;
-		*ns = secs * 1000000000ULL;
-		return true;
-	}
-	struct tm tm = {0};
-	char *end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
-	if (!end || (*end != 'Z' && *end) || (*end == 'Z' && end[1]))
-		return false;
-	time_t t = timegm(&tm);
-	if (t < 0)
-		return false;
-	*ns = (uint64_t)t * 1000000000ULL;
-	return true;
-}
-
-/* The folder holding this executable, to find build/guest/ by default. */
-static void default_guest_path(const char *name, char *out, size_t outlen)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0) {
-		snprintf(out, outlen, "guest/%s", name);
-		return;
-	}
-	exe[n] = 0;
-	char *slash = strrchr(exe, '/');
-	if (slash)
-		*slash = 0;
-	int len = snprintf(out, outlen, "%s/guest/%s", exe, name);
-	if (len < 0 || (size_t)len >= outlen)
-		snprintf(out, outlen, "guest/%s", name);
-}
-
 static int parse_disk(struct boot_args *a, char *spec)
 {
 	struct virt_config *cfg = &a->cfg;
@@ -185,8 +146,8 @@ static int parse_boot_args(int argc, char **argv, struct boot_args *a)
 	a->max_insns = BOOT_DEFAULT_MAX_INSNS;
 	if (!parse_clock(BOOT_DEFAULT_CLOCK, &a->cfg.clock_ns))
 		return EXIT_USAGE;
-	default_guest_path("Image", a->kernel, sizeof(a->kernel));
-	default_guest_path("initramfs.cpio.gz", a->initrd, sizeof(a->initrd));
+	beside_exe("guest", "Image", a->kernel, sizeof(a->kernel));
+	beside_exe("guest", "initramfs.cpio.gz", a->initrd, sizeof(a->initrd));
 	for (int i = 0; i < argc; i++) {
 		int rc = argv[i][0] == '-' ? parse_option(a, argc, argv, &i)
 					   : usage_error("unexpected argument '%s'", argv[i]);

@@ -28,20 +28,6 @@ struct explore_args {
 	char paths[4096]; /* storage for the --paths pool */
 };
 
-/* BUILD/guest/NAME or BUILD/images/NAME next to this executable. */
-static void beside_exe(const char *sub, const char *name, char *out, size_t outlen)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[n > 0 ? n : 0] = 0;
-	char *slash = strrchr(exe, '/');
-	if (slash)
-		*slash = 0;
-	int len = snprintf(out, outlen, "%s/%s/%s", n > 0 ? exe : ".", sub, name);
-	if (len < 0 || (size_t)len >= outlen)
-		snprintf(out, outlen, "%s/%s", sub, name);
-}
-
 static int parse_value(struct explore_args *a, const char *opt, const char *val)
 {
 	struct check_config *c = &a->cfg;
@@ -105,9 +91,9 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 			return usage_error("--mem needs a size in MiB, at least 64M, got '%s'",
 					   val);
 	} else if (!strcmp(opt, "--clock")) {
-		if (val[0] != '@' || !parse_u64(val + 1, &u) || u > UINT64_MAX / 1000000000ULL)
-			return usage_error("--clock takes @SECONDS here, got '%s'", val);
-		c->m.clock_ns = u * 1000000000ULL;
+		if (!parse_clock(val, &c->m.clock_ns))
+			return usage_error(
+			    "--clock needs YYYY-MM-DDTHH:MM:SSZ or @SECONDS, got '%s'", val);
 	} else {
 		return usage_error("unknown option '%s' for 'explore'", opt);
 	}

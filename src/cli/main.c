@@ -59,7 +59,7 @@ static const char usage_text[] =
     "  --out DIR           report.json and one trace per discrepancy\n"
     "  --disk IMG          base image, one per filesystem in order (default\n"
     "                      build/images/FS.img)\n"
-    "  --kernel, --initrd, --mem, --clock @SECS, --machine-seed: the machine\n"
+    "  --kernel, --initrd, --mem, --clock, --machine-seed: the machine\n"
     "  --load FILE         start from a saved machine (themis boot --save, with one\n"
     "                      disk per filesystem, in order) instead of booting\n"
     "  --op-budget N       instructions an operation may take before it counts as\n"
