@@ -7,23 +7,9 @@ themis=${1:-build/themis}
 here=$(dirname "$0")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fails=0
+. "$here/../lib.sh"
 rvcc="riscv64-linux-gnu-gcc -march=rv64gc -mabi=lp64d -mcmodel=medany -nostdlib -nostartfiles -static -fno-pie -no-pie -Wl,--build-id=none -I $here/../isa"
 
-# expect STATUS PATTERN -- CMD...: exit status and a stderr/stdout pattern.
-expect() {
-	want=$1 pat=$2
-	shift 3
-	"$@" >"$work/out" 2>&1
-	got=$?
-	if [ "$got" -ne "$want" ] || ! grep -q -- "$pat" "$work/out"; then
-		echo "FAIL: $* -> status $got (want $want), output:"
-		sed 's/^/    /' "$work/out"
-		fails=$((fails + 1))
-	else
-		echo "ok: $* -> $got, '$pat'"
-	fi
-}
 
 build() { # build NAME SRC [extra flags]
 	name=$1 src=$2
@@ -63,9 +49,7 @@ expect 7 "test 7 failed" -- "$themis" bare "$work/fail7.elf"
 expect 0 "^hello from the bare board$" -- "$themis" bare "$work/hello.elf"
 expect 0 "mips" -- "$themis" bare --stats "$work/hello.elf"
 if grep -q "$(printf '\001')" "$work/out"; then
-	echo "FAIL: the divisor latch byte reached the console"
-	fails=$((fails + 1))
+	fail "the divisor latch byte reached the console"
 fi
 
-[ "$fails" -eq 0 ] && echo "cli: all passed" || echo "cli: $fails failed"
-[ "$fails" -eq 0 ]
+finish cli
