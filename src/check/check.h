@@ -75,11 +75,11 @@ int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t 
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
 		size_t whylen);
 
-/* Compare the filesystems after an operation of kind k. 0 if they agree;
+/* Compare the filesystems after an operation. 0 if they agree;
  * else 1 with a one-line description in why and a short signature in sig
  * ("result", or "state:<field>") that replays and minimization match. */
-int check_compare(struct virt *v, const struct check_machine *m, int kind,
-		  const struct check_step *s, char *why, size_t whylen, char *sig, size_t siglen);
+int check_compare(struct virt *v, const struct check_machine *m, const struct check_step *s,
+		  char *why, size_t whylen, char *sig, size_t siglen);
 
 /* What exists on the first filesystem now (for the generator). */
 int check_view(struct virt *v, const struct check_machine *m, struct op_view *view);

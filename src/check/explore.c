@@ -246,7 +246,7 @@ static void try_op(struct search *s, const struct op *op)
 			fprintf(stderr, " %s %lld %s", m->fs[i], (long long)st.ret[i], st.err[i]);
 		fprintf(stderr, "\n");
 	}
-	if (check_compare(s->v, m, op->kind, &st, why, sizeof(why), sig, sizeof(sig))) {
+	if (check_compare(s->v, m, &st, why, sizeof(why), sig, sizeof(sig))) {
 		record(s, op->text, sig, why, false);
 		s->stop = s->cfg->stop_on_first;
 		return;
@@ -494,7 +494,7 @@ int check_explore(const struct check_config *cfg, struct check_result *res, char
 	if (check_apply(s.v, cfg->m.nfs, cfg->m.time ? "fp time" : "fp", &root, why, sizeof(why))) {
 		snprintf(err, errlen, "at the root: %s", why);
 		rc = -1;
-	} else if (check_compare(s.v, &cfg->m, -1, &root, why, sizeof(why), sig, sizeof(sig))) {
+	} else if (check_compare(s.v, &cfg->m, &root, why, sizeof(why), sig, sizeof(sig))) {
 		record(&s, "(root: before any operation)", sig, why, false);
 	} else {
 		visited_add(&s.seen, root.fp[0]);

@@ -22,8 +22,7 @@ static int shows(struct virt *v, const struct check_machine *m, char ops[][OP_TE
 			return !strcmp(sig, "finding") && i == n - 1;
 		if (m->time && check_apply(v, m->nfs, "fp time", &st, why, sizeof(why)))
 			return 0;
-		int k = op_kind_of_text(ops[i]);
-		if (check_compare(v, m, k, &st, why, sizeof(why), got, sizeof(got)))
+		if (check_compare(v, m, &st, why, sizeof(why), got, sizeof(got)))
 			return i == n - 1 && !strcmp(got, sig);
 	}
 	return 0;

@@ -12,10 +12,9 @@
 
 int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t errlen)
 {
-	static const char *const quiet = "quiet";
 	char append[256] = "";
 	size_t used =
-	    (size_t)snprintf(append, sizeof(append), "console=ttyS0 panic=-1 %s themis.fs=", quiet);
+	    (size_t)snprintf(append, sizeof(append), "console=ttyS0 panic=-1 quiet themis.fs=");
 	struct virt_config cfg = {
 	    .kernel = m->kernel,
 	    .initrd = m->initrd,
@@ -218,10 +217,9 @@ static void first_difference(const char *log, const struct check_machine *m, int
 	snprintf(sig, siglen, "state:fingerprint");
 }
 
-int check_compare(struct virt *v, const struct check_machine *m, int kind,
-		  const struct check_step *s, char *why, size_t whylen, char *sig, size_t siglen)
+int check_compare(struct virt *v, const struct check_machine *m, const struct check_step *s,
+		  char *why, size_t whylen, char *sig, size_t siglen)
 {
-	(void)kind;
 	if (compare_results(m, s, why, whylen)) {
 		snprintf(sig, siglen, "result");
 		return 1;

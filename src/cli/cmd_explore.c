@@ -314,8 +314,7 @@ int cmd_replay(int argc, char **argv)
 		    (t->m.time && check_apply(v, t->m.nfs, "fp time", &st, why, sizeof(why)))) {
 			snprintf(sig, sizeof(sig), "finding");
 			rc = 1;
-		} else if (check_compare(v, &t->m, op_kind_of_text(t->ops[i]), &st, why,
-					 sizeof(why), sig, sizeof(sig))) {
+		} else if (check_compare(v, &t->m, &st, why, sizeof(why), sig, sizeof(sig))) {
 			rc = 1;
 		}
 		if (rc)
