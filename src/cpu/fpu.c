@@ -91,29 +91,30 @@ static bool fp_store(struct cpu *c, uint32_t insn)
  * The host stays in its default RNE mode, and -std=c17 keeps GCC from
  * contracting a*b+c into a fused operation. */
 
-static bool plain64(uint64_t v)
+/* The exponent field of a format-d value (d: 0 single, 1 double). */
+static unsigned exponent(uint64_t v, int d)
 {
-	unsigned e = (v >> 52) & 0x7ff;
-	return e != 0x7ff && (e != 0 || !(v << 1));
+	return d ? (v >> 52) & 0x7ff : (v >> 23) & 0xff;
 }
 
-static bool plain32(uint64_t v)
+static unsigned exponent_max(int d)
 {
-	unsigned e = (v >> 23) & 0xff;
-	return e != 0xff && (e != 0 || !((uint32_t)v << 1));
+	return d ? 0x7ff : 0xff;
+}
+
+/* Zero or normal. */
+static bool plain(uint64_t v, int d)
+{
+	unsigned e = exponent(v, d);
+	uint64_t magnitude = d ? v << 1 : (uint64_t)((uint32_t)v << 1);
+	return e != exponent_max(d) && (e != 0 || !magnitude);
 }
 
 /* Normal, finite, and at least twice the smallest normal. */
-static bool safe64(uint64_t r)
+static bool safe(uint64_t r, int d)
 {
-	unsigned e = (r >> 52) & 0x7ff;
-	return e > 1 && e != 0x7ff;
-}
-
-static bool safe32(uint64_t r)
-{
-	unsigned e = (r >> 23) & 0xff;
-	return e > 1 && e != 0xff;
+	unsigned e = exponent(r, d);
+	return e > 1 && e != exponent_max(d);
 }
 
 static bool hard_ok(const struct cpu *c, int rm)
@@ -121,84 +122,63 @@ static bool hard_ok(const struct cpu *c, int rm)
 	return rm == SF_RNE && (c->csr.fflags & SF_NX);
 }
 
-static bool hard_arith64(int op, uint64_t a, uint64_t b, uint64_t *r)
-{
-	double x, y, z;
-	if (!plain64(a) || !plain64(b))
-		return false;
-	memcpy(&x, &a, 8);
-	memcpy(&y, &b, 8);
-	switch (op) {
-	case 0x00: z = x + y; break;
-	case 0x04: z = x - y; break;
-	case 0x08: z = x * y; break;
-	case 0x0c:
-		if (y == 0)
-			return false;
-		z = x / y;
-		break;
-	default:
-		if (x < 0)
-			return false;
-		z = sqrt(x);
-		break;
+/* The host's operation in one format T (U its bits): add, sub, mul, div or
+ * sqrt (op as funct7 >> 2 << 2), and fma; false when the operands or the
+ * result fall outside what the fast path may take. */
+#define DEFINE_HARD(T, U, D, SQRT, FMA)                                                            \
+	static bool hard_arith_##T(int op, uint64_t a, uint64_t b, uint64_t *r)                    \
+	{                                                                                          \
+		U ab = (U)a, bb = (U)b, zb;                                                        \
+		T x, y, z;                                                                         \
+		if (!plain(a, D) || !plain(b, D))                                                  \
+			return false;                                                              \
+		memcpy(&x, &ab, sizeof(x));                                                        \
+		memcpy(&y, &bb, sizeof(y));                                                        \
+		switch (op) {                                                                      \
+		case 0x00: z = x + y; break;                                                       \
+		case 0x04: z = x - y; break;                                                       \
+		case 0x08: z = x * y; break;                                                       \
+		case 0x0c:                                                                         \
+			if (y == 0)                                                                \
+				return false;                                                      \
+			z = x / y;                                                                 \
+			break;                                                                     \
+		default:                                                                           \
+			if (x < 0)                                                                 \
+				return false;                                                      \
+			z = SQRT(x);                                                               \
+			break;                                                                     \
+		}                                                                                  \
+		memcpy(&zb, &z, sizeof(z));                                                        \
+		*r = zb;                                                                           \
+		return safe(zb, D);                                                                \
+	}                                                                                          \
+	static bool hard_fma_##T(uint64_t a, uint64_t b, uint64_t s, uint64_t *r)                  \
+	{                                                                                          \
+		U ab = (U)a, bb = (U)b, sb = (U)s, zb;                                             \
+		T x, y, w, z;                                                                      \
+		if (!plain(a, D) || !plain(b, D) || !plain(s, D))                                  \
+			return false;                                                              \
+		memcpy(&x, &ab, sizeof(x));                                                        \
+		memcpy(&y, &bb, sizeof(y));                                                        \
+		memcpy(&w, &sb, sizeof(w));                                                        \
+		z = FMA(x, y, w);                                                                  \
+		memcpy(&zb, &z, sizeof(z));                                                        \
+		*r = zb;                                                                           \
+		return safe(zb, D);                                                                \
 	}
-	memcpy(r, &z, 8);
-	return safe64(*r);
-}
 
-static bool hard_arith32(int op, uint64_t a, uint64_t b, uint64_t *r)
+DEFINE_HARD(double, uint64_t, 1, sqrt, fma)
+DEFINE_HARD(float, uint32_t, 0, sqrtf, fmaf)
+
+static bool hard_arith(int op, int d, uint64_t a, uint64_t b, uint64_t *r)
 {
-	float x, y, z;
-	uint32_t a32 = (uint32_t)a, b32 = (uint32_t)b, z32;
-	if (!plain32(a32) || !plain32(b32))
-		return false;
-	memcpy(&x, &a32, 4);
-	memcpy(&y, &b32, 4);
-	switch (op) {
-	case 0x00: z = x + y; break;
-	case 0x04: z = x - y; break;
-	case 0x08: z = x * y; break;
-	case 0x0c:
-		if (y == 0)
-			return false;
-		z = x / y;
-		break;
-	default:
-		if (x < 0)
-			return false;
-		z = sqrtf(x);
-		break;
-	}
-	memcpy(&z32, &z, 4);
-	*r = z32;
-	return safe32(z32);
+	return d ? hard_arith_double(op, a, b, r) : hard_arith_float(op, a, b, r);
 }
 
 static bool hard_fma(int d, uint64_t a, uint64_t b, uint64_t s, uint64_t *r)
 {
-	if (d) {
-		double x, y, w, z;
-		if (!plain64(a) || !plain64(b) || !plain64(s))
-			return false;
-		memcpy(&x, &a, 8);
-		memcpy(&y, &b, 8);
-		memcpy(&w, &s, 8);
-		z = fma(x, y, w);
-		memcpy(r, &z, 8);
-		return safe64(*r);
-	}
-	float x, y, w, z;
-	uint32_t a32 = (uint32_t)a, b32 = (uint32_t)b, s32 = (uint32_t)s, z32;
-	if (!plain32(a32) || !plain32(b32) || !plain32(s32))
-		return false;
-	memcpy(&x, &a32, 4);
-	memcpy(&y, &b32, 4);
-	memcpy(&w, &s32, 4);
-	z = fmaf(x, y, w);
-	memcpy(&z32, &z, 4);
-	*r = z32;
-	return safe32(z32);
+	return d ? hard_fma_double(a, b, s, r) : hard_fma_float(a, b, s, r);
 }
 
 static bool fp_fma(struct cpu *c, uint32_t insn)
@@ -224,6 +204,7 @@ static bool fp_fma(struct cpu *c, uint32_t insn)
 	fset(c, (insn >> 7) & 31, d, r);
 	return true;
 }
+
 
 static uint64_t arith(int op, int d, uint64_t a, uint64_t b, int rm, unsigned *fl)
 {
@@ -306,8 +287,7 @@ static bool op_fp_rounded(struct cpu *c, uint32_t insn, int f7, int d, struct fp
 		uint64_t b = op == 0x2c ? 0 : freg(c, rs2, d);
 		if (op == 0x2c && rs2)
 			return false;
-		bool hard = hard_ok(c, rm) &&
-			    (d ? hard_arith64(op, a, b, &r->v) : hard_arith32(op, a, b, &r->v));
+		bool hard = hard_ok(c, rm) && hard_arith(op, d, a, b, &r->v);
 		if (!hard)
 			r->v = arith(op, d, a, b, rm, fl);
 		return true;
