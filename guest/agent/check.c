@@ -714,6 +714,19 @@ static void add_line(struct walk *w, struct sb *line)
 	w->lines[w->n++] = line->s;
 }
 
+/* Fields a filesystem under test cannot represent (FAT has no modes,
+ * link counts or xattrs): set by the host with `ignore`, printed as "*" and
+ * so left out of every fingerprint. Agent-wide, like the disks. */
+enum { IGN_MODE = 1, IGN_UID = 2, IGN_GID = 4, IGN_NLINK = 8, IGN_XATTRS = 16 };
+static unsigned ignored;
+
+static bool sb_ignored(struct sb *b, unsigned field)
+{
+	if (ignored & field)
+		sb_str(b, "*");
+	return ignored & field;
+}
+
 static void record(struct walk *w, const char *path, const struct stat *st, struct extra *x)
 {
 	struct sb b = {xrealloc(NULL, 256), 0, 256};
@@ -721,20 +734,23 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 	sb_str(&b, path);
 	sb_str(&b, " kind=");
 	sb_str(&b, x->kind);
-	sb_add(&b,
-	       (const char[]){' ', 'm', 'o', 'd', 'e', '=', (char)('0' + (m >> 9)),
-			      (char)('0' + (m >> 6 & 7)), (char)('0' + (m >> 3 & 7)),
-			      (char)('0' + (m & 7))},
-	       10);
+	sb_str(&b, " mode=");
+	if (!sb_ignored(&b, IGN_MODE))
+		sb_add(&b,
+		       (const char[]){(char)('0' + (m >> 9)), (char)('0' + (m >> 6 & 7)),
+				      (char)('0' + (m >> 3 & 7)), (char)('0' + (m & 7))},
+		       4);
 	sb_str(&b, " uid=");
-	sb_dec(&b, st->st_uid, 1);
+	if (!sb_ignored(&b, IGN_UID))
+		sb_dec(&b, st->st_uid, 1);
 	sb_str(&b, " gid=");
-	sb_dec(&b, st->st_gid, 1);
+	if (!sb_ignored(&b, IGN_GID))
+		sb_dec(&b, st->st_gid, 1);
 	sb_str(&b, " nlink=");
-	if (strcmp(path, "."))
-		sb_dec(&b, x->nlink ? x->nlink : st->st_nlink, 1);
-	else
+	if (!strcmp(path, "."))
 		sb_str(&b, "-");
+	else if (!sb_ignored(&b, IGN_NLINK))
+		sb_dec(&b, x->nlink ? x->nlink : st->st_nlink, 1);
 	sb_str(&b, " size=");
 	if (S_ISREG(st->st_mode))
 		sb_dec(&b, (unsigned long long)st->st_size, 1);
@@ -745,7 +761,8 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 	sb_str(&b, " target=");
 	sb_str(&b, x->target.len ? x->target.s : "-");
 	sb_str(&b, " xattrs=");
-	sb_str(&b, x->xattrs.v);
+	if (!sb_ignored(&b, IGN_XATTRS))
+		sb_str(&b, x->xattrs.v);
 	if (w->time) {
 		sb_time(&b, " mtime=", &st->st_mtim);
 		sb_time(&b, " ctime=", &st->st_ctim);
@@ -1169,6 +1186,32 @@ static void cmd_mounts(struct disk *disks, int ndisks, bool mounting, int nw)
 	}
 }
 
+/* ignore FIELD,FIELD... (mode uid gid nlink xattrs) or "-": see `ignored`. */
+static void cmd_ignore(char **w, int nw)
+{
+	static const char *const names[] = {"mode", "uid", "gid", "nlink", "xattrs"};
+	unsigned mask = 0;
+	char *list = nw == 2 ? w[1] : NULL;
+	for (char *tok = list && strcmp(list, "-") ? strtok(list, ",") : NULL; tok;
+	     tok = strtok(NULL, ",")) {
+		unsigned bit = 0;
+		for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(tok, names[i]))
+				bit = 1u << i;
+		if (!bit) {
+			out("error usage: ignore FIELD,... (mode uid gid nlink xattrs) or -");
+			return;
+		}
+		mask |= bit;
+	}
+	if (!list) {
+		out("error usage: ignore FIELD,... (mode uid gid nlink xattrs) or -");
+		return;
+	}
+	ignored = mask;
+	out("ignore %u", ignored);
+}
+
 bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 {
 	const char *c = w[0];
@@ -1176,6 +1219,8 @@ bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 		cmd_op(disks, ndisks, w, nw);
 	else if (!strcmp(c, "reset"))
 		cmd_reset(disks, ndisks, nw);
+	else if (!strcmp(c, "ignore"))
+		cmd_ignore(w, nw);
 	else if (!strcmp(c, "umount") || !strcmp(c, "mount"))
 		cmd_mounts(disks, ndisks, c[0] == 'm', nw);
 	else if (!strcmp(c, "fp") || !strcmp(c, "dump"))

@@ -89,6 +89,9 @@
  *   fp [time]      the fingerprint of every disk's tree, "f I HEX32"
  *   dump [time]    every entry of every disk's tree, "e I PATH FIELDS..."
  *   reset          empty every disk's tree, "r I RET ERRNO" per disk
+ *   ignore LIST    fields left out of records and fingerprints ("*"), LIST a
+ *                  comma list of mode uid gid nlink xattrs, or - for none:
+ *                  what a filesystem under test cannot represent
  *   umount, mount  unmount / mount every disk, "r I RET ERRNO" per disk (the
  *                  benchmark baseline: the host rewrites the images between;
  *                  mount drops the block device cache first)

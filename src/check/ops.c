@@ -104,6 +104,13 @@ static const struct {
 		  1u << OP_SETXATTR | 1u << OP_REMOVEXATTR | 1u << OP_FALLOCATE},
 };
 
+const char *fs_unrepresented(const char *fs)
+{
+	/* FAT keeps no permission bits (all read 0755 from the mount's umask),
+	 * no link counts worth the name, and no xattrs. */
+	return !strcmp(fs, "vfat") || !strcmp(fs, "exfat") ? "mode,nlink,xattrs" : "";
+}
+
 bool fs_known(const char *fs)
 {
 	for (size_t i = 0; i < sizeof(fs_table) / sizeof(fs_table[0]); i++)

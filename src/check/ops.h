@@ -54,6 +54,10 @@ int64_t op_mask_parse(const char *list, const char **bad, int *badlen);
 uint32_t fs_supported_ops(const char *fs);
 bool fs_known(const char *fs);
 
+/* The fingerprint fields filesystem `fs` cannot represent, as the agent's
+ * `ignore` list ("mode,nlink,xattrs" for the FAT family), or "" for none. */
+const char *fs_unrepresented(const char *fs);
+
 /* The argument pools. Paths are relative to each filesystem's test root. */
 #define OP_POOL_MAX 32
 struct op_pools {

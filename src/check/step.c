@@ -10,6 +10,30 @@
 
 #define CHECK_OP_BUDGET 8000000000ULL /* instructions an operation may take */
 
+/* Tell the agent the fields some filesystem of the pair cannot represent:
+ * they are benign differences, left out of every fingerprint. */
+static int set_ignored(struct virt *v, const struct check_machine *m, char *err, size_t errlen)
+{
+	char cmd[128] = "ignore -", fields[96] = "";
+	for (int i = 0; i < m->nfs; i++) {
+		const char *f = fs_unrepresented(m->fs[i]);
+		if (*f && !strstr(fields, f))
+			snprintf(fields + strlen(fields), sizeof(fields) - strlen(fields), "%s%s",
+				 *fields ? "," : "", f);
+	}
+	if (*fields)
+		snprintf(cmd, sizeof(cmd), "ignore %s", fields);
+	struct check_step st;
+	if (check_apply(v, m->nfs, cmd, &st, err, errlen) || !v->log ||
+	    strncmp(v->log, "ignore ", 7)) {
+		snprintf(err, errlen,
+			 "the agent refused '%s' (an initramfs older than this build?)", cmd);
+		virt_free(v);
+		return -1;
+	}
+	return 0;
+}
+
 int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t errlen)
 {
 	char append[256] = "";
@@ -44,7 +68,7 @@ int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t 
 			return -1;
 		}
 		v->op_budget = m->op_budget;
-		return 0;
+		return set_ignored(v, m, err, errlen);
 	}
 	if (virt_init(v, &cfg, err, errlen))
 		return -1;
@@ -56,7 +80,7 @@ int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t 
 		virt_free(v);
 		return -1;
 	}
-	return 0;
+	return set_ignored(v, m, err, errlen);
 }
 
 static int hexval(char c)
