@@ -2,16 +2,26 @@
  *
  *   op NAME ARGS...  one operation on every disk; per disk "r I RET ERRNO",
  *                    then per disk "f I HEX32" (the fingerprint after it)
- *   fp [time]        per disk "f I HEX32"
+ *   fp [time]        per disk "f I HEX32", then a "v" line as for op
  *   dump [time]      per disk and entry, sorted by path, "e I RECORD"
  *   reset            empty every test root; per disk "r I RET ERRNO"
+ *   durable MODE [dump]
+ *                    the on-disk view: sync, then drop every cache
+ *                    (MODE drop-caches) or unmount and mount every disk
+ *                    (MODE remount), then per disk "f I HEX32" (or, with
+ *                    dump, its "e I RECORD" lines). The host runs it inside
+ *                    a fork and throws the machine away afterwards.
+ *
+ * After op's fingerprints, one line "v ENTRY..." lists what exists on the
+ * first disk, as PATH:K (K: d directory, f file, l symlink, o other) for
+ * the host's generator, so it needs no second walk.
  *
  * I is the disk's index; a disk that is not mounted answers "r I unmounted",
  * "f I unmounted", "e I unmounted". A malformed command touches no disk and
  * gets one line "error usage: ...". The grammar of op is in ops[] below;
  * RECORD and the fingerprint are defined above the walk.
  *
- * Each disk's test root is its mount point; lost+found at the root is never
+ * Each disk's test root is its mount point; lost+found (and nilfs2's .nilfs) at the root is never
  * listed nor touched. Operations run chrooted into the disk (so "..", and
  * symlinks, absolute ones included, never leave it) with umask 0 (MODE is
  * the mode asked for). RET is the call's return (bytes written, 0, or -1)
@@ -39,6 +49,7 @@
 #include <xxhash.h>
 
 #include "agent.h"
+#include "doorbell.h"
 
 #define CHUNK	  (256 * 1024)	/* write, read and xattr buffer */
 #define BLOCK	  4096		/* the unit of the content hash */
@@ -420,7 +431,7 @@ static const struct opdef *parse_op(char **w, int nw, struct args *a)
  * symlink or other, M is mode & 07777 in 4 octal digits, H an XXH3-128 in
  * 32 hex digits (canonical: big-endian). Canonicalizations, so that
  * filesystems that agree on POSIX state give equal lines:
- *  - lost+found at the root is left out (ext*'s mkfs makes it);
+ *  - lost+found and .nilfs at the root are left out (mkfs makes them);
  *  - nlink is "-" for the root (lost+found counts in it); for other
  *    directories, where the filesystem does not count subdirectories
  *    (st_nlink 1: btrfs), it is the conventional 2 + subdirectories;
@@ -792,11 +803,13 @@ static void free_names(char **names, int n)
 
 static bool listed(const char *s, bool root)
 {
-	return strcmp(s, ".") && strcmp(s, "..") && !(root && !strcmp(s, "lost+found"));
+	/* What mkfs leaves at the root: ext*'s lost+found, nilfs2's .nilfs. */
+	return strcmp(s, ".") && strcmp(s, "..") &&
+	       !(root && (!strcmp(s, "lost+found") || !strcmp(s, ".nilfs")));
 }
 
-/* The sorted names in directory fd (without . and ..; without lost+found
- * when `root`): how many (*names malloc'd), or -errno. */
+/* The sorted names in directory fd (without . and ..; without what mkfs
+ * leaves when `root`): how many (*names malloc'd), or -errno. */
 static int list_names(int fd, bool root, char ***names)
 {
 	*names = NULL;
@@ -942,12 +955,30 @@ static void free_walk(struct walk *w)
 
 #define FP_LEN 40 /* a fingerprint's text: 32 hex digits, "unmounted", "!ERRNO" */
 
-/* The fingerprint of the tree we are chrooted into. */
-static void fp_here(bool time, char out[FP_LEN])
+/* "PATH:K " for a walk line "PATH kind=KIND ...". */
+static void view_add(struct sb *view, const char *line)
+{
+	size_t n = strcspn(line, " ");
+	if (n == 1 && line[0] == '.')
+		return;
+	sb_add(view, line, n);
+	const char *kind = strstr(line + n, " kind=");
+	char k = kind ? kind[6] : 'o';
+	sb_add(
+	    view,
+	    (const char[]){':', k == 'd' || k == 'f' || k == 's' ? (k == 's' ? 'l' : k) : 'o', ' '},
+	    3);
+}
+
+/* The fingerprint of the tree we are chrooted into; with view, also what
+ * exists (see the "v" line above). */
+static void fp_here(bool time, char out[FP_LEN], struct sb *view)
 {
 	struct walk w;
 	XXH3_state_t st;
 	walk_here(time, &w);
+	for (size_t i = 0; view && i < w.n; i++)
+		view_add(view, w.lines[i]);
 	XXH3_128bits_reset(&st);
 	for (size_t i = 0; i < w.n; i++) {
 		const char *l = w.lines[i];
@@ -973,11 +1004,11 @@ static bool enter_or_say(const struct disk *d, char out[FP_LEN])
 	return false;
 }
 
-static void disk_fp(const struct disk *d, bool time, char out[FP_LEN])
+static void disk_fp(const struct disk *d, bool time, char out[FP_LEN], struct sb *view)
 {
 	if (!enter_or_say(d, out))
 		return;
-	fp_here(time, out);
+	fp_here(time, out, view);
 	leave_disk();
 }
 
@@ -1077,11 +1108,15 @@ struct step {
 };
 
 /* The op on a mounted disk and the fingerprint after it, in one visit. */
-static void step_disk(struct disk *d, const struct opdef *op, const struct args *a, struct step *s)
+static void step_disk(struct disk *d, const struct opdef *op, const struct args *a, struct step *s,
+		      struct sb *view)
 {
 	if (!op->run) {
 		s->r = remount(d);
-		disk_fp(d, false, s->fp);
+		if (enter_or_say(d, s->fp)) {
+			fp_here(false, s->fp, view);
+			leave_disk();
+		}
 		return;
 	}
 	if (enter_disk(d) < 0) {
@@ -1092,7 +1127,7 @@ static void step_disk(struct disk *d, const struct opdef *op, const struct args 
 	mode_t old = umask(0);
 	s->r = op->run(a);
 	umask(old);
-	fp_here(false, s->fp);
+	fp_here(false, s->fp, view);
 	leave_disk();
 }
 
@@ -1108,13 +1143,17 @@ static void cmd_op(struct disk *disks, int ndisks, char **w, int nw)
 {
 	struct args a;
 	struct step s[AGENT_MAX_DISKS];
+	struct sb view = {xrealloc(NULL, 64), 0, 64};
 	const struct opdef *op = parse_op(w, nw, &a);
-	if (!op)
+	view.s[0] = 0;
+	if (!op) {
+		free(view.s);
 		return;
+	}
 	for (int i = 0; i < ndisks; i++) {
 		s[i].ran = disks[i].mounted;
 		if (s[i].ran)
-			step_disk(&disks[i], op, &a, &s[i]);
+			step_disk(&disks[i], op, &a, &s[i], i == 0 ? &view : NULL);
 		else
 			snprintf(s[i].fp, FP_LEN, "unmounted");
 	}
@@ -1122,6 +1161,8 @@ static void cmd_op(struct disk *disks, int ndisks, char **w, int nw)
 		print_res(&disks[i], s[i].ran, s[i].r);
 	for (int i = 0; i < ndisks; i++)
 		out("f %d %s", disks[i].idx, s[i].fp);
+	out("v %.*s", DB_MAX_LEN - 8, view.s);
+	free(view.s);
 }
 
 static void cmd_reset(struct disk *disks, int ndisks, int nw)
@@ -1146,12 +1187,55 @@ static void cmd_tree(struct disk *disks, int ndisks, char **w, int nw)
 		out("error usage: %s [time]", w[0]);
 		return;
 	}
+	struct sb view = {xrealloc(NULL, 64), 0, 64};
+	view.s[0] = 0;
 	for (int i = 0; i < ndisks; i++) {
 		char fp[FP_LEN];
 		if (dump) {
 			print_dump(&disks[i], time);
 		} else {
-			disk_fp(&disks[i], time, fp);
+			disk_fp(&disks[i], time, fp, i == 0 ? &view : NULL);
+			out("f %d %s", disks[i].idx, fp);
+		}
+	}
+	if (!dump)
+		out("v %.*s", DB_MAX_LEN - 8, view.s);
+	free(view.s);
+}
+
+/* durable MODE [dump]: see the top of this file. What sync put on the
+ * disk is read back either from the disk itself, every clean cache
+ * dropped (dirty pages cannot be dropped, but sync left none), or through
+ * a fresh mount, which also replays the journal. */
+static void cmd_durable(struct disk *disks, int ndisks, char **w, int nw)
+{
+	bool remounting = nw >= 2 && !strcmp(w[1], "remount");
+	bool dump = nw == 3 && !strcmp(w[2], "dump");
+	if (nw < 2 || nw > 3 || (nw == 3 && !dump) ||
+	    (!remounting && strcmp(w[1], "drop-caches"))) {
+		out("error usage: durable drop-caches|remount [dump]");
+		return;
+	}
+	sync();
+	for (int i = 0; i < ndisks && remounting; i++)
+		if (disks[i].mounted)
+			remount(&disks[i]);
+	if (!remounting) {
+		int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, "3", 1) != 1) {
+			out("error drop_caches: %s", errname(errno));
+			if (fd >= 0)
+				close(fd);
+			return;
+		}
+		close(fd);
+	}
+	for (int i = 0; i < ndisks; i++) {
+		char fp[FP_LEN];
+		if (dump) {
+			print_dump(&disks[i], false);
+		} else {
+			disk_fp(&disks[i], false, fp, NULL);
 			out("f %d %s", disks[i].idx, fp);
 		}
 	}
@@ -1221,6 +1305,8 @@ bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 		cmd_reset(disks, ndisks, nw);
 	else if (!strcmp(c, "ignore"))
 		cmd_ignore(w, nw);
+	else if (!strcmp(c, "durable"))
+		cmd_durable(disks, ndisks, w, nw);
 	else if (!strcmp(c, "umount") || !strcmp(c, "mount"))
 		cmd_mounts(disks, ndisks, c[0] == 'm', nw);
 	else if (!strcmp(c, "fp") || !strcmp(c, "dump"))

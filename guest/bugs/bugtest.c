@@ -1,8 +1,9 @@
 /* bugtest: a tiny PID 1 that runs one exact sequence of filesystem
- * operations on every disk and prints a fingerprint of the tree, before
- * and after a remount. It exists to show the planted kernel bugs under
- * guest/bugs/ with operation sequences chosen by hand (the agent's fixed
- * script and its `work` command choose their own).
+ * operations on every disk and prints a fingerprint of the tree, e.g.
+ * before and after a remount or a drop of the page cache. It exists to
+ * show the planted kernel bugs under guest/bugs/ with operation sequences
+ * chosen by hand (the agent's fixed script and its `work` command choose
+ * their own).
  *
  * The sequence comes from the kernel command line:
  *   bugtest.ops=OP,OP,...     each OP is NAME[:ARG[:ARG...]]
@@ -10,6 +11,9 @@
  *     write:P:OFF:LEN:SEED  truncate:P:SIZE  link:SRC:DST  rename:SRC:DST
  *     fp:LABEL   the fingerprint of t/, its lines "fp<N> LABEL ..."
  *     remount    unmount and mount again
+ *     dropcaches sync, then drop the clean page cache, dentries and inodes
+ *                (echo 3 > /proc/sys/vm/drop_caches): the next reads come
+ *                from the disk, as after a remount, but nothing is unmounted
  * Paths are relative to the disk's mount point. Disks are /dev/vda,
  * /dev/vdb, ... with the types in themis.fs= (added by `themis boot`).
  * A fingerprint line is
@@ -302,6 +306,19 @@ static long op_create(const struct disk *d, const char *rel)
 	return close(fd);
 }
 
+static long op_dropcaches(void)
+{
+	sync();
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	if (fd < 0)
+		return -1;
+	long r = write(fd, "3\n", 2) == 2 ? 0 : -1;
+	int e = errno;
+	close(fd);
+	errno = e;
+	return r;
+}
+
 static long op_remount(struct disk *d)
 {
 	if (umount(d->mnt) < 0)
@@ -344,6 +361,8 @@ static void run_op(int idx, char **w, int n)
 		r = link(at(d, 0, w[1]), at(d, 1, w[2]));
 	} else if (!strcmp(c, "rename") && n == 3) {
 		r = rename(at(d, 0, w[1]), at(d, 1, w[2]));
+	} else if (!strcmp(c, "dropcaches") && n == 1) {
+		r = op_dropcaches();
 	} else if (!strcmp(c, "remount") && n == 1) {
 		r = op_remount(d);
 	} else {

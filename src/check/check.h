@@ -19,17 +19,32 @@
 #include <stdint.h>
 
 #include "../machine/virt.h"
+#include "coverage.h"
 #include "ops.h"
+
+struct share;
 
 #define CHECK_MAX_FS	 4
 #define CHECK_MAX_DEPTH	 64
 #define CHECK_DETAIL_MAX 512
 
+/* The on-disk view (--durability): after every operation, inside a fork
+ * thrown away afterwards, sync and then read the state back from the disk
+ * with every cache dropped, or through an unmount and a mount. */
+enum check_durability { CHECK_DURABLE_OFF, CHECK_DURABLE_DROP, CHECK_DURABLE_REMOUNT };
+const char *check_durability_name(enum check_durability d);
+/* The mode named `name`, or -1. */
+int check_durability_by_name(const char *name);
+
 /* What one operation did on every filesystem. */
 struct check_step {
 	int64_t ret[CHECK_MAX_FS];
 	char err[CHECK_MAX_FS][24];
-	uint8_t fp[CHECK_MAX_FS][16];
+	uint8_t fp[CHECK_MAX_FS][16];	 /* live (with timestamps under --time) */
+	uint8_t plain[CHECK_MAX_FS][16]; /* live, without timestamps */
+	uint8_t disk[CHECK_MAX_FS][16];	 /* on disk (durability on) */
+	uint8_t key[16];		 /* the visited key: live and disk views */
+	struct op_view view;		 /* what exists on the first filesystem */
 };
 
 /* The machine and what the search needs to rebuild it (for traces). */
@@ -41,15 +56,20 @@ struct check_machine {
 	bool time;	    /* fingerprints include timestamps */
 	uint64_t op_budget; /* instructions an operation may take (0: default) */
 	const char *load;   /* a saved machine to start from instead of booting */
+	enum check_durability durability;
 };
 
 struct check_config {
 	struct check_machine m;
+	int jobs;		  /* worker processes (1: the search runs in this one) */
+	const char *redis;	  /* redis://HOST:PORT: share the run there (NULL: memory) */
+	const char *redis_config; /* what workers joining the run must match */
+	double time_budget;	  /* seconds, 0: none */
 	int depth;
 	uint64_t seed;
 	uint32_t ops; /* mask of enum op_kind */
 	struct op_pools pools;
-	int branch;	     /* candidate operations per node; 0: every one (op_enumerate) */
+	int branch;	     /* random candidates per node; 0: every one (op_enumerate) */
 	int swarm;	     /* members of a swarm search (0: one plain search), see explore.c */
 	uint64_t max_states; /* 0: no limit */
 	bool stop_on_first, minimize, progress, verbose;
@@ -64,6 +84,9 @@ struct check_result {
 	unsigned discrepancies, findings;
 	int deepest;
 	double seconds;
+	bool complete;		    /* the whole scope was explored (no budget cut it) */
+	struct coverage cov, scope; /* see coverage.h */
+	char note[256];		    /* a warning for the summary, or "" */
 };
 
 /* Boot the machine to the agent's command loop with one disk per fs.
@@ -75,17 +98,25 @@ int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t 
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
 		size_t whylen);
 
-/* Compare the filesystems after an operation. 0 if they agree;
- * else 1 with a one-line description in why and a short signature in sig
- * ("result", or "state:<field>") that replays and minimization match. */
-int check_compare(struct virt *v, const struct check_machine *m, const struct check_step *s,
-		  char *why, size_t whylen, char *sig, size_t siglen);
-
-/* What exists on the first filesystem now (for the generator). */
-int check_view(struct virt *v, const struct check_machine *m, struct op_view *view);
+/* Run `cmd` (an operation, or "fp" for the state as it is) and check
+ * the state it leaves, in both views (parent: the step that led to the
+ * state cmd runs in, or NULL when unknown): 0 if every filesystem agrees; 1 with
+ * a one-line description in why and a short signature in sig that replays
+ * and minimization match ("result"; "state:FIELD" the live views differ;
+ * "disk:FIELD" the on-disk views differ; "durability:FIELD" a filesystem's
+ * disk differs from its own cache after sync); -1 when the guest failed
+ * (panic, hang: why says what; sig is "finding"). */
+int check_state(struct virt *v, const struct check_machine *m, const char *cmd,
+		const struct check_step *parent, struct check_step *s, char *why, size_t whylen,
+		char *sig, size_t siglen);
 
 /* The exploration. 0 (see result), or -1 with err for setup errors. */
 int check_explore(const struct check_config *cfg, struct check_result *res, char *err,
 		  size_t errlen);
+
+/* Join a run shared through `sh` (themis explore --worker): boot, work
+ * until no work is left, and fill res with this worker's part. */
+int check_work(const struct check_config *cfg, struct share *sh, struct check_result *res,
+	       char *err, size_t errlen);
 
 #endif

@@ -1,127 +1,233 @@
-/* explore.c - the bounded depth-first search (see check.h).
+/* explore.c - the bounded depth-first search (see check.h), run by one or
+ * more workers over a share (share.h).
  *
- * At a node: fork the machine; for each of `branch` candidate operations
- * (drawn from a generator seeded by the run's seed and the path to the
- * node, so the same seed explores the same tree): apply it, compare the
- * filesystems, and if they agree and the combined state is new, recurse;
- * then restore (the level is re-armed for the next candidate). After the
- * candidates, release the level. A discrepancy is recorded and the search
- * goes on from the parent state; a guest that panics or hangs is a finding,
- * recorded the same way. The visited set holds the combined fingerprints
- * (one 128-bit key: the filesystems agree, so their fingerprints do).
+ * At a node: fork the machine; for each candidate operation (by default
+ * every operation of the scope, op_enumerate; with --branch K, K drawn at
+ * random from a generator seeded by the run's seed and the path, so the
+ * same seed explores the same tree): apply it, check the state it leaves
+ * in both views (check_state), and if the filesystems agree and the state
+ * is new to the visited set, or was reached before only with less depth
+ * left below it, recurse; then restore (the level is re-armed for the next
+ * candidate). After the candidates, release the level. A discrepancy is
+ * recorded and the search goes on from the parent state; a guest that
+ * panics or hangs is a finding, recorded the same way. The visited key is
+ * the first filesystem's live and on-disk fingerprints (the filesystems
+ * agree, so theirs do too), stored with the depth left below the state:
+ * the search is exhaustive to --depth whatever order it meets states in.
+ *
+ * Workers: each is a process with a machine of its own, all forked from
+ * one booted machine (--jobs) or booted alike on other hosts (--worker).
+ * Work moves as paths from the root: when a worker waits for work, a busy
+ * one gives away half of the untried candidates of its shallowest open
+ * node, each as a path the taker replays from its root.
  *
  * Swarm (--swarm N, after swarm verification in SPIN, as Metis uses it):
- * instead of one search over everything, N searches from the same root,
- * each exhaustive (every operation at every node) over a small random
+ * N searches from the same root, each exhaustive over a small random
  * slice of the space: a few kinds of operation, a few paths (with their
- * parents), a few sizes. A bug that needs one precise sequence of a few
- * operations is out of reach of random sampling over the whole space but
- * certain within any member whose slice contains it. */
+ * parents), a few sizes. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "minimize.h"
+#include "share.h"
 #include "trace.h"
 
-struct visited {
-	uint8_t (*keys)[16];
-	bool *used;
-	size_t cap, n;
-};
+#define CHECK_MAX_BRANCH 4096
+#define COUNT_EVERY	 16 /* states between reports of counts to the share */
 
 struct search {
 	const struct check_config *cfg;
-	struct check_result *res;
+	struct share *share; /* the run's: totals, records, stop */
+	struct share *space; /* the queue and the visited set: the run's, or a swarm member's */
 	struct virt *v;
-	struct visited seen;
+	struct share_totals delta;		     /* counts not yet given to the share */
+	struct share_totals total;		     /* the run's, as of the last report */
 	char path[CHECK_MAX_DEPTH + 1][OP_TEXT_MAX]; /* the operations from the root */
+	struct op *cand[CHECK_MAX_DEPTH + 1];	     /* candidates per depth */
+	int ncand[CHECK_MAX_DEPTH + 1], next[CHECK_MAX_DEPTH + 1];
 	int depth;
-	bool stop;
-	FILE *report;	   /* the JSON report's discrepancy list, or NULL */
+	bool stop, show_progress;
 	struct virt *mini; /* for --minimize: a second machine held at the root */
 	uint8_t *saved[CHECK_MAX_DEPTH + 1][CHECK_MAX_FS]; /* baseline: images per level */
-	double t0, last_progress;
+	double t0, last_progress, deadline;
 };
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
 
 static double now(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* progress and rates only */
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* budgets, progress and rates only */
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* ---- the visited set: open addressing on the key's first 8 bytes ---- */
+/* ---- counting and progress ---- */
 
-static uint64_t key_hash(const uint8_t k[16])
+static void flush_counts(struct search *s)
 {
-	uint64_t h;
-	memcpy(&h, k, 8);
-	return h;
+	s->share->ops->count(s->share, &s->delta, &s->total);
+	memset(&s->delta, 0, sizeof(s->delta));
 }
 
-static bool visited_grow(struct visited *s)
+static void print_progress(const struct share_totals *t, double t0, int depth, int max_depth,
+			   bool final)
 {
-	struct visited n = {0};
-	n.cap = s->cap ? s->cap * 2 : 4096;
-	n.keys = calloc(n.cap, 16);
-	n.used = calloc(n.cap, 1);
-	if (!n.keys || !n.used) {
-		free(n.keys);
-		free(n.used);
-		return false;
-	}
-	for (size_t i = 0; i < s->cap; i++)
-		if (s->used[i]) {
-			size_t j = key_hash(s->keys[i]) & (n.cap - 1);
-			while (n.used[j])
-				j = (j + 1) & (n.cap - 1);
-			memcpy(n.keys[j], s->keys[i], 16);
-			n.used[j] = true;
-			n.n++;
-		}
-	free(s->keys);
-	free(s->used);
-	*s = n;
-	return true;
+	double el = now() - t0;
+	fprintf(stderr,
+		"\rstates %llu  %.1f states/s  depth %d/%d  unique %llu  discrepancies %llu  "
+		"findings %llu   %s",
+		(unsigned long long)t->states, el > 0 ? t->states / el : 0.0, depth, max_depth,
+		(unsigned long long)t->unique, (unsigned long long)t->discrepancies,
+		(unsigned long long)t->findings, final ? "\n" : "");
 }
 
-/* Add a key; true if it was new. */
-static bool visited_add(struct visited *s, const uint8_t k[16])
-{
-	if ((s->n + 1) * 2 > s->cap && !visited_grow(s))
-		return false; /* out of memory: treat as seen, the search stays bounded */
-	size_t j = key_hash(k) & (s->cap - 1);
-	while (s->used[j]) {
-		if (!memcmp(s->keys[j], k, 16))
-			return false;
-		j = (j + 1) & (s->cap - 1);
-	}
-	memcpy(s->keys[j], k, 16);
-	s->used[j] = true;
-	s->n++;
-	return true;
-}
-
-/* ---- reporting ---- */
-
-static void progress(struct search *s, bool final)
+static void progress(struct search *s)
 {
 	double t = now();
-	if (!s->cfg->progress || (!final && t - s->last_progress < 0.5))
+	if (!s->show_progress || t - s->last_progress < 0.5)
 		return;
 	s->last_progress = t;
-	double rate = t > s->t0 ? s->res->states / (t - s->t0) : 0;
-	fprintf(stderr,
-		"\rstates %llu  ops %llu  %.1f states/s  depth %d/%d  unique %llu  "
-		"discrepancies %u  findings %u   %s",
-		(unsigned long long)s->res->states, (unsigned long long)s->res->ops, rate, s->depth,
-		s->cfg->depth, (unsigned long long)s->res->unique, s->res->discrepancies,
-		s->res->findings, final ? "\n" : "");
+	flush_counts(s);
+	print_progress(&s->total, s->t0, s->depth, s->cfg->depth, false);
+}
+
+static bool budget_left(struct search *s)
+{
+	if (s->stop)
+		return false;
+	if (s->delta.states >= COUNT_EVERY)
+		flush_counts(s);
+	const struct check_config *c = s->cfg;
+	bool spent = interrupted || (c->max_states && s->total.states >= c->max_states) ||
+		     (s->deadline && now() >= s->deadline);
+	if (spent)
+		s->share->ops->stop(s->share);
+	s->stop = spent || s->share->ops->stopped(s->share);
+	return !s->stop;
+}
+
+/* ---- recording ---- */
+
+static void join_path(const struct search *s, int n, char *out, size_t cap)
+{
+	size_t len = 0;
+	out[0] = 0;
+	for (int i = 0; i < n && len < cap; i++)
+		len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? "\n" : "", s->path[i]);
+}
+
+/* Split a '\n'-joined path into ops[]; how many (at most max). */
+static int split_path(const char *text, char ops[][OP_TEXT_MAX], int max)
+{
+	int n = 0;
+	for (const char *p = text; *p && n < max;) {
+		size_t len = strcspn(p, "\n");
+		snprintf(ops[n++], OP_TEXT_MAX, "%.*s", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+	return n;
+}
+
+static void trace_name(const struct check_config *cfg, const struct share_record *r, unsigned n,
+		       bool min, char *out, size_t cap)
+{
+	snprintf(out, cap, "%s/%s-%04u%s", cfg->out_dir, r->finding ? "finding" : "discrepancy", n,
+		 min ? ".min.trace" : ".trace");
+}
+
+/* Write record n's trace (and its minimized twin) unless it exists. */
+static void write_traces(const struct check_config *cfg, const struct share_record *r, unsigned n)
+{
+	char(*ops)[OP_TEXT_MAX] = malloc(sizeof(char[TRACE_MAX_OPS][OP_TEXT_MAX]));
+	char path[1100], err[512];
+	for (int min = 0; ops && min < 2; min++) {
+		if (min && !r->min_ops[0])
+			break;
+		trace_name(cfg, r, n, min, path, sizeof(path));
+		if (access(path, F_OK) == 0)
+			continue;
+		int nops = split_path(min ? r->min_ops : r->ops, ops, TRACE_MAX_OPS);
+		if (trace_write(path, &cfg->m, ops, nops, r->finding ? "finding" : r->sig,
+				r->detail, err, sizeof(err)))
+			fprintf(stderr, "themis: %s\n", err);
+	}
+	free(ops);
+}
+
+/* Shrink the path in r to a shortest reproducer (r->min_ops). */
+static void minimize_record(struct search *s, struct share_record *r)
+{
+	char err[512];
+	if (!s->mini) {
+		s->mini = calloc(1, sizeof(*s->mini));
+		if (!s->mini || check_boot(s->mini, &s->cfg->m, err, sizeof(err)) ||
+		    virt_fork(s->mini)) {
+			fprintf(stderr, "themis: --minimize: %s\n",
+				s->mini ? err : "out of memory");
+			free(s->mini);
+			s->mini = NULL;
+			return;
+		}
+	}
+	char(*ops)[OP_TEXT_MAX] = malloc(sizeof(char[TRACE_MAX_OPS][OP_TEXT_MAX]));
+	if (!ops)
+		return;
+	int n = split_path(r->ops, ops, TRACE_MAX_OPS);
+	int tries = n ? check_minimize(s->mini, &s->cfg->m, ops, &n, r->sig) : 0;
+	size_t len = 0;
+	for (int i = 0; i < n && len < sizeof(r->min_ops); i++)
+		len += (size_t)snprintf(r->min_ops + len, sizeof(r->min_ops) - len, "%s%s",
+					i ? "\n" : "", ops[i]);
+	if (s->show_progress)
+		fprintf(stderr, "  minimized to %d operation%s in %d attempts\n", n,
+			n == 1 ? "" : "s", tries);
+	free(ops);
+}
+
+/* Record the current path + `op` (NULL: the root itself). */
+static void record(struct search *s, const char *op, const char *sig, const char *detail,
+		   bool finding)
+{
+	struct share_record *r = calloc(1, sizeof(*r));
+	if (!r)
+		return;
+	int n = op ? s->depth + 1 : 0;
+	if (op)
+		snprintf(s->path[s->depth], OP_TEXT_MAX, "%s", op);
+	r->finding = finding;
+	r->depth = n;
+	snprintf(r->sig, sizeof(r->sig), "%s", sig);
+	snprintf(r->detail, sizeof(r->detail), "%s", detail);
+	join_path(s, n, r->ops, sizeof(r->ops));
+	if (finding)
+		s->delta.findings++;
+	else
+		s->delta.discrepancies++;
+	fprintf(stderr, "\n%s at depth %d: %s\n  after: %s\n", finding ? "finding" : "discrepancy",
+		n, detail, op ? op : "(the root: before any operation)");
+	if (s->cfg->minimize && n > 1)
+		minimize_record(s, r);
+	int num = s->share->ops->record(s->share, r);
+	if (num > 0 && s->cfg->out_dir)
+		write_traces(s->cfg, r, (unsigned)num);
+	if (s->cfg->stop_on_first)
+		s->share->ops->stop(s->share);
+	s->stop |= s->cfg->stop_on_first;
+	free(r);
 }
 
 static void json_string(FILE *f, const char *str)
@@ -138,73 +244,6 @@ static void json_string(FILE *f, const char *str)
 	fputc('"', f);
 }
 
-/* Shrink the current path to a shortest reproducer and write it beside
- * the full trace as NAME.min.trace. */
-static void minimize_into(struct search *s, const char *full, const char *sig, const char *detail)
-{
-	char err[512], path[1100];
-	if (!s->mini) {
-		s->mini = calloc(1, sizeof(*s->mini));
-		if (!s->mini || check_boot(s->mini, &s->cfg->m, err, sizeof(err)) ||
-		    virt_fork(s->mini)) {
-			fprintf(stderr, "themis: --minimize: %s\n",
-				s->mini ? err : "out of memory");
-			free(s->mini);
-			s->mini = NULL;
-			return;
-		}
-	}
-	char(*ops)[OP_TEXT_MAX] = malloc(sizeof(char[TRACE_MAX_OPS][OP_TEXT_MAX]));
-	int n = s->depth + 1;
-	if (!ops)
-		return;
-	memcpy(ops, s->path, OP_TEXT_MAX * (size_t)n);
-	int tries = check_minimize(s->mini, &s->cfg->m, ops, &n, sig);
-	snprintf(path, sizeof(path), "%.1000s", full);
-	char *dot = strrchr(path, '.');
-	snprintf(dot ? dot : path + strlen(path), 16, ".min.trace");
-	if (trace_write(path, &s->cfg->m, ops, n, sig, detail, err, sizeof(err)))
-		fprintf(stderr, "themis: %s\n", err);
-	else if (s->cfg->progress)
-		fprintf(stderr, "  minimized to %d operation%s in %d attempts: %s\n", n,
-			n == 1 ? "" : "s", tries, path);
-	free(ops);
-}
-
-/* Write the trace of the current path + `op` and note it in the report. */
-static void record(struct search *s, const char *op, const char *sig, const char *detail,
-		   bool finding)
-{
-	struct check_result *r = s->res;
-	unsigned n = finding ? ++r->findings : ++r->discrepancies;
-	if (s->cfg->progress)
-		fprintf(stderr, "\n%s %u at depth %d: %s\n  after: %s\n",
-			finding ? "finding" : "discrepancy", n, s->depth + 1, detail, op);
-	if (!s->cfg->out_dir)
-		return;
-	char path[1024], err[512];
-	snprintf(path, sizeof(path), "%s/%s-%04u.trace", s->cfg->out_dir,
-		 finding ? "finding" : "discrepancy", n);
-	snprintf(s->path[s->depth], OP_TEXT_MAX, "%s", op);
-	if (trace_write(path, &s->cfg->m, s->path, s->depth + 1, sig, detail, err, sizeof(err)))
-		fprintf(stderr, "themis: %s\n", err);
-	if (s->cfg->minimize)
-		minimize_into(s, path, sig, detail);
-	if (s->report) {
-		fprintf(s->report, "%s\n    {\"kind\": \"%s\", \"depth\": %d, \"signature\": ",
-			r->discrepancies + r->findings > 1 ? "," : "",
-			finding ? "finding" : "discrepancy", s->depth + 1);
-		json_string(s->report, sig);
-		fprintf(s->report, ", \"detail\": ");
-		json_string(s->report, detail);
-		fprintf(s->report, ", \"operation\": ");
-		json_string(s->report, op);
-		fprintf(s->report, ", \"trace\": ");
-		json_string(s->report, path);
-		fprintf(s->report, "}");
-	}
-}
-
 /* ---- the search ---- */
 
 static uint64_t node_seed(const struct search *s)
@@ -216,51 +255,79 @@ static uint64_t node_seed(const struct search *s)
 	return h;
 }
 
-static bool budget_left(const struct search *s)
-{
-	return !s->stop && (!s->cfg->max_states || s->res->states < s->cfg->max_states);
-}
-
-static void dfs(struct search *s);
+static void dfs(struct search *s, const struct check_step *node);
 
 /* One candidate at the current node; the machine is forked and is
  * restored by the caller afterwards. */
-static void try_op(struct search *s, const struct op *op)
+static void try_op(struct search *s, const struct op *op, const struct check_step *node)
 {
 	const struct check_machine *m = &s->cfg->m;
-	struct check_step st;
+	struct check_step *st = malloc(sizeof(*st));
 	char why[CHECK_DETAIL_MAX], sig[64];
-	s->res->ops++;
-	s->res->states++;
-	if (s->depth + 1 > s->res->deepest)
-		s->res->deepest = s->depth + 1; /* operations deep */
-	if (check_apply(s->v, m->nfs, op->text, &st, why, sizeof(why)) ||
-	    (m->time && check_apply(s->v, m->nfs, "fp time", &st, why, sizeof(why)))) {
-		record(s, op->text, "finding", why, true);
-		s->stop = s->cfg->stop_on_first;
+	if (!st) {
+		s->stop = true;
 		return;
 	}
-	if (s->cfg->verbose) {
+	s->delta.ops++;
+	s->delta.states++;
+	if ((uint64_t)s->depth + 1 > s->delta.deepest)
+		s->delta.deepest = (uint64_t)s->depth + 1; /* operations deep */
+	int rc = check_state(s->v, m, op->text, node, st, why, sizeof(why), sig, sizeof(sig));
+	cov_add(&s->delta.cov, &s->cfg->pools, op->text, rc < 0 ? "EIO" : st->err[0]);
+	if (s->cfg->verbose && rc >= 0) {
 		fprintf(stderr, "%*s%s ->", 2 * s->depth, "", op->text);
 		for (int i = 0; i < m->nfs; i++)
-			fprintf(stderr, " %s %lld %s", m->fs[i], (long long)st.ret[i], st.err[i]);
+			fprintf(stderr, " %s %lld %s", m->fs[i], (long long)st->ret[i], st->err[i]);
 		fprintf(stderr, "\n");
 	}
-	if (check_compare(s->v, m, &st, why, sizeof(why), sig, sizeof(sig))) {
-		record(s, op->text, sig, why, false);
-		s->stop = s->cfg->stop_on_first;
-		return;
+	int remaining = s->cfg->depth - (s->depth + 1);
+	if (rc) {
+		record(s, op->text, sig, why, rc < 0);
+	} else if (remaining > 0) {
+		int seen = s->space->ops->visit(s->space, st->key, remaining);
+		if (seen > 0) {
+			s->delta.unique += seen == 2;
+			snprintf(s->path[s->depth], OP_TEXT_MAX, "%s", op->text);
+			s->depth++;
+			dfs(s, st);
+			s->depth--;
+		} else if (seen < 0) {
+			fprintf(stderr, "themis: %s\n", s->share->err);
+			s->stop = true;
+		}
 	}
-	if (s->depth + 1 < s->cfg->depth && visited_add(&s->seen, st.fp[0])) {
-		s->res->unique++;
-		snprintf(s->path[s->depth], OP_TEXT_MAX, "%s", op->text);
-		s->depth++;
-		dfs(s);
-		s->depth--;
-	}
+	free(st);
 }
 
-#define CHECK_MAX_BRANCH 4096
+/* When a worker waits for work, give it half of the untried candidates
+ * of the shallowest node that has some (its subtrees are the largest). */
+static void donate(struct search *s)
+{
+	if (!s->space->ops->hungry(s->space))
+		return;
+	for (int l = 0; l <= s->depth; l++) {
+		int left = s->ncand[l] - s->next[l];
+		if (left < 1 || (left < 2 && l == s->depth))
+			continue;
+		int from = s->ncand[l] - (left + 1) / 2;
+		char *item = malloc(SHARE_ITEM_MAX);
+		if (!item)
+			return;
+		int given = s->ncand[l];
+		for (int j = s->ncand[l] - 1; j >= from; j--) {
+			join_path(s, l, item, SHARE_ITEM_MAX);
+			size_t len = strlen(item);
+			snprintf(item + len, SHARE_ITEM_MAX - len, "%s%s", l ? "\n" : "",
+				 s->cand[l][j].text);
+			if (s->space->ops->put(s->space, item))
+				break; /* the queue is full: keep the rest */
+			given = j;
+		}
+		s->ncand[l] = given;
+		free(item);
+		return;
+	}
+}
 
 /* ---- the baseline: backtracking without the fork ---- */
 
@@ -294,87 +361,121 @@ static int baseline_images(struct search *s, int level, bool write)
 	return agent_simple(s, "mount");
 }
 
-static void dfs_baseline(struct search *s, struct op *ops, int n)
+static void dfs_baseline(struct search *s, struct op *ops, int n, const struct check_step *node)
 {
 	if (baseline_images(s, s->depth, false))
 		return;
 	for (int i = 0; i < n && budget_left(s); i++) {
-		try_op(s, &ops[i]);
+		try_op(s, &ops[i], node);
 		if (baseline_images(s, s->depth, true))
 			return;
-		s->res->restores++;
-		progress(s, false);
+		s->delta.restores++;
+		progress(s);
 	}
 }
 
-static void dfs(struct search *s)
+static int candidates(struct search *s, const struct op_view *view)
 {
-	uint64_t rng = node_seed(s);
-	struct op *ops = malloc(sizeof(struct op) * CHECK_MAX_BRANCH);
-	struct op_view view;
+	int d = s->depth;
+	if (!s->cand[d] && !(s->cand[d] = malloc(sizeof(struct op) * CHECK_MAX_BRANCH)))
+		return -1;
 	int n = s->cfg->branch;
-	bool have_view = n && check_view(s->v, &s->cfg->m, &view) == 0;
-	if (!ops || (!s->cfg->baseline && virt_fork(s->v))) {
-		free(ops);
+	if (n == 0)
+		return op_enumerate(s->cfg->ops, &s->cfg->pools, view, s->cand[d],
+				    CHECK_MAX_BRANCH);
+	uint64_t rng = node_seed(s);
+	for (int i = 0; i < n; i++)
+		op_generate(&rng, s->cfg->ops, &s->cfg->pools, view, &s->cand[d][i]);
+	return n;
+}
+
+static void dfs(struct search *s, const struct check_step *node)
+{
+	int d = s->depth;
+	int n = candidates(s, &node->view);
+	if (n < 0 || (!s->cfg->baseline && virt_fork(s->v))) {
 		s->stop = true;
 		return;
 	}
-	if (n == 0)
-		n = op_enumerate(s->cfg->ops, &s->cfg->pools, ops, CHECK_MAX_BRANCH);
-	else
-		for (int i = 0; i < n; i++)
-			op_generate(&rng, s->cfg->ops, &s->cfg->pools, have_view ? &view : NULL,
-				    &ops[i]);
 	if (s->cfg->baseline) {
-		dfs_baseline(s, ops, n);
-		free(ops);
+		dfs_baseline(s, s->cand[d], n, node);
 		return;
 	}
-	for (int i = 0; i < n && budget_left(s); i++) {
-		try_op(s, &ops[i]);
+	s->ncand[d] = n;
+	s->next[d] = 0;
+	while (s->next[d] < s->ncand[d] && budget_left(s)) {
+		donate(s);
+		if (s->next[d] >= s->ncand[d])
+			break;
+		try_op(s, &s->cand[d][s->next[d]++], node);
 		virt_restore(s->v);
-		s->res->restores++;
-		progress(s, false);
+		s->delta.restores++;
+		progress(s);
 	}
+	s->ncand[d] = s->next[d] = 0;
 	virt_release(s->v);
+}
+
+/* One work item (share.h): replay its path but the last operation, try
+ * that one, and come back to the root. */
+static void run_item(struct search *s, const char *item, const struct check_step *root)
+{
+	if (!*item) {
+		dfs(s, root);
+		return;
+	}
+	char(*ops)[OP_TEXT_MAX] = malloc(sizeof(char[CHECK_MAX_DEPTH + 1][OP_TEXT_MAX]));
+	int n = ops ? split_path(item, ops, CHECK_MAX_DEPTH + 1) : 0, forks = 0;
+	for (int i = 0; i + 1 < n && !s->stop; i++) {
+		struct check_step st;
+		char why[CHECK_DETAIL_MAX];
+		if (virt_fork(s->v) ||
+		    (forks++, check_apply(s->v, s->cfg->m.nfs, ops[i], &st, why, sizeof(why)))) {
+			fprintf(stderr, "themis: replaying a work item: %s\n", why);
+			s->stop = true;
+			break;
+		}
+		snprintf(s->path[i], OP_TEXT_MAX, "%s", ops[i]);
+		s->depth = i + 1;
+	}
+	if (!s->stop && n && !virt_fork(s->v)) {
+		s->ncand[s->depth] = s->next[s->depth] = 0; /* nothing here to donate */
+		struct op op = {(enum op_kind)op_kind_of_text(ops[n - 1]), ""};
+		snprintf(op.text, OP_TEXT_MAX, "%s", ops[n - 1]);
+		try_op(s, &op, n == 1 ? root : NULL);
+		virt_release(s->v);
+	}
+	while (forks--)
+		virt_release(s->v);
+	s->depth = 0;
 	free(ops);
 }
 
-static FILE *open_report(const struct check_config *cfg, char *err, size_t errlen)
+/* The state at the root, checked as every other is: 0 and its view,
+ * 1 a discrepancy there (recorded), -1 an error (err). */
+static int check_root(struct search *s, struct check_step *root, char *err, size_t errlen)
 {
-	char path[1024];
-	if (mkdir(cfg->out_dir, 0777) != 0 && errno != EEXIST) {
-		snprintf(err, errlen, "--out %s: cannot create: %s", cfg->out_dir, strerror(errno));
-		return NULL;
-	}
-	snprintf(path, sizeof(path), "%s/report.json", cfg->out_dir);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		snprintf(err, errlen, "--out %s: cannot write: %s", path, strerror(errno));
-	else
-		fprintf(f, "{\n  \"results\": [");
-	return f;
+	char why[CHECK_DETAIL_MAX], sig[64];
+	int rc =
+	    check_state(s->v, &s->cfg->m, "fp", NULL, root, why, sizeof(why), sig, sizeof(sig));
+	if (rc < 0)
+		snprintf(err, errlen, "at the root: %s", why);
+	else if (rc > 0)
+		record(s, NULL, sig, why, false);
+	return rc;
 }
 
-static void close_report(FILE *f, const struct check_config *cfg, const struct check_result *r)
+/* This worker's loop: take items until no work is left. */
+static void work(struct search *s, const struct check_step *root)
 {
-	const struct check_machine *m = &cfg->m;
-	fprintf(f, "\n  ],\n  \"filesystems\": [");
-	for (int i = 0; i < m->nfs; i++)
-		fprintf(f, "%s\"%s\"", i ? ", " : "", m->fs[i]);
-	fprintf(f,
-		"],\n  \"depth\": %d,\n  \"seed\": %llu,\n  \"branch\": %d,\n  \"swarm\": %d,\n"
-		"  \"time\": %s,\n",
-		cfg->depth, (unsigned long long)cfg->seed, cfg->branch, cfg->swarm,
-		m->time ? "true" : "false");
-	fprintf(f, "  \"states\": %llu,\n  \"operations\": %llu,\n  \"unique_states\": %llu,\n",
-		(unsigned long long)r->states, (unsigned long long)r->ops,
-		(unsigned long long)r->unique);
-	fprintf(f, "  \"deepest\": %d,\n  \"seconds\": %.3f,\n  \"states_per_second\": %.2f,\n",
-		r->deepest, r->seconds, r->seconds > 0 ? r->states / r->seconds : 0.0);
-	fprintf(f, "  \"discrepancies\": %u,\n  \"findings\": %u\n}\n", r->discrepancies,
-		r->findings);
-	fclose(f);
+	char *item = malloc(SHARE_ITEM_MAX);
+	int rc = 0;
+	while (item && !s->stop && (rc = s->space->ops->take(s->space, item, SHARE_ITEM_MAX)) > 0)
+		run_item(s, item, root);
+	if (item && !s->stop && rc < 0)
+		fprintf(stderr, "themis: %s\n", s->space->err);
+	flush_counts(s);
+	free(item);
 }
 
 /* ---- swarm ---- */
@@ -408,7 +509,6 @@ static void swarm_member(const struct check_config *cfg, int member, struct chec
 	int kinds[OP_NKINDS], nk = 0;
 	*mc = *cfg;
 	mc->branch = 0;
-	mc->ops = 0;
 	for (int k = 0; k < OP_NKINDS; k++)
 		if (cfg->ops >> k & 1)
 			kinds[nk++] = k;
@@ -441,21 +541,18 @@ static void swarm_member(const struct check_config *cfg, int member, struct chec
 				: sizes[op_rng_next(&rng) % (sizeof(sizes) / sizeof(sizes[0]))];
 }
 
-static void visited_reset(struct visited *v)
-{
-	free(v->keys);
-	free(v->used);
-	memset(v, 0, sizeof(*v));
-}
-
-static void run_swarm(struct search *s, const uint8_t root[16])
+/* Each member a search of its own from the root, with a visited set of
+ * its own, in this process; the run's share keeps the totals and records. */
+static void run_swarm(struct search *s, const struct check_step *root)
 {
 	const struct check_config *cfg = s->cfg;
 	uint64_t share = cfg->max_states ? cfg->max_states / (uint64_t)cfg->swarm : 3000;
 	struct check_config mc;
-	for (int m = 0; m < cfg->swarm && !s->stop; m++) {
+	char err[256];
+	for (int m = 0; m < cfg->swarm && !s->stop && !interrupted; m++) {
 		swarm_member(cfg, m, &mc);
-		mc.max_states = s->res->states + (share ? share : 1);
+		flush_counts(s);
+		mc.max_states = s->total.states + (share ? share : 1);
 		if (cfg->verbose) {
 			fprintf(stderr, "swarm member %d: ops", m + 1);
 			for (int k = 0; k < OP_NKINDS; k++)
@@ -463,61 +560,271 @@ static void run_swarm(struct search *s, const uint8_t root[16])
 					fprintf(stderr, " %s", op_name((enum op_kind)k));
 			fprintf(stderr, "\n");
 		}
-		visited_reset(&s->seen);
-		visited_add(&s->seen, root);
+		struct share *own = share_local_new(err, sizeof(err));
+		if (!own) {
+			fprintf(stderr, "themis: %s\n", err);
+			break;
+		}
+		own->ops->visit(own, root->key, cfg->depth);
 		s->cfg = &mc;
-		dfs(s);
+		s->space = own;
+		work(s, root);
+		s->space = s->share;
 		s->cfg = cfg;
-		if (cfg->max_states && s->res->states >= cfg->max_states)
+		own->ops->close(own);
+		if (cfg->max_states && s->total.states >= cfg->max_states)
 			break;
 	}
+}
+
+/* ---- the run ---- */
+
+static struct search *search_new(const struct check_config *cfg, struct share *sh, struct virt *v)
+{
+	struct search *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->cfg = cfg;
+	s->share = s->space = sh;
+	s->v = v;
+	s->t0 = now();
+	s->deadline = cfg->time_budget > 0 ? s->t0 + cfg->time_budget : 0;
+	return s;
+}
+
+static void search_free(struct search *s)
+{
+	if (s->mini) {
+		virt_free(s->mini);
+		free(s->mini);
+	}
+	for (int l = 0; l <= CHECK_MAX_DEPTH; l++) {
+		free(s->cand[l]);
+		for (int i = 0; i < CHECK_MAX_FS; i++)
+			free(s->saved[l][i]);
+	}
+	free(s);
+}
+
+static struct share *open_share(const struct check_config *cfg, bool create, char *err,
+				size_t errlen)
+{
+	if (!cfg->redis)
+		return share_local_new(err, errlen);
+	if (create)
+		return share_redis_create(cfg->redis, cfg->redis_config ? cfg->redis_config : "",
+					  err, errlen);
+	static char config[65536]; /* read and dropped: this worker's was checked */
+	return share_redis_join(cfg->redis, config, sizeof(config), err, errlen);
+}
+
+/* Fork the workers (each a copy of this process and its machine at the
+ * root) and wait for them, printing the run's progress. */
+static int run_jobs(struct search *s, const struct check_step *root)
+{
+	const struct check_config *cfg = s->cfg;
+	pid_t pids[256];
+	int n = 0;
+	fflush(NULL);
+	for (; n < cfg->jobs && n < 256; n++) {
+		pids[n] = fork();
+		if (pids[n] < 0)
+			break;
+		if (pids[n] == 0) {
+			char err[256];
+			struct share *own =
+			    cfg->redis ? open_share(cfg, false, err, sizeof(err)) : s->share;
+			if (!own) {
+				fprintf(stderr, "themis: worker %d: %s\n", n + 1, err);
+				_exit(2);
+			}
+			s->share = s->space = own;
+			s->show_progress = false;
+			work(s, root);
+			fflush(NULL);
+			_exit(0);
+		}
+	}
+	int bad = n < cfg->jobs;
+	for (int left = n; left > 0;) {
+		int status;
+		pid_t p = waitpid(-1, &status, WNOHANG);
+		if (p > 0) {
+			left--;
+			if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+				bad = 1;
+				s->share->ops->stop(s->share);
+			}
+			continue;
+		}
+		if (interrupted)
+			s->share->ops->stop(s->share);
+		if (cfg->progress) {
+			struct share_totals zero = {0};
+			s->share->ops->count(s->share, &zero, &s->total);
+			print_progress(&s->total, s->t0, 0, cfg->depth, false);
+		}
+		nanosleep(&(struct timespec){0, 200000000}, NULL);
+	}
+	return bad ? -1 : 0;
+}
+
+static int write_report(const struct check_config *cfg, struct share *sh,
+			const struct check_result *r, char *err, size_t errlen)
+{
+	char path[1024];
+	if (mkdir(cfg->out_dir, 0777) != 0 && errno != EEXIST) {
+		snprintf(err, errlen, "--out %s: cannot create: %s", cfg->out_dir, strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/report.json", cfg->out_dir);
+	FILE *f = fopen(path, "w");
+	struct share_record *recs = malloc(sizeof(*recs) * SHARE_RECORDS_MAX);
+	if (!f || !recs) {
+		snprintf(err, errlen, "--out %s: cannot write: %s", path, strerror(errno));
+		free(recs);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	int n = sh->ops->records(sh, recs, SHARE_RECORDS_MAX);
+	fprintf(f, "{\n  \"results\": [");
+	for (int i = 0; i < n; i++) {
+		char trace[1100];
+		write_traces(cfg, &recs[i], (unsigned)i + 1);
+		trace_name(cfg, &recs[i], (unsigned)i + 1, false, trace, sizeof(trace));
+		fprintf(f,
+			"%s\n    {\"kind\": \"%s\", \"depth\": %d, \"signature\": ", i ? "," : "",
+			recs[i].finding ? "finding" : "discrepancy", recs[i].depth);
+		json_string(f, recs[i].sig);
+		fprintf(f, ", \"detail\": ");
+		json_string(f, recs[i].detail);
+		fprintf(f, ", \"operations\": ");
+		json_string(f, recs[i].ops);
+		fprintf(f, ", \"trace\": ");
+		json_string(f, trace);
+		fprintf(f, "}");
+	}
+	free(recs);
+	const struct check_machine *m = &cfg->m;
+	fprintf(f, "\n  ],\n  \"filesystems\": [");
+	for (int i = 0; i < m->nfs; i++)
+		fprintf(f, "%s\"%s\"", i ? ", " : "", m->fs[i]);
+	fprintf(f,
+		"],\n  \"depth\": %d,\n  \"seed\": %llu,\n  \"branch\": %d,\n  \"swarm\": %d,\n"
+		"  \"jobs\": %d,\n  \"durability\": \"%s\",\n  \"time\": %s,\n",
+		cfg->depth, (unsigned long long)cfg->seed, cfg->branch, cfg->swarm, cfg->jobs,
+		check_durability_name(m->durability), m->time ? "true" : "false");
+	fprintf(f, "  \"states\": %llu,\n  \"operations\": %llu,\n  \"unique_states\": %llu,\n",
+		(unsigned long long)r->states, (unsigned long long)r->ops,
+		(unsigned long long)r->unique);
+	fprintf(f,
+		"  \"deepest\": %d,\n  \"complete\": %s,\n  \"seconds\": %.3f,\n"
+		"  \"states_per_second\": %.2f,\n",
+		r->deepest, r->complete ? "true" : "false", r->seconds,
+		r->seconds > 0 ? r->states / r->seconds : 0.0);
+	fprintf(f, "  \"coverage\": ");
+	cov_json(f, &r->cov, &r->scope, cfg->ops);
+	fprintf(f, ",\n  \"discrepancies\": %u,\n  \"findings\": %u\n}\n", r->discrepancies,
+		r->findings);
+	if (fclose(f) != 0) {
+		snprintf(err, errlen, "%s: write failed", path);
+		return -1;
+	}
+	return 0;
+}
+
+static void result_from(struct check_result *res, const struct share_totals *t)
+{
+	res->states = t->states;
+	res->ops = t->ops;
+	res->unique = t->unique;
+	res->restores = t->restores;
+	res->discrepancies = (unsigned)t->discrepancies;
+	res->findings = (unsigned)t->findings;
+	res->deepest = (int)t->deepest;
+	res->cov = t->cov;
+}
+
+/* Boot (or load) the machine, check the root, and run the search: in this
+ * process (jobs 1, swarm, baseline) or in forked workers. */
+static int explore_run(const struct check_config *cfg, struct share *sh, bool coordinator,
+		       struct check_result *res, char *err, size_t errlen)
+{
+	memset(res, 0, sizeof(*res));
+	struct virt *v = calloc(1, sizeof(*v));
+	if (!v || check_boot(v, &cfg->m, err, errlen)) {
+		free(v);
+		return -1;
+	}
+	struct search *s = search_new(cfg, sh, v);
+	struct check_step *root = malloc(sizeof(*root));
+	int rc = s && root ? check_root(s, root, err, errlen) : -1;
+	if (rc > 0)
+		sh->ops->stop(sh); /* nothing below a root that differs is worth a look */
+	signal(SIGINT, on_interrupt);
+	signal(SIGTERM, on_interrupt);
+	if (rc == 0) {
+		s->show_progress = cfg->progress;
+		if (coordinator)
+			sh->ops->visit(sh, root->key, cfg->depth);
+		if (cfg->swarm) {
+			run_swarm(s, root);
+		} else if (cfg->jobs > 1) {
+			if (run_jobs(s, root) && !interrupted)
+				snprintf(res->note, sizeof(res->note),
+					 "a worker failed (see above): the exploration is not "
+					 "complete");
+		} else {
+			work(s, root);
+		}
+	}
+	free(root);
+	if (rc >= 0 && s) {
+		struct share_totals zero = {0};
+		flush_counts(s);
+		sh->ops->count(sh, &zero, &s->total);
+		result_from(res, &s->total);
+		res->seconds = now() - s->t0;
+		res->complete = !sh->ops->stopped(sh) && !res->note[0];
+		if (cfg->progress)
+			print_progress(&s->total, s->t0, 0, cfg->depth, true);
+		rc = 0;
+	}
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (s)
+		search_free(s);
+	virt_free(v);
+	free(v);
+	return rc;
 }
 
 int check_explore(const struct check_config *cfg, struct check_result *res, char *err,
 		  size_t errlen)
 {
-	struct search s = {.cfg = cfg, .res = res};
-	memset(res, 0, sizeof(*res));
-	if (cfg->out_dir && !(s.report = open_report(cfg, err, errlen)))
-		return -1;
-	s.v = calloc(1, sizeof(*s.v));
-	if (!s.v || check_boot(s.v, &cfg->m, err, errlen)) {
-		free(s.v);
-		if (s.report)
-			fclose(s.report);
+	if (cfg->out_dir && mkdir(cfg->out_dir, 0777) != 0 && errno != EEXIST) {
+		snprintf(err, errlen, "--out %s: cannot create: %s", cfg->out_dir, strerror(errno));
 		return -1;
 	}
-	struct check_step root;
-	char why[CHECK_DETAIL_MAX], sig[64];
-	s.t0 = now();
-	int rc = 0;
-	if (check_apply(s.v, cfg->m.nfs, cfg->m.time ? "fp time" : "fp", &root, why, sizeof(why))) {
-		snprintf(err, errlen, "at the root: %s", why);
-		rc = -1;
-	} else if (check_compare(s.v, &cfg->m, &root, why, sizeof(why), sig, sizeof(sig))) {
-		record(&s, "(root: before any operation)", sig, why, false);
-	} else {
-		visited_add(&s.seen, root.fp[0]);
-		res->unique = 1;
-		if (cfg->swarm)
-			run_swarm(&s, root.fp[0]);
-		else
-			dfs(&s);
+	struct share *sh = open_share(cfg, true, err, errlen);
+	if (!sh)
+		return -1;
+	int rc = explore_run(cfg, sh, true, res, err, errlen);
+	if (rc == 0) {
+		cov_scope(&res->scope, cfg->ops, &cfg->pools);
+		struct share_record one;
+		if (!res->note[0] && sh->ops->records(sh, &one, 0) == 0 && sh->err[0])
+			snprintf(res->note, sizeof(res->note), "%s", sh->err);
+		if (cfg->out_dir)
+			rc = write_report(cfg, sh, res, err, errlen);
 	}
-	res->seconds = now() - s.t0;
-	progress(&s, true);
-	if (s.report)
-		close_report(s.report, cfg, res);
-	virt_free(s.v);
-	free(s.v);
-	if (s.mini) {
-		virt_free(s.mini);
-		free(s.mini);
-	}
-	for (int l = 0; l <= CHECK_MAX_DEPTH; l++)
-		for (int i = 0; i < CHECK_MAX_FS; i++)
-			free(s.saved[l][i]);
-	free(s.seen.keys);
-	free(s.seen.used);
+	sh->ops->close(sh);
 	return rc;
+}
+
+int check_work(const struct check_config *cfg, struct share *sh, struct check_result *res,
+	       char *err, size_t errlen)
+{
+	return explore_run(cfg, sh, false, res, err, errlen);
 }

@@ -14,17 +14,13 @@
 static int shows(struct virt *v, const struct check_machine *m, char ops[][OP_TEXT_MAX], int n,
 		 const char *sig)
 {
-	struct check_step st;
+	struct check_step st[2];
 	char why[CHECK_DETAIL_MAX], got[64];
 	virt_restore(v);
-	for (int i = 0; i < n; i++) {
-		if (check_apply(v, m->nfs, ops[i], &st, why, sizeof(why)))
-			return !strcmp(sig, "finding") && i == n - 1;
-		if (m->time && check_apply(v, m->nfs, "fp time", &st, why, sizeof(why)))
-			return 0;
-		if (check_compare(v, m, &st, why, sizeof(why), got, sizeof(got)))
+	for (int i = 0; i < n; i++)
+		if (check_state(v, m, ops[i], i ? &st[(i - 1) & 1] : NULL, &st[i & 1], why,
+				sizeof(why), got, sizeof(got)))
 			return i == n - 1 && !strcmp(got, sig);
-	}
 	return 0;
 }
 

@@ -331,16 +331,40 @@ void op_generate(uint64_t *rng, uint32_t mask, const struct op_pools *p, const s
 
 /* ---- enumeration ---- */
 
+/* Candidates of one kind, then the kinds interleaved (see op_enumerate). */
 struct sink {
 	struct op *out;
 	int n, max;
+	const struct op_view *view; /* NULL: keep every candidate */
+	bool doomed_kept;	    /* this kind's one candidate bound to fail */
 };
 
-static void emit(struct sink *s, enum op_kind k, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void emit(struct sink *s, enum op_kind k, const char *fmt, ...)
+static bool exists(const struct op_view *v, const char *path)
 {
-	if (s->n == s->max)
+	return in_view(v->files, v->nfiles, path) || in_view(v->dirs, v->ndirs, path);
+}
+
+/* src must exist and dst's parent must (either may be NULL). A candidate
+ * that fails this fails with ENOENT and changes nothing, as every other
+ * such candidate of its kind does: one of them stands for all. */
+static bool keep(struct sink *s, const char *src, const char *dst)
+{
+	if (!s->view)
+		return true;
+	if ((!src || exists(s->view, src)) && (!dst || parent_exists(s->view, dst)))
+		return true;
+	if (s->doomed_kept)
+		return false;
+	s->doomed_kept = true;
+	return true;
+}
+
+static void emit(struct sink *s, enum op_kind k, const char *src, const char *dst, const char *fmt,
+		 ...) __attribute__((format(printf, 5, 6)));
+static void emit(struct sink *s, enum op_kind k, const char *src, const char *dst, const char *fmt,
+		 ...)
+{
+	if (s->n == s->max || !keep(s, src, dst))
 		return;
 	va_list ap;
 	va_start(ap, fmt);
@@ -349,85 +373,115 @@ static void emit(struct sink *s, enum op_kind k, const char *fmt, ...)
 	s->out[s->n++].kind = k;
 }
 
-static void enumerate_paths(struct sink *s, const struct op_pools *p, enum op_kind k,
-			    const char *name, const char *arg)
-{
-	for (int i = 0; i < p->nfiles + p->ndirs; i++) {
-		const char *path = i < p->nfiles ? p->files[i] : p->dirs[i - p->nfiles];
-		emit(s, k, "op %s %s%s%s", name, path, arg ? " " : "", arg ? arg : "");
-	}
-}
+/* Offsets from the start of a file outwards; sizes from a whole block
+ * down, so the first writes of a search already fill blocks. */
+static const unsigned long offset_bins[] = {0, 1, 4095, 4096, 4097};
+static const unsigned long size_bins[] = {4096, 1, 4097, 4095, 0};
+#define NBINS 5
 
-static void enumerate_data(struct sink *s, const struct op_pools *p, uint32_t mask)
+static void enumerate_kind(struct sink *s, const struct op_pools *p, enum op_kind k)
 {
-	static const unsigned long bins[] = {0, 1, 4095, 4096, 4097};
-	const unsigned long *sz = p->nsizes ? p->sizes : bins;
-	int nsz = p->nsizes ? p->nsizes : 5;
-	for (int f = 0; f < p->nfiles; f++)
-		for (int a = 0; a < nsz; a++) {
-			if (mask & 1u << OP_TRUNCATE)
-				emit(s, OP_TRUNCATE, "op truncate %s %lu", p->files[f], sz[a]);
-			for (int b = 0; b < nsz; b++) {
-				/* sync first: the plain write reaches the same abstract
-				 * state, which the visited set then prunes, but only the
-				 * synced one has put its data on the disk. */
-				if (mask & 1u << OP_WRITE) {
-					emit(s, OP_WRITE, "op write %s %lu %lu 1 sync", p->files[f],
-					     sz[a], sz[b]);
-					emit(s, OP_WRITE, "op write %s %lu %lu 1 -", p->files[f],
-					     sz[a], sz[b]);
-				}
-				if (mask & 1u << OP_FALLOCATE)
-					emit(s, OP_FALLOCATE, "op fallocate %s 0 %lu %lu",
-					     p->files[f], sz[a], sz[b]);
-			}
-		}
-}
-
-static void enumerate_pairs(struct sink *s, const char *name, enum op_kind k, const char *const *a,
-			    int na)
-{
-	for (int i = 0; i < na; i++)
-		for (int j = 0; j < na; j++)
-			if (i != j)
-				emit(s, k, "op %s %s %s", name, a[i], a[j]);
-}
-
-int op_enumerate(uint32_t mask, const struct op_pools *p, struct op *out, int max)
-{
-	struct sink s = {out, 0, max};
-	for (int f = 0; f < p->nfiles && (mask & 1u << OP_CREATE); f++)
-		emit(&s, OP_CREATE, "op create %s 0644 -", p->files[f]);
-	for (int d = 0; d < p->ndirs; d++) {
-		if (mask & 1u << OP_MKDIR)
-			emit(&s, OP_MKDIR, "op mkdir %s 0755", p->dirs[d]);
-		if (mask & 1u << OP_RMDIR)
-			emit(&s, OP_RMDIR, "op rmdir %s", p->dirs[d]);
-	}
-	for (int f = 0; f < p->nfiles && (mask & 1u << OP_UNLINK); f++)
-		emit(&s, OP_UNLINK, "op unlink %s", p->files[f]);
-	enumerate_data(&s, p, mask);
-	if (mask & 1u << OP_RENAME) {
-		enumerate_pairs(&s, "rename", OP_RENAME, p->files, p->nfiles);
-		enumerate_pairs(&s, "rename", OP_RENAME, p->dirs, p->ndirs);
-	}
-	if (mask & 1u << OP_LINK)
-		enumerate_pairs(&s, "link", OP_LINK, p->files, p->nfiles);
-	if (mask & 1u << OP_SYMLINK)
-		enumerate_pairs(&s, "symlink", OP_SYMLINK, p->files, p->nfiles);
+	const unsigned long *off = p->nsizes ? p->sizes : offset_bins;
+	const unsigned long *sz = p->nsizes ? p->sizes : size_bins;
+	int nsz = p->nsizes ? p->nsizes : NBINS;
+	const char *name = op_name(k);
 	static const struct {
 		enum op_kind k;
-		const char *name, *arg;
-	} simple[] = {{OP_CHMOD, "chmod", "0600"},
-		      {OP_CHOWN, "chown", "1000"},
-		      {OP_CHGRP, "chgrp", "1000"},
-		      {OP_SETXATTR, "setxattr", "user.a 16 1"},
-		      {OP_REMOVEXATTR, "removexattr", "user.a"},
-		      {OP_FSYNC, "fsync", NULL}};
-	for (size_t i = 0; i < sizeof(simple) / sizeof(simple[0]); i++)
-		if (mask & 1u << simple[i].k)
-			enumerate_paths(&s, p, simple[i].k, simple[i].name, simple[i].arg);
-	if (mask & 1u << OP_REMOUNT)
-		emit(&s, OP_REMOUNT, "op remount");
-	return s.n;
+		const char *arg;
+	} simple[] = {{OP_CHMOD, "0600"},	    {OP_CHOWN, "1000"},		{OP_CHGRP, "1000"},
+		      {OP_SETXATTR, "user.a 16 1"}, {OP_REMOVEXATTR, "user.a"}, {OP_FSYNC, NULL}};
+	switch (k) {
+	case OP_CREATE:
+		for (int f = 0; f < p->nfiles; f++)
+			emit(s, k, NULL, p->files[f], "op create %s 0644 -", p->files[f]);
+		break;
+	case OP_MKDIR:
+		for (int d = 0; d < p->ndirs; d++)
+			emit(s, k, NULL, p->dirs[d], "op mkdir %s 0755", p->dirs[d]);
+		break;
+	case OP_RMDIR:
+		for (int d = 0; d < p->ndirs; d++)
+			emit(s, k, p->dirs[d], NULL, "op rmdir %s", p->dirs[d]);
+		break;
+	case OP_UNLINK:
+		for (int f = 0; f < p->nfiles; f++)
+			emit(s, k, p->files[f], NULL, "op unlink %s", p->files[f]);
+		break;
+	case OP_TRUNCATE:
+		for (int f = 0; f < p->nfiles; f++)
+			for (int a = 0; a < nsz; a++)
+				emit(s, k, p->files[f], NULL, "op truncate %s %lu", p->files[f],
+				     sz[a]);
+		break;
+	case OP_WRITE:
+	case OP_FALLOCATE:
+		for (int f = 0; f < p->nfiles; f++)
+			for (int a = 0; a < nsz; a++)
+				for (int b = 0; b < nsz; b++) {
+					const char *file = p->files[f];
+					if (k == OP_FALLOCATE) {
+						emit(s, k, file, NULL, "op fallocate %s 0 %lu %lu",
+						     file, off[a], sz[b]);
+						continue;
+					}
+					/* sync first: both reach the same state, which the
+					 * visited set then prunes, but only the synced one
+					 * has put its data on the disk. */
+					emit(s, k, file, NULL, "op write %s %lu %lu 1 sync", file,
+					     off[a], sz[b]);
+					emit(s, k, file, NULL, "op write %s %lu %lu 1 -", file,
+					     off[a], sz[b]);
+				}
+		break;
+	case OP_RENAME:
+	case OP_LINK:
+	case OP_SYMLINK:
+		for (int dirs = 0; dirs < (k == OP_RENAME ? 2 : 1); dirs++) {
+			const char *const *a = dirs ? p->dirs : p->files;
+			int na = dirs ? p->ndirs : p->nfiles;
+			for (int i = 0; i < na; i++)
+				for (int j = 0; j < na; j++)
+					if (i != j)
+						emit(s, k, k == OP_SYMLINK ? NULL : a[i], a[j],
+						     "op %s %s %s", name, a[i], a[j]);
+		}
+		break;
+	case OP_REMOUNT: emit(s, k, NULL, NULL, "op remount"); break;
+	default:
+		for (size_t i = 0; i < sizeof(simple) / sizeof(simple[0]); i++)
+			if (simple[i].k == k)
+				for (int e = 0; e < p->nfiles + p->ndirs; e++) {
+					const char *path =
+					    e < p->nfiles ? p->files[e] : p->dirs[e - p->nfiles];
+					emit(s, k, path, NULL, "op %s %s%s%s", name, path,
+					     simple[i].arg ? " " : "",
+					     simple[i].arg ? simple[i].arg : "");
+				}
+		break;
+	}
+}
+
+int op_enumerate(uint32_t mask, const struct op_pools *p, const struct op_view *view,
+		 struct op *out, int max)
+{
+	struct op *all = malloc(sizeof(struct op) * (size_t)max);
+	int start[OP_NKINDS] = {0}, len[OP_NKINDS] = {0}, longest = 0, n = 0;
+	struct sink s = {all, 0, max, view, false};
+	for (int k = 0; k < OP_NKINDS && all; k++) {
+		start[k] = s.n;
+		s.doomed_kept = false;
+		if (mask >> k & 1)
+			enumerate_kind(&s, p, (enum op_kind)k);
+		len[k] = s.n - start[k];
+		longest = len[k] > longest ? len[k] : longest;
+	}
+	/* Round robin over the kinds: a bounded search reaches every kind of
+	 * operation early at every depth, not the last kinds only after the
+	 * subtrees of every candidate of the first. */
+	for (int r = 0; r < longest; r++)
+		for (int k = 0; k < OP_NKINDS; k++)
+			if (r < len[k])
+				out[n++] = all[start[k] + r];
+	free(all);
+	return n;
 }

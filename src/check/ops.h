@@ -91,9 +91,13 @@ void op_generate(uint64_t *rng, uint32_t mask, const struct op_pools *p, const s
 
 /* Every operation of a kind in `mask` over the pools, with the other
  * arguments at their first pool value (modes 0644/0755, no flags, sync and
- * not for writes, owner 1000, xattr user.a of 16 bytes): for exhaustive
- * search of a narrowed space. Returns how many (at most max) were written. */
-int op_enumerate(uint32_t mask, const struct op_pools *p, struct op *out, int max);
+ * not for writes, owner 1000, xattr user.a of 16 bytes), the kinds
+ * interleaved round robin: the exhaustive search's candidates at a node.
+ * With a view, candidates bound to fail with ENOENT (a source that does
+ * not exist, a destination whose parent does not) are left out but one
+ * per kind. Returns how many (at most max) were written. */
+int op_enumerate(uint32_t mask, const struct op_pools *p, const struct op_view *view,
+		 struct op *out, int max);
 
 /* splitmix64: the checker's only source of randomness (seeded). */
 uint64_t op_rng_next(uint64_t *state);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "../machine/snapshot.h"
 #include "check.h"
 
@@ -99,8 +101,40 @@ static bool parse_hex16(const char *h, uint8_t out[16])
 	return true;
 }
 
-/* "r I RET ERR" and "f I HEX32" lines; every disk must answer with both
- * (or only with its fingerprint, for "fp"). */
+static const char *const durability_names[] = {"off", "drop-caches", "remount"};
+
+const char *check_durability_name(enum check_durability d)
+{
+	return (unsigned)d < 3 ? durability_names[d] : "?";
+}
+
+int check_durability_by_name(const char *name)
+{
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(name, durability_names[i]))
+			return i;
+	return -1;
+}
+
+/* "v PATH:K ..." (see the agent's check.c): what exists on disk 0. */
+static void parse_view(const char *l, struct op_view *view)
+{
+	for (l += 2; *l && *l != '\n';) {
+		size_t n = strcspn(l, " \n");
+		const char *colon = memchr(l, ':', n);
+		if (colon && colon - l < 64 && colon + 1 < l + n) {
+			bool dir = colon[1] == 'd';
+			if (dir ? view->ndirs < OP_POOL_MAX : view->nfiles < OP_POOL_MAX)
+				snprintf(dir ? view->dirs[view->ndirs++]
+					     : view->files[view->nfiles++],
+					 64, "%.*s", (int)(colon - l), l);
+		}
+		l += n + (l[n] == ' ');
+	}
+}
+
+/* "r I RET ERR", "f I HEX32" and "v ..." lines; every disk must answer
+ * with both (or only with its fingerprint, for "fp" and "durable"). */
 static int parse_step(const char *log, int nfs, bool need_r, struct check_step *s, char *why,
 		      size_t whylen)
 {
@@ -116,6 +150,8 @@ static int parse_step(const char *log, int nfs, bool need_r, struct check_step *
 		} else if (sscanf(l, "f %d %39s", &i, hex) == 2 && i >= 0 && i < nfs &&
 			   strlen(hex) == 32 && parse_hex16(hex, s->fp[i])) {
 			have_f |= 1u << i;
+		} else if (l[0] == 'v' && l[1] == ' ') {
+			parse_view(l, &s->view);
 		}
 	}
 	unsigned all = (1u << nfs) - 1;
@@ -124,6 +160,13 @@ static int parse_step(const char *log, int nfs, bool need_r, struct check_step *
 	snprintf(why, whylen, "the agent did not answer for every disk: %.200s",
 		 log && *log ? log : "(nothing)");
 	return -1;
+}
+
+/* Commands whose answer is one fingerprint per disk, to parse. */
+static bool answers_fp(const char *cmd)
+{
+	return !strncmp(cmd, "op ", 3) || !strncmp(cmd, "fp", 2) ||
+	       (!strncmp(cmd, "durable ", 8) && !strstr(cmd, " dump"));
 }
 
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
@@ -148,11 +191,8 @@ int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, 
 		return -1;
 	}
 	memset(s, 0, sizeof(*s));
-	if (!strncmp(cmd, "op ", 3))
-		return parse_step(v->log, nfs, true, s, why, whylen);
-	if (!strncmp(cmd, "fp", 2))
-		return parse_step(v->log, nfs, false, s, why, whylen);
-	return 0;
+	return answers_fp(cmd) ? parse_step(v->log, nfs, !strncmp(cmd, "op ", 3), s, why, whylen)
+			       : 0;
 }
 
 /* POSIX lets rmdir of a non-empty directory fail with either. */
@@ -192,93 +232,206 @@ static size_t line_len(const char *l)
 	return l ? strcspn(l, "\n") : 0;
 }
 
-/* Name the first path (in order) and field where disk 0 and disk k differ. */
-static void first_difference(const char *log, const struct check_machine *m, int k, char *why,
+/* One side of a comparison of two dumps: a dump log, a disk in it, and
+ * what to call it ("ext4", "ext4's disk"). */
+struct side {
+	const char *log;
+	int disk;
+	const char *name;
+};
+
+/* Say where entries a and b (of one path) differ: the first field. */
+static void field_difference(const char *path, const char *a, struct side sa, const char *b,
+			     struct side sb, const char *kind, char *why, size_t whylen, char *sig,
+			     size_t siglen)
+{
+	size_t la = line_len(a), lb = line_len(b);
+	const char *fa = a, *fb = b;
+	while (fa < a + la && fb < b + lb) {
+		size_t wa = strcspn(fa, " \n"), wb = strcspn(fb, " \n");
+		if (wa != wb || memcmp(fa, fb, wa)) {
+			size_t key = strcspn(fa, "=");
+			snprintf(why, whylen, "%s differs at %s: %.*s on %s, %.*s on %s", kind,
+				 path, (int)wa, fa, sa.name, (int)wb, fb, sb.name);
+			snprintf(sig, siglen, "%s:%.*s", kind, (int)(key < wa ? key : wa), fa);
+			return;
+		}
+		fa += wa + (fa[wa] == ' '), fb += wb + (fb[wb] == ' ');
+	}
+}
+
+/* Name the first path (in order) and field where two dumps differ.
+ * kind: "state", "disk" or "durability" (the signature's prefix). */
+static void first_difference(struct side a, struct side b, const char *kind, char *why,
 			     size_t whylen, char *sig, size_t siglen)
 {
 	for (int pass = 0; pass < 2; pass++) {
-		int src = pass ? k : 0, other = pass ? 0 : k;
+		struct side src = pass ? b : a, other = pass ? a : b;
 		char pfx[8];
-		int pn = snprintf(pfx, sizeof(pfx), "e %d ", src);
-		for (const char *l = log; l && *l;
+		int pn = snprintf(pfx, sizeof(pfx), "e %d ", src.disk);
+		for (const char *l = src.log; l && *l;
 		     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-			if (strncmp(l, pfx, (size_t)pn))
-				continue;
 			char path[256];
-			if (sscanf(l + pn, "%255s", path) != 1)
+			if (strncmp(l, pfx, (size_t)pn) || sscanf(l + pn, "%255s", path) != 1)
 				continue;
-			const char *a = l + pn + strlen(path) + 1,
-				   *b = find_entry(log, other, path);
-			if (!b) {
-				snprintf(why, whylen, "state differs: %s exists on %s only", path,
-					 m->fs[src]);
-				snprintf(sig, siglen, "state:exists");
+			const char *ea = l + pn + strlen(path) + 1,
+				   *eb = find_entry(other.log, other.disk, path);
+			if (!eb) {
+				snprintf(why, whylen, "%s differs: %s exists on %s only", kind,
+					 path, src.name);
+				snprintf(sig, siglen, "%s:exists", kind);
 				return;
 			}
-			size_t la = line_len(a), lb = line_len(b);
-			if (la == lb && !memcmp(a, b, la))
-				continue;
-			/* the first field (key=value) that differs */
-			const char *fa = a, *fb = b;
-			while (fa < a + la && fb < b + lb) {
-				size_t wa = strcspn(fa, " \n"), wb = strcspn(fb, " \n");
-				if (wa != wb || memcmp(fa, fb, wa)) {
-					size_t key = strcspn(fa, "=");
-					snprintf(why, whylen,
-						 "state differs at %s: %.*s on %s, %.*s on %s",
-						 path, (int)wa, fa, m->fs[src], (int)wb, fb,
-						 m->fs[other]);
-					snprintf(sig, siglen, "state:%.*s",
-						 (int)(key < wa ? key : wa), fa);
-					return;
-				}
-				fa += wa + (fa[wa] == ' '), fb += wb + (fb[wb] == ' ');
+			size_t la = line_len(ea), lb = line_len(eb);
+			if (la != lb || memcmp(ea, eb, la)) {
+				field_difference(path, ea, src, eb, other, kind, why, whylen, sig,
+						 siglen);
+				return;
 			}
 		}
 	}
-	snprintf(why, whylen, "fingerprints differ between %s and %s (entries alike)", m->fs[0],
-		 m->fs[k]);
-	snprintf(sig, siglen, "state:fingerprint");
+	snprintf(why, whylen, "%s: fingerprints differ between %s and %s (entries alike)", kind,
+		 a.name, b.name);
+	snprintf(sig, siglen, "%s:fingerprint", kind);
 }
 
-int check_compare(struct virt *v, const struct check_machine *m, const struct check_step *s,
-		  char *why, size_t whylen, char *sig, size_t siglen)
+/* The first disk whose fingerprint differs from disk 0's, or nfs. */
+static int first_unlike(const uint8_t (*fp)[16], int nfs)
+{
+	int k = 1;
+	while (k < nfs && !memcmp(fp[k], fp[0], 16))
+		k++;
+	return k;
+}
+
+/* Run a dump command into a private copy of the log (NULL on failure). */
+static char *dump_copy(struct virt *v, const struct check_machine *m, const char *cmd, char *why,
+		       size_t whylen)
+{
+	struct check_step st;
+	if (check_apply(v, m->nfs, cmd, &st, why, whylen))
+		return NULL;
+	return strdup(v->log ? v->log : "");
+}
+
+static int compare_live(struct virt *v, const struct check_machine *m, const struct check_step *s,
+			char *why, size_t whylen, char *sig, size_t siglen)
 {
 	if (compare_results(m, s, why, whylen)) {
 		snprintf(sig, siglen, "result");
 		return 1;
 	}
-	int k = 1;
-	while (k < m->nfs && !memcmp(s->fp[k], s->fp[0], 16))
-		k++;
+	int k = first_unlike(s->fp, m->nfs);
 	if (k == m->nfs)
 		return 0;
-	struct check_step dump;
 	char err[256];
-	if (check_apply(v, m->nfs, m->time ? "dump time" : "dump", &dump, err, sizeof(err))) {
+	char *log = dump_copy(v, m, m->time ? "dump time" : "dump", err, sizeof(err));
+	if (!log) {
 		snprintf(why, whylen, "fingerprints differ (%s)", err);
 		snprintf(sig, siglen, "state:fingerprint");
 		return 1;
 	}
-	first_difference(v->log, m, k, why, whylen, sig, siglen);
+	first_difference((struct side){log, 0, m->fs[0]}, (struct side){log, k, m->fs[k]}, "state",
+			 why, whylen, sig, siglen);
+	free(log);
 	return 1;
 }
 
-int check_view(struct virt *v, const struct check_machine *m, struct op_view *view)
+/* Explain a disagreement of the on-disk views (the machine is back at the
+ * state after the operation, inside the durability fork). */
+static void explain_disk(struct virt *v, const struct check_machine *m, const struct check_step *s,
+			 char *why, size_t whylen, char *sig, size_t siglen)
 {
-	struct check_step st;
-	char why[256];
-	memset(view, 0, sizeof(*view));
-	if (check_apply(v, m->nfs, "dump", &st, why, sizeof(why)))
-		return -1;
-	for (const char *l = v->log; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		char path[64], kind[16];
-		if (sscanf(l, "e 0 %63s kind=%15s", path, kind) != 2 || !strcmp(path, "."))
-			continue;
-		if (!strcmp(kind, "dir") && view->ndirs < OP_POOL_MAX)
-			snprintf(view->dirs[view->ndirs++], 64, "%s", path);
-		else if (strcmp(kind, "dir") && view->nfiles < OP_POOL_MAX)
-			snprintf(view->files[view->nfiles++], 64, "%s", path);
+	char cmd[64], err[256], names[2][64];
+	snprintf(cmd, sizeof(cmd), "durable %s dump", check_durability_name(m->durability));
+	char *disk = dump_copy(v, m, cmd, err, sizeof(err));
+	virt_restore(v);
+	int k = first_unlike(s->disk, m->nfs);
+	if (k < m->nfs) { /* the filesystems' disks disagree */
+		snprintf(names[0], 64, "%s's disk", m->fs[0]);
+		snprintf(names[1], 64, "%s's disk", m->fs[k]);
+		if (disk)
+			first_difference((struct side){disk, 0, names[0]},
+					 (struct side){disk, k, names[1]}, "disk", why, whylen, sig,
+					 siglen);
+		free(disk);
+		return;
 	}
-	return 0;
+	int i = 0; /* a filesystem whose disk disagrees with its own cache */
+	while (i < m->nfs && !memcmp(s->disk[i], s->plain[i], 16))
+		i++;
+	char *live = dump_copy(v, m, "dump", err, sizeof(err));
+	snprintf(names[0], 64, "%s's cache", m->fs[i]);
+	snprintf(names[1], 64, "%s's disk after sync", m->fs[i]);
+	if (live && disk)
+		first_difference((struct side){live, i, names[0]}, (struct side){disk, i, names[1]},
+				 "durability", why, whylen, sig, siglen);
+	free(live);
+	free(disk);
+}
+
+/* The on-disk view of the state the machine is in, compared across the
+ * filesystems and against each one's live view; sets s->disk. */
+static int check_durable(struct virt *v, const struct check_machine *m, struct check_step *s,
+			 char *why, size_t whylen, char *sig, size_t siglen)
+{
+	char cmd[64];
+	struct check_step d;
+	snprintf(cmd, sizeof(cmd), "durable %s", check_durability_name(m->durability));
+	if (virt_fork(v)) {
+		snprintf(why, whylen, "cannot fork the machine for the on-disk view");
+		snprintf(sig, siglen, "finding");
+		return -1;
+	}
+	if (check_apply(v, m->nfs, cmd, &d, why, whylen)) {
+		virt_release(v);
+		snprintf(sig, siglen, "finding");
+		return -1;
+	}
+	memcpy(s->disk, d.fp, sizeof(s->disk));
+	int rc = 0;
+	bool cross = first_unlike(s->disk, m->nfs) < m->nfs;
+	bool own = memcmp(s->disk, s->plain, 16 * (size_t)m->nfs) != 0;
+	if (cross || own) {
+		virt_restore(v);
+		snprintf(why, whylen, "on-disk view differs");
+		snprintf(sig, siglen, "disk:fingerprint");
+		explain_disk(v, m, s, why, whylen, sig, siglen);
+		rc = 1;
+	}
+	virt_release(v);
+	return rc;
+}
+
+int check_state(struct virt *v, const struct check_machine *m, const char *cmd,
+		const struct check_step *parent, struct check_step *s, char *why, size_t whylen,
+		char *sig, size_t siglen)
+{
+	snprintf(sig, siglen, "finding");
+	if (check_apply(v, m->nfs, cmd, s, why, whylen))
+		return -1;
+	memcpy(s->plain, s->fp, sizeof(s->plain));
+	if (m->time) {
+		struct check_step t;
+		if (check_apply(v, m->nfs, "fp time", &t, why, whylen))
+			return -1;
+		memcpy(s->fp, t.fp, sizeof(s->fp));
+	}
+	int rc = compare_live(v, m, s, why, whylen, sig, siglen);
+	/* An operation that left every live view as it was (it failed, or
+	 * changed nothing) leaves what sync puts on the disk as it was too:
+	 * the parent's on-disk view stands, and costs nothing. */
+	bool unchanged = parent && !memcmp(parent->plain, s->plain, sizeof(s->plain));
+	if (unchanged)
+		memcpy(s->disk, parent->disk, sizeof(s->disk));
+	else if (rc == 0 && m->durability != CHECK_DURABLE_OFF)
+		rc = check_durable(v, m, s, why, whylen, sig, siglen);
+	/* The visited key: both views of the first filesystem. */
+	uint8_t both[32];
+	memcpy(both, s->fp[0], 16);
+	memcpy(both + 16, s->disk[0], 16);
+	XXH128_canonical_t key;
+	XXH128_canonicalFromHash(&key, XXH3_128bits(both, sizeof(both)));
+	memcpy(s->key, key.digest, 16);
+	return rc;
 }

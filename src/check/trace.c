@@ -8,7 +8,9 @@
  *   clock NS
  *   machine-seed N
  *   time 0|1
- *   op ...                    (the operations from the root, in order)
+ *   durability off|drop-caches|remount   (absent: off)
+ *   op ...                    (the operations from the root, in order; none:
+ *                              the discrepancy is at the root)
  *   discrepancy SIG DETAIL    (what they lead to)
  *   end
  * A file that breaks the format, lacks `end`, or names files whose content
@@ -53,6 +55,7 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 		fprintf(f, "image %s %s %s\n", m->fs[i], m->images[i], himg[i]);
 	fprintf(f, "mem %llu\nclock %llu\nmachine-seed %llu\ntime %d\n", (unsigned long long)m->mem,
 		(unsigned long long)m->clock_ns, (unsigned long long)m->machine_seed, m->time);
+	fprintf(f, "durability %s\n", check_durability_name(m->durability));
 	for (int i = 0; i < nops; i++)
 		fprintf(f, "%s\n", ops[i]);
 	fprintf(f, "discrepancy %s %s\nend\n", sig, detail);
@@ -122,6 +125,11 @@ static int parse_line(struct trace *t, char *line, int *nimg, bool *done, bool c
 		m->machine_seed = u;
 	} else if (sscanf(line, "time %llu", &u) == 1) {
 		m->time = u != 0;
+	} else if (sscanf(line, "durability %63s", b) == 1) {
+		int d = check_durability_by_name(b);
+		if (d < 0)
+			return -1;
+		m->durability = (enum check_durability)d;
 	} else if (sscanf(line, "discrepancy %63s %n", t->sig, &n) == 1) {
 		snprintf(t->detail, sizeof(t->detail), "%s", line + n);
 	} else if (!strcmp(line, "end")) {

@@ -26,6 +26,9 @@ void beside_exe(const char *sub, const char *name, char *out, size_t outlen);
 /* Host monotonic seconds, for --stats only. */
 double now_seconds(void);
 
+/* `themis explore --help` (also part of `themis help`). */
+extern const char explore_help[];
+
 int cmd_bare(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
 int cmd_explore(int argc, char **argv);

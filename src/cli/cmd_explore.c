@@ -10,23 +10,104 @@
 #include <unistd.h>
 
 #include "../check/check.h"
+#include "../check/share.h"
 #include "../check/trace.h"
+#include "../machine/snapshot.h"
 #include "../disk/fstype.h"
 #include "cli.h"
 
 #define EXPLORE_DEFAULT_DEPTH  3
-#define EXPLORE_DEFAULT_BRANCH 6
+#define EXPLORE_DEFAULT_BRANCH 0 /* every candidate: exhaustive */
+#define EXPLORE_MAX_JOBS       64
 #define EXPLORE_DEFAULT_MEM    (256ULL << 20)
 #define EXPLORE_DEFAULT_CLOCK  1767225600ULL /* 2026-01-01T00:00:00Z */
 
+const char explore_help[] =
+    "usage: themis explore [FS FS...] [options]     (default: ext4 xfs)\n"
+    "       themis explore --worker redis://HOST:PORT [--jobs N] [machine options]\n"
+    "\n"
+    "Applies every operation of a bounded scope to every filesystem given, at every\n"
+    "state to --depth, forking the machine at each state; compares results, errnos\n"
+    "and the state each leaves, live (page cache) and on disk (after sync, caches\n"
+    "dropped), across the filesystems and within each one; writes a replayable\n"
+    "trace for every discrepancy.\n"
+    "\n"
+    "The search:\n"
+    "  --depth N           operations deep (default 3)\n"
+    "  --branch K|all      'all' (default): every operation of the scope at every\n"
+    "                      state, exhaustive with the visited set; K: K operations\n"
+    "                      drawn at random (seeded) from the pools\n"
+    "  --swarm N           N exhaustive searches of small random slices of the\n"
+    "                      scope (a few operations, paths and sizes each)\n"
+    "  --ops LIST          comma list of operations (default: all every fs\n"
+    "                      supports: create, write, truncate, unlink, mkdir, rmdir,\n"
+    "                      chmod, chown, chgrp, setxattr, removexattr, rename, link,\n"
+    "                      symlink, fsync, fallocate, remount)\n"
+    "  --paths LIST        path pool, comma list, directories end in / (default:\n"
+    "                      f0,f1,f2,d0/f0,d0/f1,d0/f2,d1/f0,d0/,d1/,d0/d0/,d0/d1/)\n"
+    "  --sizes LIST        offsets and lengths (default: 0,1,4095,4096,4097)\n"
+    "  --seed S            seed of --branch K and --swarm (default 1)\n"
+    "  --durability M      the on-disk view of every state: drop-caches (default:\n"
+    "                      sync, drop every cache, read back), remount (sync,\n"
+    "                      unmount, mount), off\n"
+    "  --time              fingerprints include timestamps\n"
+    "\n"
+    "Limits and output:\n"
+    "  --max-states N      stop after N states\n"
+    "  --time-budget T     stop after T seconds (or 90s, 10m, 2h)\n"
+    "  --stop-on-first     stop at the first discrepancy\n"
+    "  --minimize          shrink each discrepancy's trace (NAME.min.trace)\n"
+    "  --out DIR           report.json (with coverage) and one trace per discrepancy\n"
+    "  --quiet             no progress line\n"
+    "  --verbose           every operation and its results\n"
+    "\n"
+    "Workers:\n"
+    "  --jobs N            worker processes, each a copy of the booted machine,\n"
+    "                      sharing the work and the visited set (default: the\n"
+    "                      host's cores)\n"
+    "  --redis URL         share the run through a Redis server (redis://HOST:PORT):\n"
+    "                      workers on any host join it with --worker URL\n"
+    "  --worker URL        join the run at URL: its options come from there; this\n"
+    "                      host's build, kernel, initramfs and images must match\n"
+    "\n"
+    "The machine:\n"
+    "  --disk IMG          base image, one per filesystem in order (default\n"
+    "                      build/images/FS.img; never written)\n"
+    "  --kernel, --initrd, --mem, --clock, --machine-seed: as for boot\n"
+    "  --load FILE         start from a saved machine (themis boot --save, with one\n"
+    "                      disk per filesystem, in order) instead of booting\n"
+    "  --op-budget N       instructions an operation may take before it counts as\n"
+    "                      a hang (a finding; default 8e9)\n"
+    "  --baseline-remount  (benchmarks) backtrack without the fork, as an in-OS\n"
+    "                      checker must: unmount, write saved images back, mount\n"
+    "\n"
+    "explore/replay exit status: 0 no discrepancy; 1 at least one; 2 usage or\n"
+    "setup error.\n";
+
 struct explore_args {
 	struct check_config cfg;
+	const char *worker; /* --worker URL */
 	char kernel[PATH_MAX], initrd[PATH_MAX], images[CHECK_MAX_FS][PATH_MAX];
 	const char *disks[CHECK_MAX_FS];
 	int ndisks;
 	const char *ops;
 	char paths[4096]; /* storage for the --paths pool */
 };
+
+/* Seconds, or a number with s, m or h. */
+static bool parse_duration(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+	double unit = !strcmp(end, "") || !strcmp(end, "s") ? 1
+		      : !strcmp(end, "m")		    ? 60
+		      : !strcmp(end, "h")		    ? 3600
+							    : 0;
+	if (end == s || unit == 0 || !(v > 0) || v * unit > 1e9)
+		return false;
+	*out = v * unit;
+	return true;
+}
 
 static int parse_value(struct explore_args *a, const char *opt, const char *val)
 {
@@ -72,6 +153,29 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 		if (!parse_u64(val, &c->m.op_budget) || !c->m.op_budget)
 			return usage_error(
 			    "--op-budget needs a positive instruction count, got '%s'", val);
+	} else if (!strcmp(opt, "--jobs")) {
+		if (!parse_u64(val, &u) || u < 1 || u > EXPLORE_MAX_JOBS)
+			return usage_error(
+			    "--jobs needs a number of workers from 1 to 64, got '%s'", val);
+		c->jobs = (int)u;
+	} else if (!strcmp(opt, "--durability")) {
+		int d = check_durability_by_name(val);
+		if (d < 0)
+			return usage_error(
+			    "--durability needs off, drop-caches or remount, got '%s'", val);
+		c->m.durability = (enum check_durability)d;
+	} else if (!strcmp(opt, "--time-budget")) {
+		if (!parse_duration(val, &c->time_budget))
+			return usage_error(
+			    "--time-budget needs seconds (or 90s, 10m, 2h), got '%s'", val);
+	} else if (!strcmp(opt, "--redis")) {
+		if (strncmp(val, "redis://", 8))
+			return usage_error("--redis needs redis://HOST:PORT, got '%s'", val);
+		c->redis = val;
+	} else if (!strcmp(opt, "--worker")) {
+		if (strncmp(val, "redis://", 8))
+			return usage_error("--worker needs redis://HOST:PORT, got '%s'", val);
+		a->worker = val;
 	} else if (!strcmp(opt, "--load")) {
 		c->m.load = val;
 	} else if (!strcmp(opt, "--ops")) {
@@ -216,6 +320,9 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 	c->progress = true;
 	c->m.mem = EXPLORE_DEFAULT_MEM;
 	c->m.clock_ns = EXPLORE_DEFAULT_CLOCK * 1000000000ULL;
+	c->m.durability = CHECK_DURABLE_DROP;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	c->jobs = cores < 1 ? 1 : cores > EXPLORE_MAX_JOBS ? EXPLORE_MAX_JOBS : (int)cores;
 	beside_exe("guest", "Image", a->kernel, sizeof(a->kernel));
 	beside_exe("guest", "initramfs.cpio.gz", a->initrd, sizeof(a->initrd));
 	for (int i = 0; i < argc; i++) {
@@ -237,6 +344,8 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 				return rc;
 		}
 	}
+	if (a->worker)
+		return 0;    /* the rest comes from the run (worker_args) */
 	if (c->m.nfs == 0) { /* the default pair */
 		c->m.fs[c->m.nfs++] = "ext4";
 		c->m.fs[c->m.nfs++] = "xfs";
@@ -246,42 +355,199 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 					 "(e.g. themis explore ext4 xfs)");
 	c->m.kernel = a->kernel;
 	c->m.initrd = a->initrd;
+	if (c->swarm || c->baseline)
+		c->jobs = 1; /* each is one search in one process */
+	if (c->redis && c->m.load)
+		return usage_error("%s", "--redis with --load: a saved machine cannot be shared "
+					 "(workers boot theirs)");
 	int rc = resolve_images(a);
 	return rc ? rc : resolve_ops(a);
 }
 
+/* ---- runs shared through Redis ---- */
+
+/* Options that name this host's files or shape its own part of the run:
+ * not passed on to workers, which give their own. */
+static bool local_option(const char *opt)
+{
+	static const char *const local[] = {"--redis",	"--jobs", "--out",    "--kernel",
+					    "--initrd", "--disk", "--worker", "--load"};
+	for (size_t i = 0; i < sizeof(local) / sizeof(local[0]); i++)
+		if (!strcmp(opt, local[i]))
+			return true;
+	return false;
+}
+
+/* What a worker must match: this build, kernel, initramfs and images
+ * (hashes), then the run's own arguments, one a line. */
+static int identity(const struct explore_args *a, char *out, size_t cap)
+{
+	const struct check_machine *m = &a->cfg.m;
+	const char *files[2 + CHECK_MAX_FS] = {"/proc/self/exe", m->kernel, m->initrd};
+	static const char *const what[] = {"build", "kernel", "initramfs"};
+	size_t n = (size_t)snprintf(out, cap, "themis-run 1\n");
+	for (int i = 0; i < 3 + m->nfs && n < cap; i++) {
+		uint8_t h[16];
+		const char *f = i < 3 ? files[i] : m->images[i - 3];
+		if (!virt_file_hash(f, h)) {
+			fprintf(stderr, "themis: cannot read %s\n", f);
+			return -1;
+		}
+		n += (size_t)snprintf(out + n, cap - n, "%s%s%s ", i < 3 ? what[i] : "image ",
+				      i < 3 ? "" : m->fs[i - 3], "");
+		for (int k = 0; k < 16 && n < cap; k++)
+			n += (size_t)snprintf(out + n, cap - n, "%02x", h[k]);
+		n += (size_t)snprintf(out + n, cap - n, "\n");
+	}
+	return n < cap ? 0 : -1;
+}
+
+static int run_config(const struct explore_args *a, int argc, char **argv, char *out, size_t cap)
+{
+	if (identity(a, out, cap))
+		return -1;
+	size_t n = strlen(out);
+	for (int i = 0; i < argc && n < cap; i++) {
+		if (local_option(argv[i])) {
+			i++;
+			continue;
+		}
+		if (strchr(argv[i], '\n'))
+			return -1;
+		n += (size_t)snprintf(out + n, cap - n, "arg %s\n", argv[i]);
+	}
+	return n < cap ? 0 : -1;
+}
+
+/* A worker's arguments: the run's, then its own (files, jobs, quiet). */
+static int worker_args(char *config, int argc, char **argv, char **out, int max)
+{
+	int n = 0;
+	for (char *l = strtok(config, "\n"); l && n < max; l = strtok(NULL, "\n"))
+		if (!strncmp(l, "arg ", 4))
+			out[n++] = l + 4;
+	for (int i = 0; i < argc && n < max; i++)
+		if (strcmp(argv[i], "--worker"))
+			out[n++] = argv[i];
+		else
+			i++;
+	return n < max ? n : -1;
+}
+
+/* The first line of `want` (the run's identity) this host does not match. */
+static int same_machine(const char *want, const char *have)
+{
+	for (const char *l = want; *l && strncmp(l, "arg ", 4);) {
+		size_t len = strcspn(l, "\n");
+		bool found = false;
+		for (const char *h = have; *h && !found;) {
+			size_t hl = strcspn(h, "\n");
+			found = hl == len && !memcmp(h, l, len);
+			h += hl + (h[hl] == '\n');
+		}
+		if (!found) {
+			fprintf(stderr,
+				"themis: this worker's %.*s differs from the run's (another build, "
+				"kernel, initramfs or disk image): it cannot join\n",
+				(int)strcspn(l, " "), l);
+			return EXIT_USAGE;
+		}
+		l += len + (l[len] == '\n');
+	}
+	return 0;
+}
+
+static int cmd_worker(struct explore_args *a, int argc, char **argv)
+{
+	static char config[65536], copy[65536], have[8192];
+	char err[1024];
+	struct share *sh = share_redis_join(a->worker, config, sizeof(config), err, sizeof(err));
+	if (!sh) {
+		fprintf(stderr, "themis: %s\n", err);
+		return EXIT_USAGE;
+	}
+	char *args[512];
+	snprintf(copy, sizeof(copy), "%s", config);
+	int n = worker_args(copy, argc, argv, args, 512);
+	static struct explore_args run;
+	int rc = n < 0 ? usage_error("%s", "the run's arguments are too many") : 0;
+	if (!rc)
+		rc = parse_explore(n, args, &run);
+	if (!rc && identity(&run, have, sizeof(have)))
+		rc = EXIT_USAGE;
+	if (!rc)
+		rc = same_machine(config, have);
+	if (rc) {
+		sh->ops->close(sh);
+		return rc;
+	}
+	run.cfg.redis = a->worker;
+	run.cfg.out_dir = NULL; /* the run's coordinator writes the traces */
+	struct check_result r;
+	if (check_work(&run.cfg, sh, &r, err, sizeof(err))) {
+		fprintf(stderr, "themis: %s\n", err);
+		sh->ops->close(sh);
+		return EXIT_USAGE;
+	}
+	sh->ops->close(sh);
+	printf("worker done: the run has %llu states, %u discrepancies, %u findings\n",
+	       (unsigned long long)r.states, r.discrepancies, r.findings);
+	return 0;
+}
+
+static void print_summary(const struct check_config *c, const struct check_result *r)
+{
+	printf("explored %s", c->m.fs[0]);
+	for (int i = 1; i < c->m.nfs; i++)
+		printf(" vs %s", c->m.fs[i]);
+	char branch[64];
+	if (c->swarm)
+		snprintf(branch, sizeof(branch), "a swarm of %d exhaustive slices", c->swarm);
+	else
+		snprintf(branch, sizeof(branch),
+			 c->branch ? "%d random candidates a state" : "every operation a state",
+			 c->branch);
+	printf(" to depth %d (%s, durability %s, %d job%s): %llu states, %llu unique, "
+	       "%llu restores in %.3f s (%.1f states/s)%s\n",
+	       c->depth, branch, check_durability_name(c->m.durability), c->jobs,
+	       c->jobs == 1 ? "" : "s", (unsigned long long)r->states,
+	       (unsigned long long)r->unique, (unsigned long long)r->restores, r->seconds,
+	       r->seconds > 0 ? r->states / r->seconds : 0.0,
+	       r->complete ? "; the whole scope" : "; stopped before the end of the scope");
+	if (r->note[0])
+		printf("note: %s\n", r->note);
+	cov_print(stdout, &r->cov, &r->scope, c->ops);
+	printf("%u discrepanc%s, %u finding%s (guest failures)%s%s\n", r->discrepancies,
+	       r->discrepancies == 1 ? "y" : "ies", r->findings, r->findings == 1 ? "" : "s",
+	       c->out_dir ? "; report and traces in " : "", c->out_dir ? c->out_dir : "");
+}
+
 int cmd_explore(int argc, char **argv)
 {
-	struct explore_args a;
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(explore_help, stdout);
+			return 0;
+		}
+	static struct explore_args a;
 	int rc = parse_explore(argc, argv, &a);
 	if (rc)
 		return rc;
+	if (a.worker)
+		return cmd_worker(&a, argc, argv);
+	static char config[65536];
+	if (a.cfg.redis) {
+		if (run_config(&a, argc, argv, config, sizeof(config)))
+			return usage_error("%s", "cannot describe the run for its workers");
+		a.cfg.redis_config = config;
+	}
 	struct check_result r;
 	char err[1024];
 	if (check_explore(&a.cfg, &r, err, sizeof(err))) {
 		fprintf(stderr, "themis: %s\n", err);
 		return EXIT_USAGE;
 	}
-	printf("explored %s", a.cfg.m.fs[0]);
-	fflush(stdout);
-	for (int i = 1; i < a.cfg.m.nfs; i++)
-		printf(" vs %s", a.cfg.m.fs[i]);
-	char branch[64];
-	if (a.cfg.swarm)
-		snprintf(branch, sizeof(branch), "a swarm of %d exhaustive slices", a.cfg.swarm);
-	else
-		snprintf(branch, sizeof(branch),
-			 a.cfg.branch ? "%d candidates a node" : "every operation a node",
-			 a.cfg.branch);
-	printf(" to depth %d (seed %llu, %s): %llu states, %llu unique, "
-	       "%llu operations, %llu restores in %.3f s (%.1f states/s)\n",
-	       a.cfg.depth, (unsigned long long)a.cfg.seed, branch, (unsigned long long)r.states,
-	       (unsigned long long)r.unique, (unsigned long long)r.ops,
-	       (unsigned long long)r.restores, r.seconds,
-	       r.seconds > 0 ? r.states / r.seconds : 0.0);
-	printf("%u discrepanc%s, %u finding%s (guest failures)%s%s\n", r.discrepancies,
-	       r.discrepancies == 1 ? "y" : "ies", r.findings, r.findings == 1 ? "" : "s",
-	       a.cfg.out_dir ? "; report and traces in " : "", a.cfg.out_dir ? a.cfg.out_dir : "");
+	print_summary(&a.cfg, &r);
 	return r.discrepancies || r.findings ? EXIT_FINDING : 0;
 }
 
@@ -306,21 +572,19 @@ int cmd_replay(int argc, char **argv)
 		free(v);
 		return EXIT_USAGE;
 	}
-	int rc = 0;
-	for (int i = 0; i < t->nops && rc == 0; i++) {
-		struct check_step st;
-		printf("%3d  %s\n", i + 1, t->ops[i]);
-		if (check_apply(v, t->m.nfs, t->ops[i], &st, why, sizeof(why)) ||
-		    (t->m.time && check_apply(v, t->m.nfs, "fp time", &st, why, sizeof(why)))) {
-			snprintf(sig, sizeof(sig), "finding");
+	/* A trace without operations is a discrepancy at the root. */
+	int rc = 0, n = t->nops ? t->nops : 1;
+	struct check_step st[2];
+	for (int i = 0; i < n && rc == 0; i++) {
+		const char *cmd = t->nops ? t->ops[i] : "fp";
+		printf("%3d  %s\n", i + 1, t->nops ? cmd : "(the state at the root)");
+		if (check_state(v, &t->m, cmd, i ? &st[(i - 1) & 1] : NULL, &st[i & 1], why,
+				sizeof(why), sig, sizeof(sig)))
 			rc = 1;
-		} else if (check_compare(v, &t->m, &st, why, sizeof(why), sig, sizeof(sig))) {
-			rc = 1;
-		}
 		if (rc)
 			printf("     %s: %s\n",
-			       i + 1 == t->nops && !strcmp(sig, t->sig) ? "reproduced"
-									: "a different discrepancy",
+			       i + 1 == n && !strcmp(sig, t->sig) ? "reproduced"
+								  : "a different discrepancy",
 			       why);
 	}
 	if (!rc)

@@ -14,6 +14,7 @@ static const char usage_text[] =
     "  explore [FS FS...] [opts] the differential model checker (default: ext4 xfs)\n"
     "  replay TRACE              re-run a discrepancy's trace\n"
     "  boot [options]            boot Linux on the emulated board to the guest agent\n"
+    "                            (themis explore --help: the checker's options)\n"
     "  help                      show this text\n"
     "\n"
     "bare options:\n"
@@ -42,34 +43,6 @@ static const char usage_text[] =
     "                      them, else the paths saved in FILE are used)\n"
     "  --stats             print instructions, time, MIPS and a hash of RAM\n"
     "\n"
-    "explore options:\n"
-    "  --depth N           operations deep (default 3)\n"
-    "  --branch K|all      candidate operations tried at every state (default 6,\n"
-    "                      drawn at random); 'all' enumerates the whole narrowed\n"
-    "                      space (with --ops, --paths, --sizes)\n"
-    "  --paths LIST        path pool, comma list, directories end in / (default:\n"
-    "                      f0,f1,f2,d0/f0,d0/f1,d0/f2,d1/f0,d0/,d1/,d0/d0/,d0/d1/)\n"
-    "  --sizes LIST        offsets and lengths (default: powers of two and +-1)\n"
-    "  --seed S            exploration seed: same seed, same exploration (default 1)\n"
-    "  --ops LIST          comma list of operations (default: all every fs supports)\n"
-    "  --time              fingerprints include timestamps\n"
-    "  --max-states N      stop after N states\n"
-    "  --stop-on-first     stop at the first discrepancy\n"
-    "  --minimize          shrink each discrepancy's trace (NAME.min.trace)\n"
-    "  --out DIR           report.json and one trace per discrepancy\n"
-    "  --disk IMG          base image, one per filesystem in order (default\n"
-    "                      build/images/FS.img)\n"
-    "  --kernel, --initrd, --mem, --clock, --machine-seed: the machine\n"
-    "  --load FILE         start from a saved machine (themis boot --save, with one\n"
-    "                      disk per filesystem, in order) instead of booting\n"
-    "  --op-budget N       instructions an operation may take before it counts as\n"
-    "                      a hang (a finding; default 8e9)\n"
-    "  --quiet             no progress line\n"
-    "  --baseline-remount  (benchmarks) backtrack without the fork, as an in-OS\n"
-    "                      checker must: unmount, write saved images back, mount\n"
-    "explore/replay exit status: 0 no discrepancy; 1 at least one; 2 usage or\n"
-    "setup error.\n"
-    "\n"
     "bare exit status: 0 pass; n when test n failed (tohost = n << 1 | 1);\n"
     "2 bad usage or input; 124 instruction budget exhausted; 125 hart asleep\n"
     "with no interrupt that could wake it.\n"
@@ -83,6 +56,8 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 		fputs(usage_text, stdout);
+		fputs("\n", stdout);
+		fputs(explore_help, stdout);
 		return 0;
 	}
 	if (!strcmp(cmd, "bare"))

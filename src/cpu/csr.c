@@ -176,6 +176,11 @@ static bool csr_read(struct cpu *c, int csr, uint64_t *v)
 		*v = 0;
 		return true;
 	}
+	/* No debug triggers (Sdtrig): tselect..tinfo, tcontrol and mcontext
+	 * (0x7a0-0x7a5, 0x7a8) do not exist. Their illegal-instruction trap is
+	 * how the debug spec's enumeration learns there are no triggers; a
+	 * readable tselect would claim Sdtrig, which needs at least one real
+	 * trigger. QEMU 7.2 has two (docs/bare-machine.md). */
 	return false;
 }
 

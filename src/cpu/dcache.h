@@ -95,7 +95,7 @@ struct dpage {
 	struct dinsn slot[DPAGE_SLOTS];
 };
 
-#define DCACHE_PAGES 1024
+#define DCACHE_PAGES 4096 /* direct-mapped: 1024 thrashed on kernel code (-24% speed) */
 
 struct dcache {
 	struct dpage *page[DCACHE_PAGES];

@@ -205,7 +205,6 @@ static bool fp_fma(struct cpu *c, uint32_t insn)
 	return true;
 }
 
-
 static uint64_t arith(int op, int d, uint64_t a, uint64_t b, int rm, unsigned *fl)
 {
 	uint32_t a32 = (uint32_t)a, b32 = (uint32_t)b;

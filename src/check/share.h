@@ -1,0 +1,96 @@
+/* share.h - what the workers of one exploration share: the visited set,
+ * the queue of subtrees still to explore, the running totals, and the
+ * discrepancies found. Each worker is a whole machine of its own (a
+ * process); the search below a work item is explore.c's.
+ *
+ * Two implementations behind one table of functions:
+ *   share_local.c  shared memory between worker processes forked from the
+ *                  one booted machine of `themis explore --jobs N`;
+ *   share_redis.c  a Redis server, for workers on any number of hosts
+ *                  (`themis explore ... --redis URL` starts a run there,
+ *                  `themis explore --worker URL` joins it).
+ *
+ * A work item is a path from the root: operation texts joined by '\n'.
+ * The empty item is the root itself (explore every candidate there);
+ * otherwise the last operation is a candidate not yet tried at the node
+ * the others lead to. Items travel as text, so any worker whose machine
+ * is the same (same build, kernel, initramfs, images: checked when it
+ * joins) reaches the same state by replaying them. */
+#ifndef THEMIS_SHARE_H
+#define THEMIS_SHARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "check.h"
+#include "coverage.h"
+
+#define SHARE_ITEM_MAX	  8192
+#define SHARE_RECORDS_MAX 1000 /* discrepancies kept for the report */
+
+/* Counts that add up over workers. */
+struct share_totals {
+	uint64_t states, ops, unique, restores;
+	uint64_t discrepancies, findings;
+	uint64_t deepest;    /* a maximum, not a sum */
+	struct coverage cov; /* merged with OR */
+};
+
+/* One discrepancy or finding, as a worker saw it: enough for the
+ * coordinator to write the trace (and its minimized twin) and the report. */
+struct share_record {
+	bool finding;
+	int depth;
+	char sig[64];
+	char detail[CHECK_DETAIL_MAX];
+	char ops[SHARE_ITEM_MAX];     /* the path, '\n'-joined (empty: the root) */
+	char min_ops[SHARE_ITEM_MAX]; /* --minimize's result, or empty */
+};
+
+struct share;
+
+struct share_ops {
+	/* Mark the state `key` as reached with `remaining` operations still
+	 * to explore below it: 2 if it is new, 1 if it was reached before only
+	 * with fewer remaining (explore it again, deeper), 0 if not (prune),
+	 * -1 on error. */
+	int (*visit)(struct share *s, const uint8_t key[16], int remaining);
+	/* Queue a work item. 0 or -1. */
+	int (*put)(struct share *s, const char *item);
+	/* End this worker's current item (if any) and wait for the next:
+	 * 1 with it in item, 0 when no work is left anywhere (the queue is
+	 * empty and no worker is busy) or the run was stopped, -1 on error. */
+	int (*take)(struct share *s, char *item, size_t cap);
+	/* Whether a worker is waiting for work that is not there. */
+	bool (*hungry)(struct share *s);
+	/* Add a worker's counts since its last call; *total gets the run's. */
+	int (*count)(struct share *s, const struct share_totals *delta, struct share_totals *total);
+	/* Keep a discrepancy: its number (1, 2, ... in the order recorded,
+	 * over the whole run), or -1. */
+	int (*record)(struct share *s, const struct share_record *r);
+	/* Stop every worker (--stop-on-first, a budget spent, an error). */
+	void (*stop)(struct share *s);
+	bool (*stopped)(struct share *s);
+	/* The records kept, for the coordinator: fills r (at most max), returns how many. */
+	int (*records)(struct share *s, struct share_record *r, int max);
+	void (*close)(struct share *s);
+};
+
+struct share {
+	const struct share_ops *ops;
+	char err[256]; /* the last error, for messages */
+};
+
+/* Shared memory for `workers` processes forked after this call; the
+ * queue starts with the root item. NULL with err on failure. */
+struct share *share_local_new(char *err, size_t errlen);
+
+/* A run in Redis at url (redis://HOST:PORT): create clears the server's
+ * previous run, stores `config` (what joining workers must match) and
+ * queues the root item; join connects to a run and reads its config. NULL
+ * with err on failure (unreachable server, no run there). */
+struct share *share_redis_create(const char *url, const char *config, char *err, size_t errlen);
+struct share *share_redis_join(const char *url, char *config, size_t cap, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,792 @@
+/* share_redis.c - the share (share.h) of a run whose workers are on any
+ * number of hosts: one Redis server (>= 4.0) holds the run, under keys
+ * that all start with "themis:" (so a new run can clear an old one
+ * without touching anything else on the server):
+ *
+ *   themis:config    the coordinator's config text (joining workers match it)
+ *   themis:visited   hash: the 16 raw key bytes -> remaining, in decimal
+ *   themis:queue     list of work items, RPUSH / LPOP (first in, first out)
+ *   themis:busy      how many workers hold an item
+ *   themis:waiting   how many workers poll an empty queue (for `hungry`)
+ *   themis:stop      exists once the run is stopped
+ *   themis:totals    hash of the counts; deepest kept as a maximum
+ *   themis:cov       the merged coverage: its 32-bit words, little-endian,
+ *                    OR-ed in with BITOP (themis:cov:delta is the script's
+ *                    scratch key)
+ *   themis:nrecords  the last record number given (INCR)
+ *   themis:records   hash: "N:field" -> text, for the first SHARE_RECORDS_MAX
+ *
+ * Every read-modify-write is one Lua script, which Redis runs atomically:
+ * visit (compare and store remaining), take (end the previous item, pop
+ * the next and count the taker busy: no one can see the queue empty and
+ * no worker busy while an item is between two workers), count, record.
+ * Scripts are loaded when connecting and called by EVALSHA (EVAL again if
+ * the server's script cache was flushed).
+ *
+ * A share is one connection, owned by the process that opened it; a
+ * process forked from that one opens its own on first use rather than
+ * interleave commands on the parent's socket. A lost connection or a
+ * Redis error makes the call fail with a one-line message in err; after a
+ * lost connection the share counts as stopped, so the worker winds down. */
+#include <hiredis/hiredis.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "share.h"
+
+#define KEY_CONFIG    "themis:config"
+#define KEY_VISITED   "themis:visited"
+#define KEY_QUEUE     "themis:queue"
+#define KEY_BUSY      "themis:busy"
+#define KEY_WAITING   "themis:waiting"
+#define KEY_STOP      "themis:stop"
+#define KEY_TOTALS    "themis:totals"
+#define KEY_COV	      "themis:cov"
+#define KEY_COV_DELTA "themis:cov:delta"
+#define KEY_NRECORDS  "themis:nrecords"
+#define KEY_RECORDS   "themis:records"
+
+#define CONNECT_TIMEOUT 3     /* seconds: connecting and the first commands */
+#define COMMAND_TIMEOUT 30    /* seconds: any later reply (a wedged server or network) */
+#define CACHE_SECONDS	0.005 /* how stale `stopped` and `hungry` may be */
+#define POLL_MIN_NS	1000000L
+#define POLL_MAX_NS	20000000L
+#define ARGS_MAX	24 /* the longest command sent: START's keys and config */
+
+_Static_assert(sizeof(struct coverage) % sizeof(uint32_t) == 0, "coverage is 32-bit words");
+#define COV_BYTES sizeof(struct coverage)
+
+enum { S_VISIT, S_TAKE, S_COUNT, S_RECORD, S_HUNGRY, S_START, NSCRIPTS };
+
+static const char *const scripts[NSCRIPTS] = {
+    /* KEYS: visited. ARGV: key, remaining. 2 new, 1 deeper than before, 0 not. */
+    [S_VISIT] = "local old = redis.call('HGET', KEYS[1], ARGV[1])\n"
+		"if not old then\n"
+		"  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])\n"
+		"  return 2\n"
+		"end\n"
+		"if tonumber(old) < tonumber(ARGV[2]) then\n"
+		"  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])\n"
+		"  return 1\n"
+		"end\n"
+		"return 0\n",
+    /* KEYS: queue, busy, waiting, stop. ARGV: '1' if the caller ends an
+     * item, '1' if it is counted in waiting. {1, item}: taken; {0}: no
+     * work left or stopped; {2}: empty but some worker is busy (poll
+     * again; the caller is now counted in waiting). */
+    [S_TAKE] = "if ARGV[1] == '1' then redis.call('DECR', KEYS[2]) end\n"
+	       "local waiting = ARGV[2] == '1'\n"
+	       "local item = false\n"
+	       "if redis.call('EXISTS', KEYS[4]) == 0 then\n"
+	       "  item = redis.call('LPOP', KEYS[1])\n"
+	       "  if not item and tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then\n"
+	       "    if not waiting then redis.call('INCR', KEYS[3]) end\n"
+	       "    return {2}\n"
+	       "  end\n"
+	       "end\n"
+	       "if waiting then redis.call('DECR', KEYS[3]) end\n"
+	       "if item then\n"
+	       "  redis.call('INCR', KEYS[2])\n"
+	       "  return {1, item}\n"
+	       "end\n"
+	       "return {0}\n",
+    /* KEYS: totals, cov, cov scratch. ARGV: six sums' deltas, deepest, the
+     * coverage bytes (empty: none). The totals as eight strings. */
+    [S_COUNT] = "local names = {'states', 'ops', 'unique', 'restores', 'discrepancies', "
+		"'findings'}\n"
+		"for i = 1, 6 do\n"
+		"  if ARGV[i] ~= '0' then redis.call('HINCRBY', KEYS[1], names[i], ARGV[i]) end\n"
+		"end\n"
+		"local deep = redis.call('HGET', KEYS[1], 'deepest')\n"
+		"if not deep or tonumber(deep) < tonumber(ARGV[7]) then\n"
+		"  redis.call('HSET', KEYS[1], 'deepest', ARGV[7])\n"
+		"end\n"
+		"if ARGV[8] ~= '' then\n"
+		"  redis.call('SET', KEYS[3], ARGV[8])\n"
+		"  redis.call('BITOP', 'OR', KEYS[2], KEYS[2], KEYS[3])\n"
+		"  redis.call('DEL', KEYS[3])\n"
+		"end\n"
+		"local t = redis.call('HMGET', KEYS[1], 'states', 'ops', 'unique', 'restores', "
+		"'discrepancies', 'findings', 'deepest')\n"
+		"for i = 1, 7 do t[i] = t[i] or '0' end\n"
+		"t[8] = redis.call('GET', KEYS[2]) or ''\n"
+		"return t\n",
+    /* KEYS: nrecords, records. ARGV: how many to keep, then the fields.
+     * The record's number. */
+    [S_RECORD] = "local n = redis.call('INCR', KEYS[1])\n"
+		 "if n <= tonumber(ARGV[1]) then\n"
+		 "  redis.call('HSET', KEYS[2], n .. ':finding', ARGV[2], n .. ':depth', ARGV[3],\n"
+		 "    n .. ':sig', ARGV[4], n .. ':detail', ARGV[5], n .. ':ops', ARGV[6],\n"
+		 "    n .. ':min_ops', ARGV[7])\n"
+		 "end\n"
+		 "return n\n",
+    /* KEYS: waiting, queue. */
+    [S_HUNGRY] = "if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 and\n"
+		 "   redis.call('LLEN', KEYS[2]) == 0 then return 1 end\n"
+		 "return 0\n",
+    /* KEYS: config, queue, then every other key of a run. ARGV: config.
+     * Clears the run and starts a new one: the root item queued, every
+     * count absent (zero), the config last so no worker joins early. */
+    [S_START] = "for i = 1, #KEYS do redis.call('UNLINK', KEYS[i]) end\n"
+		"redis.call('RPUSH', KEYS[2], '')\n"
+		"redis.call('SET', KEYS[1], ARGV[1])\n"
+		"return 0\n",
+};
+
+/* The record's fields, in the order S_RECORD's ARGV and records() use. */
+static const char *const record_fields[] = {"finding", "depth", "sig", "detail", "ops", "min_ops"};
+#define NFIELDS 6
+
+struct rshare {
+	struct share base;
+	redisContext *c;
+	pid_t pid; /* the process that opened c */
+	char host[256];
+	int port;
+	char where[300]; /* HOST:PORT, for messages */
+	char sha[NSCRIPTS][41];
+	bool has_item; /* this worker holds an item: themis:busy counts it */
+	bool waiting;  /* this worker is counted in themis:waiting */
+	bool stop;     /* the run is stopped, as far as this worker knows */
+	bool broken;   /* the connection failed: every later call fails */
+	bool hungry;   /* the last answer, cached until hungry_at + CACHE_SECONDS */
+	double stop_at, hungry_at;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A one-line message into err: Redis's own texts may hold newlines. */
+static void put_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	for (char *p = err; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+}
+
+/* ---- connecting ---- */
+
+/* redis://HOST:PORT (PORT defaults to 6379; HOST may be [IPv6]). */
+static int parse_url(struct rshare *r, const char *url, char *err, size_t errlen)
+{
+	static const char scheme[] = "redis://";
+	const char *p = url, *host, *end;
+	if (strncmp(p, scheme, sizeof(scheme) - 1))
+		goto bad;
+	p += sizeof(scheme) - 1;
+	if (*p == '[') {
+		host = ++p;
+		end = strchr(p, ']');
+		if (!end)
+			goto bad;
+		p = end + 1;
+	} else {
+		host = p;
+		end = p + strcspn(p, ":");
+		p = end;
+	}
+	size_t len = (size_t)(end - host);
+	if (!len || len >= sizeof(r->host) || memchr(host, '/', len) || memchr(host, '@', len) ||
+	    memchr(host, ' ', len) || memchr(host, '?', len))
+		goto bad;
+	memcpy(r->host, host, len);
+	r->host[len] = 0;
+	r->port = 6379;
+	if (*p == ':') {
+		char *stop;
+		long port = strtol(++p, &stop, 10);
+		if (stop == p || *stop || port < 1 || port > 65535 || *p < '0' || *p > '9')
+			goto bad;
+		r->port = (int)port;
+	} else if (*p) {
+		goto bad;
+	}
+	snprintf(r->where, sizeof(r->where), strchr(r->host, ':') ? "[%s]:%d" : "%s:%d", r->host,
+		 r->port);
+	return 0;
+bad:
+	put_err(err, errlen, "bad Redis URL '%s': expected redis://HOST:PORT", url);
+	return -1;
+}
+
+/* A reply that is not an error, or NULL with err set (an error reply is
+ * freed here; no reply at all means the connection is gone). */
+static redisReply *checked(struct rshare *r, redisReply *rep)
+{
+	if (!rep) {
+		r->broken = r->stop = true;
+		put_err(r->base.err, sizeof(r->base.err), "lost the connection to Redis at %s: %s",
+			r->where, r->c->errstr[0] ? r->c->errstr : "no reply");
+		return NULL;
+	}
+	if (rep->type == REDIS_REPLY_ERROR) {
+		put_err(r->base.err, sizeof(r->base.err), "Redis at %s: %s", r->where, rep->str);
+		freeReplyObject(rep);
+		return NULL;
+	}
+	return rep;
+}
+
+/* Connect to r->host:r->port and load the scripts. 0, or -1 with err. */
+static int connect_server(struct rshare *r)
+{
+	struct timeval tv = {CONNECT_TIMEOUT, 0};
+	r->c = redisConnectWithTimeout(r->host, r->port, tv);
+	if (!r->c || r->c->err) {
+		put_err(r->base.err, sizeof(r->base.err), "cannot reach Redis at %s: %s", r->where,
+			r->c ? r->c->errstr : "out of memory");
+		r->broken = true;
+		return -1;
+	}
+	/* The first replies wait CONNECT_TIMEOUT too: something at the port
+	 * that is not Redis should fail as fast as nothing there. */
+	if (redisSetTimeout(r->c, tv) != REDIS_OK) {
+		put_err(r->base.err, sizeof(r->base.err), "cannot reach Redis at %s: %s", r->where,
+			r->c->errstr);
+		r->broken = true;
+		return -1;
+	}
+	for (int i = 0; i < NSCRIPTS; i++) {
+		const char *argv[] = {"SCRIPT", "LOAD", scripts[i]};
+		redisReply *rep = checked(r, redisCommandArgv(r->c, 3, argv, NULL));
+		if (!rep && r->broken) /* no answer: not a Redis server, or a wedged one */
+			put_err(r->base.err, sizeof(r->base.err), "cannot reach Redis at %s: %s",
+				r->where, r->c->errstr[0] ? r->c->errstr : "no reply");
+		if (!rep)
+			return -1;
+		int ok = rep->type == REDIS_REPLY_STRING && rep->len == 40;
+		if (ok)
+			memcpy(r->sha[i], rep->str, 41);
+		freeReplyObject(rep);
+		if (!ok) {
+			put_err(r->base.err, sizeof(r->base.err),
+				"Redis at %s: SCRIPT LOAD gave no script id", r->where);
+			return -1;
+		}
+	}
+	tv.tv_sec = COMMAND_TIMEOUT;
+	/* Keepalive only shortens noticing a dead peer: failing to set it is harmless. */
+	redisEnableKeepAlive(r->c);
+	if (redisSetTimeout(r->c, tv) != REDIS_OK) {
+		put_err(r->base.err, sizeof(r->base.err), "Redis at %s: %s", r->where,
+			r->c->errstr);
+		r->broken = true;
+		return -1;
+	}
+	r->pid = getpid();
+	return 0;
+}
+
+/* This process's connection: a forked child drops the parent's (closing
+ * only its own copy of the socket) and opens one of its own; it holds no
+ * item and waits for none. 0, or -1 with err. */
+static int own_connection(struct rshare *r)
+{
+	if (r->broken)
+		return -1;
+	if (r->pid == getpid())
+		return 0;
+	redisFree(r->c);
+	r->c = NULL;
+	r->has_item = r->waiting = false;
+	return connect_server(r);
+}
+
+/* One command. The reply, or NULL with err set. */
+static redisReply *command(struct rshare *r, int argc, const char **argv, const size_t *len)
+{
+	if (own_connection(r))
+		return NULL;
+	return checked(r, redisCommandArgv(r->c, argc, argv, len));
+}
+
+/* One script with nkeys keys and nargs arguments (lens: the arguments'
+ * lengths, or NULL when all are strings). The reply, or NULL with err. */
+static redisReply *script(struct rshare *r, int which, int nkeys, const char *const *keys,
+			  int nargs, const char *const *args, const size_t *lens)
+{
+	const char *argv[ARGS_MAX];
+	size_t len[ARGS_MAX];
+	char n[16];
+	int argc = 0;
+	snprintf(n, sizeof(n), "%d", nkeys);
+	argv[argc++] = "EVALSHA";
+	argv[argc++] = r->sha[which];
+	argv[argc++] = n;
+	for (int i = 0; i < nkeys; i++)
+		argv[argc++] = keys[i];
+	for (int i = 0; i < nargs; i++) {
+		len[argc] = lens ? lens[i] : strlen(args[i]);
+		argv[argc++] = args[i];
+	}
+	for (int i = 0; i < 3 + nkeys; i++)
+		len[i] = strlen(argv[i]);
+	if (own_connection(r))
+		return NULL;
+	redisReply *rep = redisCommandArgv(r->c, argc, argv, len);
+	if (rep && rep->type == REDIS_REPLY_ERROR && !strncmp(rep->str, "NOSCRIPT", 8)) {
+		/* The server's script cache was flushed: EVAL sends the body
+		 * (and caches it again under the same id). */
+		freeReplyObject(rep);
+		argv[0] = "EVAL";
+		argv[1] = scripts[which];
+		len[0] = 4;
+		len[1] = strlen(scripts[which]);
+		rep = redisCommandArgv(r->c, argc, argv, len);
+	}
+	return checked(r, rep);
+}
+
+/* An integer reply's value, or -1 with err for any other reply. Frees it. */
+static long long integer_of(struct rshare *r, redisReply *rep)
+{
+	if (!rep)
+		return -1;
+	long long v = rep->type == REDIS_REPLY_INTEGER ? rep->integer : -1;
+	if (v < 0)
+		put_err(r->base.err, sizeof(r->base.err), "Redis at %s: unexpected reply type %d",
+			r->where, rep->type);
+	freeReplyObject(rep);
+	return v;
+}
+
+static const struct share_ops redis_ops;
+
+/* A connected share for url, or NULL with err. */
+static struct rshare *open_url(const char *url, char *err, size_t errlen)
+{
+	struct rshare *r = calloc(1, sizeof(*r));
+	if (!r) {
+		put_err(err, errlen, "out of memory");
+		return NULL;
+	}
+	r->base.ops = &redis_ops;
+	if (parse_url(r, url, err, errlen)) {
+		free(r);
+		return NULL;
+	}
+	if (connect_server(r)) {
+		put_err(err, errlen, "%s", r->base.err);
+		redisFree(r->c);
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static void redis_close(struct share *s)
+{
+	struct rshare *r = (struct rshare *)s;
+	/* The run stays: the coordinator reads its records after the workers
+	 * have closed theirs. */
+	redisFree(r->c);
+	free(r);
+}
+
+/* ---- the operations ---- */
+
+static int redis_visit(struct share *s, const uint8_t key[16], int remaining)
+{
+	struct rshare *r = (struct rshare *)s;
+	const char *keys[] = {KEY_VISITED};
+	char rem[16];
+	snprintf(rem, sizeof(rem), "%d", remaining);
+	const char *args[] = {(const char *)key, rem};
+	size_t lens[] = {16, strlen(rem)};
+	long long v = integer_of(r, script(r, S_VISIT, 1, keys, 2, args, lens));
+	return v < 0 ? -1 : (int)v;
+}
+
+static int redis_put(struct share *s, const char *item)
+{
+	struct rshare *r = (struct rshare *)s;
+	size_t len = strlen(item);
+	if (len >= SHARE_ITEM_MAX) {
+		put_err(s->err, sizeof(s->err), "a work item of %zu bytes (at most %d)", len,
+			SHARE_ITEM_MAX - 1);
+		return -1;
+	}
+	const char *argv[] = {"RPUSH", KEY_QUEUE, item};
+	size_t lens[] = {5, strlen(KEY_QUEUE), len};
+	return integer_of(r, command(r, 3, argv, lens)) < 0 ? -1 : 0;
+}
+
+static int redis_take(struct share *s, char *item, size_t cap)
+{
+	struct rshare *r = (struct rshare *)s;
+	const char *keys[] = {KEY_QUEUE, KEY_BUSY, KEY_WAITING, KEY_STOP};
+	long pause = POLL_MIN_NS;
+	/* First: in a forked child this clears the parent's has_item and waiting. */
+	if (own_connection(r)) {
+		r->stop = true;
+		return -1;
+	}
+	for (;;) {
+		const char *args[] = {r->has_item ? "1" : "0", r->waiting ? "1" : "0"};
+		redisReply *rep = script(r, S_TAKE, 4, keys, 2, args, NULL);
+		if (!rep) {
+			/* Whether the script ran is unknown: the counts may be off, so
+			 * this worker stops rather than guess. */
+			r->has_item = r->waiting = false;
+			r->stop = true;
+			return -1;
+		}
+		r->has_item = false;
+		long long what = rep->type == REDIS_REPLY_ARRAY && rep->elements >= 1 &&
+					 rep->element[0]->type == REDIS_REPLY_INTEGER
+				     ? rep->element[0]->integer
+				     : -1;
+		if (what == 1 && rep->elements == 2 &&
+		    rep->element[1]->type == REDIS_REPLY_STRING) {
+			redisReply *it = rep->element[1];
+			r->has_item = true;
+			r->waiting = false;
+			if ((size_t)it->len >= cap) {
+				put_err(s->err, sizeof(s->err),
+					"a work item of %zu bytes does not fit in %zu",
+					(size_t)it->len, cap);
+				r->stop = true;
+				freeReplyObject(rep);
+				return -1;
+			}
+			memcpy(item, it->str, (size_t)it->len);
+			item[it->len] = 0;
+			freeReplyObject(rep);
+			return 1;
+		}
+		freeReplyObject(rep);
+		if (what == 0) {
+			r->waiting = false;
+			return 0;
+		}
+		if (what != 2) {
+			put_err(s->err, sizeof(s->err), "Redis at %s: unexpected reply to take",
+				r->where);
+			r->waiting = false; /* unknown, as above */
+			r->stop = true;
+			return -1;
+		}
+		/* The queue is empty but a busy worker may still fill it. */
+		r->waiting = true;
+		nanosleep(&(struct timespec){0, pause}, NULL);
+		pause = pause * 2 < POLL_MAX_NS ? pause * 2 : POLL_MAX_NS;
+	}
+}
+
+static bool redis_hungry(struct share *s)
+{
+	struct rshare *r = (struct rshare *)s;
+	double t = now();
+	if (t - r->hungry_at < CACHE_SECONDS)
+		return r->hungry;
+	const char *keys[] = {KEY_WAITING, KEY_QUEUE};
+	long long v = integer_of(r, script(r, S_HUNGRY, 2, keys, 0, NULL, NULL));
+	/* On an error: not hungry (err says why; a lost connection also
+	 * stops the worker, through stopped). */
+	r->hungry = v == 1;
+	r->hungry_at = t;
+	return r->hungry;
+}
+
+static void cov_encode(const struct coverage *c, unsigned char *out)
+{
+	for (size_t i = 0; i < COV_BYTES; i += 4) {
+		uint32_t w;
+		memcpy(&w, (const unsigned char *)c + i, 4);
+		for (int b = 0; b < 4; b++)
+			out[i + (size_t)b] = (unsigned char)(w >> (8 * b));
+	}
+}
+
+static void cov_decode(const unsigned char *in, size_t len, struct coverage *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i + 4 <= len && i < COV_BYTES; i += 4) {
+		uint32_t w = (uint32_t)in[i] | (uint32_t)in[i + 1] << 8 |
+			     (uint32_t)in[i + 2] << 16 | (uint32_t)in[i + 3] << 24;
+		memcpy((unsigned char *)c + i, &w, 4);
+	}
+}
+
+static int redis_count(struct share *s, const struct share_totals *d, struct share_totals *total)
+{
+	struct rshare *r = (struct rshare *)s;
+	const char *keys[] = {KEY_TOTALS, KEY_COV, KEY_COV_DELTA};
+	const uint64_t sums[6] = {d->states,   d->ops,		 d->unique,
+				  d->restores, d->discrepancies, d->findings};
+	char num[7][24];
+	const char *args[8];
+	size_t lens[8];
+	for (int i = 0; i < 7; i++) {
+		snprintf(num[i], sizeof(num[i]), "%llu",
+			 (unsigned long long)(i < 6 ? sums[i] : d->deepest));
+		args[i] = num[i];
+		lens[i] = strlen(num[i]);
+	}
+	static const struct coverage none;
+	unsigned char cov[COV_BYTES];
+	cov_encode(&d->cov, cov);
+	args[7] = (const char *)cov;
+	lens[7] = memcmp(&d->cov, &none, sizeof(none)) ? COV_BYTES : 0;
+	redisReply *rep = script(r, S_COUNT, 3, keys, 8, args, lens);
+	if (!rep)
+		return -1;
+	int rc = -1;
+	if (rep->type == REDIS_REPLY_ARRAY && rep->elements == 8) {
+		uint64_t v[7];
+		rc = 0;
+		for (int i = 0; i < 8; i++)
+			if (rep->element[i]->type != REDIS_REPLY_STRING)
+				rc = -1;
+		for (int i = 0; i < 7 && !rc; i++)
+			v[i] = strtoull(rep->element[i]->str, NULL, 10);
+		if (!rc && total) {
+			total->states = v[0];
+			total->ops = v[1];
+			total->unique = v[2];
+			total->restores = v[3];
+			total->discrepancies = v[4];
+			total->findings = v[5];
+			total->deepest = v[6];
+			cov_decode((const unsigned char *)rep->element[7]->str,
+				   (size_t)rep->element[7]->len, &total->cov);
+		}
+	}
+	if (rc)
+		put_err(s->err, sizeof(s->err), "Redis at %s: unexpected reply to count", r->where);
+	freeReplyObject(rep);
+	return rc;
+}
+
+static int redis_record(struct share *s, const struct share_record *rec)
+{
+	struct rshare *r = (struct rshare *)s;
+	const char *keys[] = {KEY_NRECORDS, KEY_RECORDS};
+	char max[16], depth[16];
+	snprintf(max, sizeof(max), "%d", SHARE_RECORDS_MAX);
+	snprintf(depth, sizeof(depth), "%d", rec->depth);
+	const char *args[] = {
+	    max, rec->finding ? "1" : "0", depth, rec->sig, rec->detail, rec->ops, rec->min_ops};
+	size_t lens[] = {strlen(max),
+			 1,
+			 strlen(depth),
+			 strnlen(rec->sig, sizeof(rec->sig)),
+			 strnlen(rec->detail, sizeof(rec->detail)),
+			 strnlen(rec->ops, sizeof(rec->ops)),
+			 strnlen(rec->min_ops, sizeof(rec->min_ops))};
+	long long n = integer_of(r, script(r, S_RECORD, 2, keys, 7, args, lens));
+	return n < 1 ? -1 : (int)n;
+}
+
+static void redis_stop(struct share *s)
+{
+	struct rshare *r = (struct rshare *)s;
+	r->stop = true;
+	const char *argv[] = {"SET", KEY_STOP, "1"};
+	redisReply *rep = command(r, 3, argv, NULL);
+	if (rep) /* else err says why the others may not know */
+		freeReplyObject(rep);
+}
+
+static bool redis_stopped(struct share *s)
+{
+	struct rshare *r = (struct rshare *)s;
+	if (r->stop)
+		return true;
+	double t = now();
+	if (t - r->stop_at < CACHE_SECONDS)
+		return false;
+	r->stop_at = t;
+	const char *argv[] = {"EXISTS", KEY_STOP};
+	long long v = integer_of(r, command(r, 2, argv, NULL));
+	/* An error stops this worker too: it could not tell the others what it found. */
+	r->stop = v != 0;
+	return r->stop;
+}
+
+/* Copy a record field's text into a buffer of cap bytes. */
+static void field(char *to, size_t cap, const redisReply *v)
+{
+	size_t n = (size_t)v->len < cap ? (size_t)v->len : cap - 1;
+	memcpy(to, v->str, n);
+	to[n] = 0;
+}
+
+static int redis_records(struct share *s, struct share_record *out, int max)
+{
+	struct rshare *r = (struct rshare *)s;
+	const char *get[] = {"GET", KEY_NRECORDS};
+	redisReply *rep = command(r, 2, get, NULL);
+	if (!rep)
+		return -1;
+	long long n = rep->type == REDIS_REPLY_STRING ? strtoll(rep->str, NULL, 10) : 0;
+	freeReplyObject(rep);
+	if (n > SHARE_RECORDS_MAX)
+		n = SHARE_RECORDS_MAX;
+	if (n > max)
+		n = max;
+	if (n < 0)
+		n = 0;
+	/* One HMGET per record, all sent before the first reply is read. */
+	for (long long i = 1; i <= n; i++) {
+		char names[NFIELDS][32];
+		const char *argv[2 + NFIELDS] = {"HMGET", KEY_RECORDS};
+		for (int f = 0; f < NFIELDS; f++) {
+			snprintf(names[f], sizeof(names[f]), "%lld:%s", i, record_fields[f]);
+			argv[2 + f] = names[f];
+		}
+		if (redisAppendCommandArgv(r->c, 2 + NFIELDS, argv, NULL) != REDIS_OK) {
+			put_err(s->err, sizeof(s->err), "Redis at %s: out of memory", r->where);
+			r->broken = r->stop =
+			    true; /* replies of sent commands would be out of step */
+			return -1;
+		}
+	}
+	int rc = (int)n;
+	for (long long i = 1; i <= n; i++) {
+		void *got = NULL;
+		if (redisGetReply(r->c, &got) != REDIS_OK)
+			got = NULL;
+		if (!(rep = checked(r, got))) {
+			if (r->broken)
+				return -1;
+			rc = -1; /* an error reply: read the others, so none is left behind */
+			continue;
+		}
+		bool ok = rep->type == REDIS_REPLY_ARRAY && rep->elements == NFIELDS;
+		for (int f = 0; ok && f < NFIELDS; f++)
+			ok = rep->element[f]->type == REDIS_REPLY_STRING;
+		if (ok && rc >= 0) {
+			struct share_record *o = &out[i - 1];
+			redisReply **e = rep->element;
+			o->finding = e[0]->str[0] == '1';
+			o->depth = atoi(e[1]->str);
+			field(o->sig, sizeof(o->sig), e[2]);
+			field(o->detail, sizeof(o->detail), e[3]);
+			field(o->ops, sizeof(o->ops), e[4]);
+			field(o->min_ops, sizeof(o->min_ops), e[5]);
+		} else if (!ok) {
+			put_err(s->err, sizeof(s->err), "Redis at %s: record %lld is missing",
+				r->where, i);
+			rc = -1;
+		}
+		freeReplyObject(rep);
+	}
+	return rc;
+}
+
+static const struct share_ops redis_ops = {
+    redis_visit,  redis_put,  redis_take,    redis_hungry,  redis_count,
+    redis_record, redis_stop, redis_stopped, redis_records, redis_close,
+};
+
+/* ---- starting and joining a run ---- */
+
+/* Delete every key under the prefix: a run of an older build may have
+ * used others than this one's. UNLINK frees a large visited set in the
+ * server's background. */
+static int clear_run(struct rshare *r)
+{
+	char cursor[32] = "0";
+	do {
+		const char *scan[] = {"SCAN", cursor, "MATCH", "themis:*", "COUNT", "1000"};
+		redisReply *rep = command(r, 6, scan, NULL);
+		if (!rep)
+			return -1;
+		if (rep->type != REDIS_REPLY_ARRAY || rep->elements != 2 ||
+		    rep->element[0]->type != REDIS_REPLY_STRING ||
+		    rep->element[1]->type != REDIS_REPLY_ARRAY) {
+			put_err(r->base.err, sizeof(r->base.err),
+				"Redis at %s: unexpected reply to SCAN", r->where);
+			freeReplyObject(rep);
+			return -1;
+		}
+		snprintf(cursor, sizeof(cursor), "%s", rep->element[0]->str);
+		redisReply *keys = rep->element[1];
+		int rc = 0;
+		if (keys->elements) {
+			const char **argv = malloc(sizeof(*argv) * (keys->elements + 1));
+			size_t *lens = malloc(sizeof(*lens) * (keys->elements + 1));
+			if (argv && lens) {
+				argv[0] = "UNLINK";
+				lens[0] = 6;
+				for (size_t i = 0; i < keys->elements; i++) {
+					argv[i + 1] = keys->element[i]->str;
+					lens[i + 1] = (size_t)keys->element[i]->len;
+				}
+				rc = integer_of(
+					 r, command(r, (int)keys->elements + 1, argv, lens)) < 0;
+			} else {
+				put_err(r->base.err, sizeof(r->base.err), "out of memory");
+				rc = -1;
+			}
+			free(argv);
+			free(lens);
+		}
+		freeReplyObject(rep);
+		if (rc)
+			return -1;
+	} while (strcmp(cursor, "0"));
+	return 0;
+}
+
+struct share *share_redis_create(const char *url, const char *config, char *err, size_t errlen)
+{
+	struct rshare *r = open_url(url, err, errlen);
+	if (!r)
+		return NULL;
+	/* The scan clears what this build does not know of; the script
+	 * clears its own keys again atomically (a worker of the old run may
+	 * still be writing) and starts the new run. */
+	const char *keys[] = {KEY_CONFIG,    KEY_QUEUE,	   KEY_VISITED, KEY_BUSY,
+			      KEY_WAITING,   KEY_STOP,	   KEY_TOTALS,	KEY_COV,
+			      KEY_COV_DELTA, KEY_NRECORDS, KEY_RECORDS};
+	const char *args[] = {config};
+	redisReply *rep = NULL;
+	if (clear_run(r) || !(rep = script(r, S_START, (int)(sizeof(keys) / sizeof(keys[0])), keys,
+					   1, args, NULL))) {
+		put_err(err, errlen, "%s", r->base.err);
+		redis_close(&r->base);
+		return NULL;
+	}
+	freeReplyObject(rep);
+	return &r->base;
+}
+
+struct share *share_redis_join(const char *url, char *config, size_t cap, char *err, size_t errlen)
+{
+	struct rshare *r = open_url(url, err, errlen);
+	if (!r)
+		return NULL;
+	const char *argv[] = {"GET", KEY_CONFIG};
+	redisReply *rep = command(r, 2, argv, NULL);
+	if (!rep) {
+		put_err(err, errlen, "%s", r->base.err);
+	} else if (rep->type != REDIS_REPLY_STRING) {
+		put_err(err, errlen, "no exploration is running at %s", r->where);
+	} else if ((size_t)rep->len >= cap) {
+		put_err(err, errlen, "the run at %s has a config of %zu bytes, more than %zu",
+			r->where, (size_t)rep->len, cap ? cap - 1 : 0);
+	} else {
+		memcpy(config, rep->str, (size_t)rep->len);
+		config[rep->len] = 0;
+		freeReplyObject(rep);
+		return &r->base;
+	}
+	if (rep)
+		freeReplyObject(rep);
+	redis_close(&r->base);
+	return NULL;
+}
