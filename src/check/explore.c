@@ -292,7 +292,7 @@ static void try_op(struct search *s, const struct op *op, const struct check_ste
 			dfs(s, st);
 			s->depth--;
 		} else if (seen < 0) {
-			fprintf(stderr, "themis: %s\n", s->share->err);
+			fprintf(stderr, "themis: %s\n", s->space->err);
 			s->stop = true;
 		}
 	}
