@@ -48,6 +48,7 @@ int cpu_init(struct cpu *c, const struct cpu_bus *bus, uint64_t pc)
 	csr_reset(c);
 	c->priv = PRV_M;
 	c->pc = pc;
+	c->tlb_used = (1u << TLB_REGIMES) - 1; /* every set starts empty */
 	cpu_flush_tlb(c);
 	return 0;
 }
@@ -119,7 +120,7 @@ static void trap_enter(struct cpu *c, uint64_t cause, uint64_t tval, bool interr
 		c->priv = PRV_M;
 		c->pc = (r->mtvec & ~3ULL) + ((r->mtvec & 1) && interrupt ? 4 * cause : 0);
 	}
-	cpu_flush_tlb(c);
+	mmu_select(c);
 }
 
 void cpu_exception(struct cpu *c, uint64_t cause, uint64_t tval)
@@ -400,23 +401,24 @@ static inline __attribute__((always_inline)) bool exec_decoded(struct cpu *c, co
 {
 	uint64_t *x = c->x, a = x[d->rs1], b = x[d->rs2], v;
 	int64_t imm = d->imm;
-	switch (d->op) {
+	unsigned op = dinsn_op(d), len = dinsn_len(d);
+	switch (op) {
 	case D_LUI: x[d->rd] = (uint64_t)imm; break;
 	case D_AUIPC: x[d->rd] = pc + imm; break;
 	case D_JAL:
-		x[d->rd] = pc + d->len;
+		x[d->rd] = pc + len;
 		c->pc = pc + imm;
 		return true;
 	case D_JALR:
-		x[d->rd] = pc + d->len;
+		x[d->rd] = pc + len;
 		c->pc = (a + imm) & ~1ULL;
 		return true;
-	case D_BEQ: c->pc = a == b ? pc + imm : pc + d->len; return true;
-	case D_BNE: c->pc = a != b ? pc + imm : pc + d->len; return true;
-	case D_BLT: c->pc = (int64_t)a < (int64_t)b ? pc + imm : pc + d->len; return true;
-	case D_BGE: c->pc = (int64_t)a >= (int64_t)b ? pc + imm : pc + d->len; return true;
-	case D_BLTU: c->pc = a < b ? pc + imm : pc + d->len; return true;
-	case D_BGEU: c->pc = a >= b ? pc + imm : pc + d->len; return true;
+	case D_BEQ: c->pc = a == b ? pc + imm : pc + len; return true;
+	case D_BNE: c->pc = a != b ? pc + imm : pc + len; return true;
+	case D_BLT: c->pc = (int64_t)a < (int64_t)b ? pc + imm : pc + len; return true;
+	case D_BGE: c->pc = (int64_t)a >= (int64_t)b ? pc + imm : pc + len; return true;
+	case D_BLTU: c->pc = a < b ? pc + imm : pc + len; return true;
+	case D_BGEU: c->pc = a >= b ? pc + imm : pc + len; return true;
 	case D_LB:
 	case D_LH:
 	case D_LW:
@@ -425,7 +427,7 @@ static inline __attribute__((always_inline)) bool exec_decoded(struct cpu *c, co
 	case D_LHU:
 	case D_LWU: {
 		static const int size[] = {1, 2, 4, 8, 1, 2, 4};
-		int k = d->op - D_LB;
+		int k = (int)op - D_LB;
 		if (!cpu_load(c, a + imm, size[k], &v))
 			return false;
 		if (k == 0)
@@ -441,7 +443,7 @@ static inline __attribute__((always_inline)) bool exec_decoded(struct cpu *c, co
 	case D_SH:
 	case D_SW:
 	case D_SD:
-		if (!cpu_store(c, a + imm, 1 << (d->op - D_SB), b))
+		if (!cpu_store(c, a + imm, 1 << (op - D_SB), b))
 			return false;
 		break;
 	case D_ADDI: x[d->rd] = a + imm; break;
@@ -475,12 +477,12 @@ static inline __attribute__((always_inline)) bool exec_decoded(struct cpu *c, co
 	case D_MUL: x[d->rd] = a * b; break;
 	case D_MULW: x[d->rd] = sext32((uint32_t)a * (uint32_t)b); break;
 	case D_GENERIC:
-		c->raw_insn = d->raw;
-		exec_other(c, d->len == 2 ? rvc_lookup((uint16_t)d->raw) : d->raw, d->len);
+		c->raw_insn = (uint32_t)d->imm;
+		exec_other(c, len == 2 ? rvc_lookup((uint16_t)d->imm) : (uint32_t)d->imm, (int)len);
 		return false;
 	default: /* D_SLOW */ exec_uncached(c); return false;
 	}
-	c->pc = pc + d->len;
+	c->pc = pc + len;
 	return true;
 }
 

@@ -73,6 +73,13 @@ struct cpu_bus {
 
 #define CPU_TLB_SIZE 256
 
+/* Translation regimes, one set of soft TLBs each: a trap, an xRET or a
+ * change of SUM selects another set instead of flushing, so the kernel's
+ * entries survive every syscall and interrupt. Data accesses use the
+ * effective privilege (MPRV applies) and, in S-mode, SUM; fetches only the
+ * privilege. MXR is rare enough to flush on. */
+enum { TLB_U, TLB_S, TLB_S_SUM, TLB_M, TLB_REGIMES };
+
 /* A soft-TLB entry: `tag` is the virtual page number (or ~0 when empty) and
  * host address = vaddr + addend, so a hit costs a compare and an add. */
 struct cpu_tlb_entry {
@@ -113,8 +120,14 @@ struct cpu {
 	 * whole (cpu_save/cpu_load); everything below is wiring and caches. */
 	struct cpu_bus bus;
 	struct dcache *dc; /* decoded instructions (a cache, see dcache.h) */
-	/* Soft TLBs (caches: not part of the architectural state). */
-	struct cpu_tlb_entry tlb_r[CPU_TLB_SIZE], tlb_w[CPU_TLB_SIZE], tlb_x[CPU_TLB_SIZE];
+	/* Soft TLBs (caches: not part of the architectural state): the
+	 * current regime's read, write and fetch sets (mmu_select), and which
+	 * regimes' sets hold entries (bit per regime), so a flush clears only
+	 * those. */
+	struct cpu_tlb_entry *tlb_r, *tlb_w, *tlb_x;
+	unsigned tlb_used;
+	struct cpu_tlb_entry tlbs_r[TLB_REGIMES][CPU_TLB_SIZE], tlbs_w[TLB_REGIMES][CPU_TLB_SIZE],
+	    tlbs_x[TLB_REGIMES][CPU_TLB_SIZE];
 };
 
 #define CPU_STATE_SIZE offsetof(struct cpu, bus)
@@ -145,7 +158,9 @@ void cpu_stop(struct cpu *c);
 /* Set or clear interrupt-pending bits driven by devices (MTIP, MSIP, SEIP...). */
 void cpu_set_irq(struct cpu *c, uint64_t mask, bool level);
 
-/* Drop every cached translation (after RAM mappings changed). */
+/* Drop every cached translation (after RAM mappings changed), in every
+ * regime, and select the current regime's sets. Whoever sets priv or
+ * mstatus behind the hart's back calls it. */
 void cpu_flush_tlb(struct cpu *c);
 /* Drop every decoded instruction (after RAM changed behind the hart). */
 void cpu_flush_code(struct cpu *c);

@@ -35,6 +35,13 @@ enum { ACC_R = 0, ACC_W = 1, ACC_X = 2 };
 
 /* ---- mmu.c: translation, TLB fills, and the slow paths ---- */
 
+/* Point tlb_r/tlb_w/tlb_x at the sets of the current translation regime
+ * (after a change of privilege, MPRV, MPP or SUM). */
+void mmu_select(struct cpu *c);
+/* Drop the fetch entries of every regime (decoded pages moved). */
+void mmu_flush_fetch(struct cpu *c);
+/* Drop the write entries of every regime that map host page `host`. */
+void mmu_unmap_writable(struct cpu *c, const uint8_t *host);
 /* Translate `va` for an access of kind `acc`; on failure raise the page or
  * access fault and return false. */
 bool mmu_translate(struct cpu *c, uint64_t va, int acc, uint64_t *pa);

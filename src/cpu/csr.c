@@ -89,9 +89,11 @@ static void mstatus_write(struct cpu *c, uint64_t val, uint64_t mask)
 {
 	uint64_t old = c->csr.mstatus;
 	c->csr.mstatus = (old & ~mask) | (val & mask);
-	uint64_t tlb_bits = MSTATUS_MPRV | MSTATUS_SUM | MSTATUS_MXR | MSTATUS_MPP;
-	if ((old ^ c->csr.mstatus) & tlb_bits)
+	uint64_t changed = old ^ c->csr.mstatus;
+	if (changed & MSTATUS_MXR)
 		cpu_flush_tlb(c);
+	else if (changed & (MSTATUS_MPRV | MSTATUS_SUM | MSTATUS_MPP))
+		mmu_select(c);
 	cpu_recheck_irq(c);
 }
 
@@ -299,7 +301,7 @@ static void do_mret(struct cpu *c)
 	c->res_valid = false; /* as QEMU: a reservation never survives xRET */
 	c->priv = mpp;
 	c->pc = c->csr.mepc;
-	cpu_flush_tlb(c);
+	mmu_select(c);
 	cpu_recheck_irq(c);
 }
 
@@ -314,7 +316,7 @@ static void do_sret(struct cpu *c)
 	c->res_valid = false;
 	c->priv = spp;
 	c->pc = c->csr.sepc;
-	cpu_flush_tlb(c);
+	mmu_select(c);
 	cpu_recheck_irq(c);
 }
 

@@ -35,16 +35,6 @@ struct dpage *dcache_find(struct cpu *c, const uint8_t *host)
 	return p && p->host == host ? p : NULL;
 }
 
-/* Drop write-TLB entries that map host page `host` (invariant 1). */
-static void unmap_writable(struct cpu *c, const uint8_t *host)
-{
-	for (int i = 0; i < CPU_TLB_SIZE; i++) {
-		struct cpu_tlb_entry *e = &c->tlb_w[i];
-		if (e->tag != ~0ULL && e->addend + (e->tag << 12) == (uintptr_t)host)
-			e->tag = ~0ULL;
-	}
-}
-
 struct dpage *dcache_get(struct cpu *c, const uint8_t *host)
 {
 	unsigned i = dcache_index(host);
@@ -58,11 +48,11 @@ struct dpage *dcache_get(struct cpu *c, const uint8_t *host)
 		c->dc->page[i] = p;
 	} else {
 		/* Evict: fetch-TLB entries may point at this page (invariant 2). */
-		memset(c->tlb_x, 0xff, sizeof(c->tlb_x));
+		mmu_flush_fetch(c);
 	}
 	memset(p->slot, 0, sizeof(p->slot));
 	p->host = host;
-	unmap_writable(c, host);
+	mmu_unmap_writable(c, host); /* invariant 1 */
 	return p;
 }
 
@@ -93,7 +83,7 @@ void cpu_forget_page(struct cpu *c, const uint8_t *page)
 	struct dpage *p = dcache_find(c, page);
 	if (p) {
 		p->host = NULL;
-		memset(c->tlb_x, 0xff, sizeof(c->tlb_x)); /* invariant 2 */
+		mmu_flush_fetch(c); /* invariant 2 */
 	}
 }
 
@@ -102,7 +92,7 @@ void cpu_flush_code(struct cpu *c)
 	for (int i = 0; i < DCACHE_PAGES; i++)
 		if (c->dc->page[i])
 			c->dc->page[i]->host = NULL;
-	memset(c->tlb_x, 0xff, sizeof(c->tlb_x));
+	mmu_flush_fetch(c);
 }
 
 static const uint8_t op_load[8] = {D_LB, D_LH, D_LW, D_LD, D_LBU, D_LHU, D_LWU, D_GENERIC};
@@ -208,17 +198,18 @@ void dcache_decode_insn(struct dinsn *d, uint32_t insn)
 	if ((insn & 3) != 3) {
 		uint16_t lo = (uint16_t)insn;
 		uint32_t full = rvc_lookup(lo);
-		d->raw = lo;
-		d->len = 2;
 		if (full)
 			decode32(d, full);
 		else
 			d->op = D_GENERIC; /* exec_other raises illegal */
+		if (d->op == D_GENERIC)
+			d->imm = lo;
+		d->op |= DINSN_C;
 		return;
 	}
-	d->raw = insn;
-	d->len = 4;
 	decode32(d, insn);
+	if (d->op == D_GENERIC)
+		d->imm = (int32_t)insn;
 }
 
 void dcache_decode(struct dinsn *d, const uint8_t *code, unsigned off)

@@ -28,19 +28,60 @@
 static const uint64_t page_fault[3] = {EXC_LOAD_PAGE, EXC_STORE_PAGE, EXC_INSN_PAGE};
 static const uint64_t access_fault[3] = {EXC_LOAD_ACCESS, EXC_STORE_ACCESS, EXC_INSN_ACCESS};
 
-void cpu_flush_tlb(struct cpu *c)
-{
-	memset(c->tlb_r, 0xff, sizeof(c->tlb_r));
-	memset(c->tlb_w, 0xff, sizeof(c->tlb_w));
-	memset(c->tlb_x, 0xff, sizeof(c->tlb_x));
-}
-
 /* The privilege loads and stores are checked with (MPRV applies). */
 static int effective_priv(const struct cpu *c, int acc)
 {
 	if (acc != ACC_X && c->priv == PRV_M && (c->csr.mstatus & MSTATUS_MPRV))
 		return (int)((c->csr.mstatus & MSTATUS_MPP) >> 11);
 	return c->priv;
+}
+
+static int regime_of(int priv)
+{
+	return priv == PRV_U ? TLB_U : priv == PRV_S ? TLB_S : TLB_M;
+}
+
+void mmu_select(struct cpu *c)
+{
+	int data = regime_of(effective_priv(c, ACC_R)), fetch = regime_of(c->priv);
+	if (data == TLB_S && (c->csr.mstatus & MSTATUS_SUM))
+		data = TLB_S_SUM;
+	c->tlb_r = c->tlbs_r[data];
+	c->tlb_w = c->tlbs_w[data];
+	c->tlb_x = c->tlbs_x[fetch];
+	c->tlb_used |= 1u << data | 1u << fetch;
+}
+
+void cpu_flush_tlb(struct cpu *c)
+{
+	for (int r = 0; r < TLB_REGIMES; r++)
+		if (c->tlb_used >> r & 1) {
+			memset(c->tlbs_r[r], 0xff, sizeof(c->tlbs_r[r]));
+			memset(c->tlbs_w[r], 0xff, sizeof(c->tlbs_w[r]));
+			memset(c->tlbs_x[r], 0xff, sizeof(c->tlbs_x[r]));
+		}
+	c->tlb_used = 0;
+	mmu_select(c);
+}
+
+void mmu_flush_fetch(struct cpu *c)
+{
+	for (int r = 0; r < TLB_REGIMES; r++)
+		if (c->tlb_used >> r & 1)
+			memset(c->tlbs_x[r], 0xff, sizeof(c->tlbs_x[r]));
+}
+
+void mmu_unmap_writable(struct cpu *c, const uint8_t *host)
+{
+	for (int r = 0; r < TLB_REGIMES; r++) {
+		if (!(c->tlb_used >> r & 1))
+			continue;
+		for (int i = 0; i < CPU_TLB_SIZE; i++) {
+			struct cpu_tlb_entry *e = &c->tlbs_w[r][i];
+			if (e->tag != ~0ULL && e->addend + (e->tag << 12) == (uintptr_t)host)
+				e->tag = ~0ULL;
+		}
+	}
 }
 
 static bool leaf_allows(const struct cpu *c, uint64_t pte, int acc, int priv)
