@@ -30,3 +30,42 @@ finish() {
 	[ "$fails" -eq 0 ] && echo "$1: all passed" || echo "$1: $fails failed"
 	[ "$fails" -eq 0 ]
 }
+
+# start_redis: a throwaway Redis server on loopback (a random free port,
+# nothing saved, its files in $work) for the tests and benchmarks that
+# share a run through one; sets $redis_url and $redis_pid (stop_redis ends
+# it). Returns 1, saying why, when redis-server is missing or cannot listen.
+start_redis() {
+	redis_url="" redis_pid=""
+	if ! command -v redis-server >/dev/null 2>&1; then
+		echo "FAIL: redis-server is missing (Debian package redis-server; scripts/deps.sh installs it)"
+		return 1
+	fi
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		p=$(($(od -An -N2 -tu2 /dev/urandom) % 20000 + 30000))
+		: >"$work/redis.log"
+		redis-server --port "$p" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" \
+			--logfile "$work/redis.log" --daemonize no >/dev/null 2>&1 &
+		redis_pid=$!
+		for _ in $(seq 50); do
+			if grep -q "Ready to accept connections" "$work/redis.log"; then
+				redis_url=redis://127.0.0.1:$p
+				return 0
+			fi
+			kill -0 "$redis_pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		stop_redis
+	done
+	echo "FAIL: could not start redis-server on loopback; its log:"
+	tail -n 5 "$work/redis.log" | sed 's/^/    /'
+	return 1
+}
+
+stop_redis() {
+	if [ -n "${redis_pid:-}" ]; then
+		kill "$redis_pid" 2>/dev/null
+		wait "$redis_pid" 2>/dev/null
+	fi
+	redis_pid=""
+}

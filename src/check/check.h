@@ -81,6 +81,7 @@ struct check_config {
 
 struct check_result {
 	uint64_t states, ops, unique, restores;
+	uint64_t own_states; /* of the states, those this process explored */
 	unsigned discrepancies, findings;
 	int deepest;
 	double seconds;

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -50,6 +51,7 @@ struct search {
 	struct virt *v;
 	struct share_totals delta;		     /* counts not yet given to the share */
 	struct share_totals total;		     /* the run's, as of the last report */
+	uint64_t own_states;			     /* explored by this process */
 	char path[CHECK_MAX_DEPTH + 1][OP_TEXT_MAX]; /* the operations from the root */
 	struct op *cand[CHECK_MAX_DEPTH + 1];	     /* candidates per depth */
 	int ncand[CHECK_MAX_DEPTH + 1], next[CHECK_MAX_DEPTH + 1];
@@ -80,6 +82,7 @@ static double now(void)
 static void flush_counts(struct search *s)
 {
 	s->share->ops->count(s->share, &s->delta, &s->total);
+	s->own_states += s->delta.states;
 	memset(&s->delta, 0, sizeof(s->delta));
 }
 
@@ -619,12 +622,17 @@ static struct share *open_share(const struct check_config *cfg, bool create, cha
 }
 
 /* Fork the workers (each a copy of this process and its machine at the
- * root) and wait for them, printing the run's progress. */
+ * root) and wait for them, printing the run's progress. Each leaves the
+ * count of states it explored in `explored` (shared memory), for own_states. */
 static int run_jobs(struct search *s, const struct check_step *root)
 {
 	const struct check_config *cfg = s->cfg;
 	pid_t pids[256];
 	int n = 0;
+	uint64_t *explored = mmap(NULL, sizeof(uint64_t) * 256, PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (explored == MAP_FAILED)
+		return -1;
 	fflush(NULL);
 	for (; n < cfg->jobs && n < 256; n++) {
 		pids[n] = fork();
@@ -641,6 +649,7 @@ static int run_jobs(struct search *s, const struct check_step *root)
 			s->share = s->space = own;
 			s->show_progress = false;
 			work(s, root);
+			explored[n] = s->own_states;
 			fflush(NULL);
 			_exit(0);
 		}
@@ -666,6 +675,9 @@ static int run_jobs(struct search *s, const struct check_step *root)
 		}
 		nanosleep(&(struct timespec){0, 200000000}, NULL);
 	}
+	for (int i = 0; i < n; i++)
+		s->own_states += explored[i];
+	munmap(explored, sizeof(uint64_t) * 256);
 	return bad ? -1 : 0;
 }
 
@@ -744,6 +756,10 @@ static void result_from(struct check_result *res, const struct share_totals *t)
 	res->findings = (unsigned)t->findings;
 	res->deepest = (int)t->deepest;
 	res->cov = t->cov;
+	if (t->full && !res->note[0])
+		snprintf(res->note, sizeof(res->note),
+			 "the visited set filled up: later states were taken as seen and not "
+			 "explored");
 }
 
 /* Boot (or load) the machine, check the root, and run the search: in this
@@ -785,6 +801,7 @@ static int explore_run(const struct check_config *cfg, struct share *sh, bool co
 		flush_counts(s);
 		sh->ops->count(sh, &zero, &s->total);
 		result_from(res, &s->total);
+		res->own_states = s->own_states;
 		res->seconds = now() - s->t0;
 		res->complete = !sh->ops->stopped(sh) && !res->note[0];
 		if (cfg->progress)
@@ -813,9 +830,6 @@ int check_explore(const struct check_config *cfg, struct check_result *res, char
 	int rc = explore_run(cfg, sh, true, res, err, errlen);
 	if (rc == 0) {
 		cov_scope(&res->scope, cfg->ops, &cfg->pools);
-		struct share_record one;
-		if (!res->note[0] && sh->ops->records(sh, &one, 0) == 0 && sh->err[0])
-			snprintf(res->note, sizeof(res->note), "%s", sh->err);
 		if (cfg->out_dir)
 			rc = write_report(cfg, sh, res, err, errlen);
 	}

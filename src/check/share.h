@@ -35,6 +35,7 @@ struct share_totals {
 	uint64_t discrepancies, findings;
 	uint64_t deepest;    /* a maximum, not a sum */
 	struct coverage cov; /* merged with OR */
+	bool full;	     /* the visited set filled up: later states counted as seen */
 };
 
 /* One discrepancy or finding, as a worker saw it: enough for the

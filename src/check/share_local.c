@@ -143,6 +143,7 @@ static int local_count(struct share *s, const struct share_totals *d, struct sha
 	if (d->deepest > t->deepest)
 		t->deepest = d->deepest;
 	cov_merge(&t->cov, &d->cov);
+	t->full = m->full;
 	if (total)
 		*total = *t;
 	pthread_mutex_unlock(&m->lock);
@@ -181,11 +182,6 @@ static int local_records(struct share *s, struct share_record *r, int max)
 	int n = (int)(m->nrecords < SHARE_RECORDS_MAX ? m->nrecords : SHARE_RECORDS_MAX);
 	n = n < max ? n : max;
 	memcpy(r, m->records, sizeof(*r) * (size_t)n);
-	if (m->full)
-		snprintf(s->err, sizeof(s->err),
-			 "the visited set filled up (%u states): later states were not "
-			 "explored",
-			 LOCAL_SLOTS / 2);
 	pthread_mutex_unlock(&m->lock);
 	return n;
 }

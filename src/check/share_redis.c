@@ -553,6 +553,7 @@ static int redis_count(struct share *s, const struct share_totals *d, struct sha
 		for (int i = 0; i < 7 && !rc; i++)
 			v[i] = strtoull(rep->element[i]->str, NULL, 10);
 		if (!rc && total) {
+			memset(total, 0, sizeof(*total)); /* never full: Redis grows */
 			total->states = v[0];
 			total->ops = v[1];
 			total->unique = v[2];

@@ -490,8 +490,10 @@ static int cmd_worker(struct explore_args *a, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	sh->ops->close(sh);
-	printf("worker done: the run has %llu states, %u discrepancies, %u findings\n",
-	       (unsigned long long)r.states, r.discrepancies, r.findings);
+	printf("worker done: %llu states explored here; the run has %llu states, %u "
+	       "discrepancies, %u findings\n",
+	       (unsigned long long)r.own_states, (unsigned long long)r.states, r.discrepancies,
+	       r.findings);
 	return 0;
 }
 

@@ -9,8 +9,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 b=${1:-$top/build}
 themis=$b/themis
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 . "$top/tests/lib.sh"
+trap 'stop_redis; rm -rf "$work"' EXIT
 
 
 # 1. The stock kernel, the default search (exhaustive over the scope, both
@@ -44,7 +44,45 @@ u1=$(grep -o '[0-9]* unique' "$work/stock1") u2=$(grep -o '[0-9]* unique' "$work
 	ok "two workers, one visited set: the same $u2 states" ||
 	{ fail "two workers reached '$u2', one '$u1'"; cat "$work/jobs2"; }
 
-# 1a. Every filesystem against ext4, exhaustive to depth 2, both views: the
+# 1a. Across machines through Redis (a throwaway server on loopback): the
+#     run's command with --redis and a worker started apart, as any
+#     scheduler would, explore the same states as one process, the worker
+#     does part of them, and the run's command writes the merged report.
+#     A worker whose disks differ from the run's is refused with exit 2
+#     while the run goes on unharmed; so is an unreachable server.
+if start_redis; then
+	"$themis" explore ext4 xfs --depth 2 --jobs 1 --redis "$redis_url" --quiet \
+		--out "$work/redis" >"$work/redis.out" 2>&1 &
+	coordinator=$!
+	for _ in $(seq 300); do
+		[ "$(redis-cli -u "$redis_url" exists themis:config 2>/dev/null)" = 1 ] && break
+		sleep 0.1
+	done
+	truncate -s 64M "$work/other.img" && mkfs.ext4 -q -F "$work/other.img"
+	expect 2 "differs from the run's" -- "$themis" explore --worker "$redis_url" \
+		--disk "$work/other.img" --disk "$b/images/xfs.img"
+	"$themis" explore --worker "$redis_url" --jobs 1 >"$work/worker.out" 2>&1
+	wst=$?
+	wait "$coordinator"
+	cst=$?
+	ur=$(grep -o '[0-9]* unique' "$work/redis.out")
+	mine=$(sed -n 's/^worker done: \([0-9]*\) states explored here.*/\1/p' "$work/worker.out")
+	if [ "$cst" -eq 0 ] && [ "$wst" -eq 0 ] && [ "$ur" = "$u1" ] && [ "${mine:-0}" -gt 0 ] &&
+		grep -q 'the whole scope' "$work/redis.out" &&
+		grep -q '"unique_states": ' "$work/redis/report.json"; then
+		ok "Redis: the run and a worker apart reach the same $ur states; the worker explored $mine"
+	else
+		fail "Redis run (exit $cst, worker $wst): '$ur' unique, worker explored '${mine:-?}'"
+		cat "$work/redis.out" "$work/worker.out"
+	fi
+	stop_redis
+else
+	fail "no Redis server for the distributed run"
+fi
+expect 2 "cannot reach Redis" -- "$themis" explore --worker redis://127.0.0.1:1
+expect 2 "cannot reach Redis" -- "$themis" explore ext4 xfs --redis redis://127.0.0.1:1
+
+# 1b. Every filesystem against ext4, exhaustive to depth 2, both views: the
 #     stock kernel reports nothing on any pair.
 for fs in ext2 ext3 xfs btrfs f2fs vfat exfat jfs nilfs2 minix; do
 	"$themis" explore ext4 "$fs" --depth 2 --quiet >"$work/pair-$fs" 2>&1 ||
@@ -52,7 +90,7 @@ for fs in ext2 ext3 xfs btrfs f2fs vfat exfat jfs nilfs2 minix; do
 done
 ok "stock kernel, every filesystem against ext4 to depth 2: $(cat "$work"/pair-* | grep -c '0 discrepancies, 0 findings') of 10 pairs agree"
 
-# 1b. Benign differences are canonicalized, not reported: btrfs counts no
+# 1c. Benign differences are canonicalized, not reported: btrfs counts no
 #     subdirectories in a directory's nlink, FAT keeps no modes, link counts
 #     or xattrs. (Controls run by hand: without the agent's btrfs nlink rule,
 #     or without the `ignore` list, these searches report discrepancies.)
