@@ -2,16 +2,23 @@
  * loads, stores and fetches.
  *
  * The fast paths (cpu_internal.h) hit a direct-mapped TLB per access kind
- * (read, write, fetch) whose entries hold host_page - vpage, so a hit is one
- * compare and one add. A miss lands here: translate (walking the page table
+ * (read, write, fetch) and regime whose entries hold host_page - vpage, so
+ * a hit is one compare and one add. A miss lands here: translate (walking the page table
  * and setting A/D in hardware, as QEMU does), ask the bus for the host page,
  * and fill the entry when the page is plain RAM for that kind of access.
  * Anything else (MMIO, watched RAM pages, accesses that straddle a page) is
  * served access by access through the bus and never cached.
  *
+ * Each translation regime (cpu.h: U, S, S with SUM, M) has sets of its
+ * own, and the hart's tlb_r/tlb_w/tlb_x point at the current regime's
+ * (mmu_select): an entry is only ever filled and hit under the permissions
+ * it was checked with. Invariant: a regime whose bit in tlb_used is clear
+ * has empty sets, so flushes and the dcache's invalidations visit only the
+ * marked ones.
+ *
  * The write TLB must only ever hold pages the bus returned for writing: a
  * machine fork relies on cpu_flush_tlb() to make the next write to every
- * page miss, so the copy-on-write in the bus sees it. */
+ * page miss in every regime, so the copy-on-write in the bus sees it. */
 #include "cpu_internal.h"
 #include "dcache.h"
 
