@@ -64,6 +64,7 @@ struct check_config {
 	int jobs;		  /* worker processes (1: the search runs in this one) */
 	const char *redis;	  /* redis://HOST:PORT: share the run there (NULL: memory) */
 	const char *redis_config; /* what workers joining the run must match */
+	int lease;		  /* seconds a Redis worker may go unheard from */
 	double time_budget;	  /* seconds, 0: none */
 	int depth;
 	uint64_t seed;

@@ -289,7 +289,7 @@ static void try_op(struct search *s, const struct op *op, const struct check_ste
 	} else if (remaining > 0) {
 		int seen = s->space->ops->visit(s->space, st->key, remaining);
 		if (seen > 0) {
-			s->delta.unique += seen == 2;
+			s->delta.unique += seen == 2 && !s->space->counts_unique;
 			snprintf(s->path[s->depth], OP_TEXT_MAX, "%s", op->text);
 			s->depth++;
 			dfs(s, st);
@@ -616,7 +616,7 @@ static struct share *open_share(const struct check_config *cfg, bool create, cha
 		return share_local_new(err, errlen);
 	if (create)
 		return share_redis_create(cfg->redis, cfg->redis_config ? cfg->redis_config : "",
-					  err, errlen);
+					  cfg->lease, err, errlen);
 	static char config[65536]; /* read and dropped: this worker's was checked */
 	return share_redis_join(cfg->redis, config, sizeof(config), err, errlen);
 }

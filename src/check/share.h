@@ -80,6 +80,10 @@ struct share_ops {
 
 struct share {
 	const struct share_ops *ops;
+	/* visit counts a new state (its 2) in the totals' unique itself, for
+	 * a caller holding an item, rather than the caller in its deltas:
+	 * Redis, where a worker may die before it sends its counts. */
+	bool counts_unique;
 	char err[256]; /* the last error, for messages */
 };
 
@@ -88,10 +92,13 @@ struct share {
 struct share *share_local_new(char *err, size_t errlen);
 
 /* A run in Redis at url (redis://HOST:PORT): create clears the server's
- * previous run, stores `config` (what joining workers must match) and
- * queues the root item; join connects to a run and reads its config. NULL
- * with err on failure (unreachable server, no run there). */
-struct share *share_redis_create(const char *url, const char *config, char *err, size_t errlen);
+ * previous run, stores `config` (what joining workers must match) and the
+ * lease (seconds: how long a worker's process may go unheard from before
+ * its item goes to another) and queues the root item; join connects to a
+ * run and reads its config. NULL with err on failure (unreachable server,
+ * no run there). */
+struct share *share_redis_create(const char *url, const char *config, int lease, char *err,
+				 size_t errlen);
 struct share *share_redis_join(const char *url, char *config, size_t cap, char *err, size_t errlen);
 
 #endif

@@ -1,12 +1,18 @@
 /* share_redis.c - the share (share.h) of a run whose workers are on any
- * number of hosts: one Redis server (>= 4.0) holds the run, under keys
+ * number of hosts: one Redis server (>= 5.0) holds the run, under keys
  * that all start with "themis:" (so a new run can clear an old one
  * without touching anything else on the server):
  *
  *   themis:config    the coordinator's config text (joining workers match it)
- *   themis:visited   hash: the 16 raw key bytes -> remaining, in decimal
+ *   themis:visited   hash: the 16 raw key bytes -> "REMAINING:WORKER"
  *   themis:queue     list of work items, RPUSH / LPOP (first in, first out)
  *   themis:busy      how many workers hold an item
+ *   themis:held      hash: worker id -> the item it holds
+ *   themis:leases    sorted set: worker id -> when its lease on its item
+ *                    ends (the server's clock, seconds)
+ *   themis:dead      set of the ids whose lease ran out
+ *   themis:lease     the lease's length in seconds (--lease)
+ *   themis:nworkers  the last worker id given (INCR)
  *   themis:waiting   how many workers poll an empty queue (for `hungry`)
  *   themis:stop      exists once the run is stopped
  *   themis:totals    hash of the counts; deepest kept as a maximum
@@ -23,13 +29,28 @@
  * Scripts are loaded when connecting and called by EVALSHA (EVAL again if
  * the server's script cache was flushed).
  *
+ * A worker can die holding an item (killed by its scheduler, its host
+ * gone). Each worker process has an id, and a thread of its own (with its
+ * own connection) renews the lease on the item it holds every quarter of
+ * the lease, for as long as the process lives: the lease measures that the
+ * process is there, not how long an operation takes. The next take after
+ * a lease ran out puts the item back at the head of the queue and marks
+ * its worker dead. Every visited entry names the worker that made it, and
+ * entries of dead workers count as never made: their subtrees may be half
+ * explored, so the item's new taker explores them again. A worker found
+ * dead (it was cut off for a whole lease) stops with an error. New states
+ * are counted in the visit script itself, so that the unique count is
+ * exact however workers die.
+ *
  * A share is one connection, owned by the process that opened it; a
  * process forked from that one opens its own on first use rather than
  * interleave commands on the parent's socket. A lost connection or a
  * Redis error makes the call fail with a one-line message in err; after a
  * lost connection the share counts as stopped, so the worker winds down. */
 #include <hiredis/hiredis.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +70,11 @@
 #define KEY_COV_DELTA "themis:cov:delta"
 #define KEY_NRECORDS  "themis:nrecords"
 #define KEY_RECORDS   "themis:records"
+#define KEY_HELD      "themis:held"
+#define KEY_LEASES    "themis:leases"
+#define KEY_DEAD      "themis:dead"
+#define KEY_LEASE     "themis:lease"
+#define KEY_NWORKERS  "themis:nworkers"
 
 #define CONNECT_TIMEOUT 3     /* seconds: connecting and the first commands */
 #define COMMAND_TIMEOUT 30    /* seconds: any later reply (a wedged server or network) */
@@ -60,40 +86,68 @@
 _Static_assert(sizeof(struct coverage) % sizeof(uint32_t) == 0, "coverage is 32-bit words");
 #define COV_BYTES sizeof(struct coverage)
 
-enum { S_VISIT, S_TAKE, S_COUNT, S_RECORD, S_HUNGRY, S_START, NSCRIPTS };
+enum { S_VISIT, S_TAKE, S_COUNT, S_RECORD, S_HUNGRY, S_START, S_RENEW, NSCRIPTS };
+
+/* Lua: the server's clock in seconds, as a number. */
+#define LUA_NOW "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) + tonumber(t[2]) / 1e6\n"
 
 static const char *const scripts[NSCRIPTS] = {
-    /* KEYS: visited. ARGV: key, remaining. 2 new, 1 deeper than before, 0 not. */
+    /* KEYS: visited, dead, totals. ARGV: key, remaining, worker id, '1' to
+     * count a new state as unique. 2 new, 1 to explore again (deeper than
+     * before, or marked by a dead worker), 0 not. */
     [S_VISIT] = "local old = redis.call('HGET', KEYS[1], ARGV[1])\n"
+		"local mine = ARGV[2] .. ':' .. ARGV[3]\n"
 		"if not old then\n"
-		"  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])\n"
+		"  redis.call('HSET', KEYS[1], ARGV[1], mine)\n"
+		"  if ARGV[4] == '1' then redis.call('HINCRBY', KEYS[3], 'unique', 1) end\n"
 		"  return 2\n"
 		"end\n"
-		"if tonumber(old) < tonumber(ARGV[2]) then\n"
-		"  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])\n"
+		"local sep = string.find(old, ':', 1, true)\n"
+		"if redis.call('SISMEMBER', KEYS[2], string.sub(old, sep + 1)) == 1 or\n"
+		"   tonumber(string.sub(old, 1, sep - 1)) < tonumber(ARGV[2]) then\n"
+		"  redis.call('HSET', KEYS[1], ARGV[1], mine)\n"
 		"  return 1\n"
 		"end\n"
 		"return 0\n",
-    /* KEYS: queue, busy, waiting, stop. ARGV: '1' if the caller ends an
-     * item, '1' if it is counted in waiting. {1, item}: taken; {0}: no
-     * work left or stopped; {2}: empty but some worker is busy (poll
-     * again; the caller is now counted in waiting). */
-    [S_TAKE] = "if ARGV[1] == '1' then redis.call('DECR', KEYS[2]) end\n"
-	       "local waiting = ARGV[2] == '1'\n"
-	       "local item = false\n"
-	       "if redis.call('EXISTS', KEYS[4]) == 0 then\n"
-	       "  item = redis.call('LPOP', KEYS[1])\n"
-	       "  if not item and tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then\n"
-	       "    if not waiting then redis.call('INCR', KEYS[3]) end\n"
-	       "    return {2}\n"
-	       "  end\n"
-	       "end\n"
-	       "if waiting then redis.call('DECR', KEYS[3]) end\n"
-	       "if item then\n"
-	       "  redis.call('INCR', KEYS[2])\n"
-	       "  return {1, item}\n"
-	       "end\n"
-	       "return {0}\n",
+    /* KEYS: queue, busy, waiting, stop, held, leases, dead, lease.
+     * ARGV: '1' if the caller ends an item, '1' if it is counted in
+     * waiting, its id. First the items of expired leases go back to the
+     * head of the queue. {1, item}: taken; {0}: no work left or stopped;
+     * {2}: empty but some worker is busy (poll again; the caller is now
+     * counted in waiting); {3}: the caller's own lease ran out. */
+    [S_TAKE] =
+	"if redis.call('SISMEMBER', KEYS[7], ARGV[3]) == 1 then return {3} end\n"
+	"if ARGV[1] == '1' and redis.call('HDEL', KEYS[5], ARGV[3]) == 1 then\n"
+	"  redis.call('DECR', KEYS[2])\n"
+	"end\n"
+	"redis.call('ZREM', KEYS[6], ARGV[3])\n" LUA_NOW
+	"for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', now)) do\n"
+	"  local held = redis.call('HGET', KEYS[5], id)\n"
+	"  if held then\n"
+	"    redis.call('LPUSH', KEYS[1], held)\n"
+	"    redis.call('HDEL', KEYS[5], id)\n"
+	"    redis.call('DECR', KEYS[2])\n"
+	"  end\n"
+	"  redis.call('ZREM', KEYS[6], id)\n"
+	"  redis.call('SADD', KEYS[7], id)\n"
+	"end\n"
+	"local waiting = ARGV[2] == '1'\n"
+	"local item = false\n"
+	"if redis.call('EXISTS', KEYS[4]) == 0 then\n"
+	"  item = redis.call('LPOP', KEYS[1])\n"
+	"  if not item and tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then\n"
+	"    if not waiting then redis.call('INCR', KEYS[3]) end\n"
+	"    return {2}\n"
+	"  end\n"
+	"end\n"
+	"if waiting then redis.call('DECR', KEYS[3]) end\n"
+	"if item then\n"
+	"  redis.call('INCR', KEYS[2])\n"
+	"  redis.call('HSET', KEYS[5], ARGV[3], item)\n"
+	"  redis.call('ZADD', KEYS[6], now + tonumber(redis.call('GET', KEYS[8])), ARGV[3])\n"
+	"  return {1, item}\n"
+	"end\n"
+	"return {0}\n",
     /* KEYS: totals, cov, cov scratch. ARGV: six sums' deltas, deepest, the
      * coverage bytes (empty: none). The totals as eight strings. */
     [S_COUNT] = "local names = {'states', 'ops', 'unique', 'restores', 'discrepancies', "
@@ -128,13 +182,24 @@ static const char *const scripts[NSCRIPTS] = {
     [S_HUNGRY] = "if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 and\n"
 		 "   redis.call('LLEN', KEYS[2]) == 0 then return 1 end\n"
 		 "return 0\n",
-    /* KEYS: config, queue, then every other key of a run. ARGV: config.
-     * Clears the run and starts a new one: the root item queued, every
-     * count absent (zero), the config last so no worker joins early. */
+    /* KEYS: config, queue, lease, then every other key of a run. ARGV:
+     * config, lease. Clears the run and starts a new one: the root item
+     * queued, every count absent (zero), the config last so no worker
+     * joins early. */
     [S_START] = "for i = 1, #KEYS do redis.call('UNLINK', KEYS[i]) end\n"
 		"redis.call('RPUSH', KEYS[2], '')\n"
+		"redis.call('SET', KEYS[3], ARGV[2])\n"
 		"redis.call('SET', KEYS[1], ARGV[1])\n"
 		"return 0\n",
+    /* KEYS: leases, dead, lease. ARGV: worker id. Extends the caller's
+     * lease if it holds an item. The lease's length, or -1 if the caller
+     * was found dead. */
+    [S_RENEW] = "if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return -1 end\n"
+		"local lease = tonumber(redis.call('GET', KEYS[3]) or '0')\n"
+		"if redis.call('ZSCORE', KEYS[1], ARGV[1]) then\n" LUA_NOW
+		"  redis.call('ZADD', KEYS[1], now + lease, ARGV[1])\n"
+		"end\n"
+		"return lease\n",
 };
 
 /* The record's fields, in the order S_RECORD's ARGV and records() use. */
@@ -155,6 +220,14 @@ struct rshare {
 	bool broken;   /* the connection failed: every later call fails */
 	bool hungry;   /* the last answer, cached until hungry_at + CACHE_SECONDS */
 	double stop_at, hungry_at;
+	long long id;	   /* this process's worker id (themis:nworkers) */
+	pid_t id_pid;	   /* the process id names (a forked child takes its own) */
+	bool renewing;	   /* this process runs the lease thread */
+	pthread_t renewer; /* renews the lease while the process lives */
+	pthread_mutex_t mu;
+	pthread_cond_t wake; /* ends the thread's wait, at close */
+	bool quit;	     /* under mu: the thread should end */
+	atomic_bool lost;    /* the thread found this worker dead */
 };
 
 static double now(void)
@@ -362,6 +435,116 @@ static long long integer_of(struct rshare *r, redisReply *rep)
 	return v;
 }
 
+/* ---- the lease ---- */
+
+/* The lease thread: every quarter of the lease (read from the server on
+ * each renewal), extend this worker's lease on its item, on a connection
+ * of its own; a failed renewal is tried again on a new connection. */
+static void *renew_loop(void *arg)
+{
+	struct rshare *r = arg;
+	redisContext *c = NULL;
+	long period_ms = 250;
+	pthread_mutex_lock(&r->mu);
+	while (!r->quit) {
+		pthread_mutex_unlock(&r->mu);
+		if (!c) {
+			struct timeval tv = {CONNECT_TIMEOUT, 0};
+			c = redisConnectWithTimeout(r->host, r->port, tv);
+			if (c && (c->err || redisSetTimeout(c, tv) != REDIS_OK)) {
+				redisFree(c);
+				c = NULL;
+			}
+		}
+		redisReply *rep = c ? redisCommand(c, "EVAL %s 3 %s %s %s %lld", scripts[S_RENEW],
+						   KEY_LEASES, KEY_DEAD, KEY_LEASE, r->id)
+				    : NULL;
+		if (!rep && c) {
+			redisFree(c);
+			c = NULL;
+		}
+		if (rep && rep->type == REDIS_REPLY_INTEGER) {
+			if (rep->integer < 0)
+				atomic_store(&r->lost, true);
+			else if (rep->integer > 0)
+				period_ms = (long)(rep->integer * 1000 / 4);
+		}
+		if (rep)
+			freeReplyObject(rep);
+		struct timespec until;
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_sec += period_ms / 1000;
+		until.tv_nsec += period_ms % 1000 * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_mutex_lock(&r->mu);
+		while (!r->quit && pthread_cond_timedwait(&r->wake, &r->mu, &until) == 0)
+			;
+	}
+	pthread_mutex_unlock(&r->mu);
+	redisFree(c);
+	return NULL;
+}
+
+static void stop_renewing(struct rshare *r)
+{
+	if (!r->renewing)
+		return;
+	pthread_mutex_lock(&r->mu);
+	r->quit = true;
+	pthread_cond_signal(&r->wake);
+	pthread_mutex_unlock(&r->mu);
+	pthread_join(r->renewer, NULL);
+	pthread_cond_destroy(&r->wake);
+	pthread_mutex_destroy(&r->mu);
+	r->renewing = false;
+}
+
+/* This process's worker id, and its lease thread: on first use in each
+ * process (a forked child has no thread, and must not share the parent's
+ * id). 0, or -1 with err. */
+static int own_id(struct rshare *r)
+{
+	if (r->id_pid == getpid())
+		return 0;
+	r->renewing = false; /* a parent's thread did not survive the fork */
+	const char *argv[] = {"INCR", KEY_NWORKERS};
+	long long id = integer_of(r, command(r, 2, argv, NULL));
+	if (id < 1)
+		return -1;
+	r->id = id;
+	r->id_pid = getpid();
+	r->quit = false;
+	atomic_store(&r->lost, false);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	int rc = pthread_mutex_init(&r->mu, NULL) || pthread_cond_init(&r->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	if (rc || pthread_create(&r->renewer, NULL, renew_loop, r)) {
+		put_err(r->base.err, sizeof(r->base.err), "cannot start the lease thread");
+		return -1;
+	}
+	r->renewing = true;
+	return 0;
+}
+
+/* This worker was cut off for longer than its lease: another has its
+ * item, and whatever it marks from now on counts for nothing. */
+static void lease_lost(struct rshare *r)
+{
+	if (!r->stop)
+		fprintf(stderr,
+			"themis: worker %lld lost its lease at Redis %s (cut off for longer than "
+			"--lease): its item went back to the queue; stopping\n",
+			r->id, r->where);
+	put_err(r->base.err, sizeof(r->base.err), "worker %lld lost its lease at Redis %s", r->id,
+		r->where);
+	r->stop = true;
+}
+
 static const struct share_ops redis_ops;
 
 /* A connected share for url, or NULL with err. */
@@ -373,6 +556,7 @@ static struct rshare *open_url(const char *url, char *err, size_t errlen)
 		return NULL;
 	}
 	r->base.ops = &redis_ops;
+	r->base.counts_unique = true;
 	if (parse_url(r, url, err, errlen)) {
 		free(r);
 		return NULL;
@@ -391,6 +575,8 @@ static void redis_close(struct share *s)
 	struct rshare *r = (struct rshare *)s;
 	/* The run stays: the coordinator reads its records after the workers
 	 * have closed theirs. */
+	if (r->id_pid == getpid())
+		stop_renewing(r);
 	redisFree(r->c);
 	free(r);
 }
@@ -400,12 +586,17 @@ static void redis_close(struct share *s)
 static int redis_visit(struct share *s, const uint8_t key[16], int remaining)
 {
 	struct rshare *r = (struct rshare *)s;
-	const char *keys[] = {KEY_VISITED};
-	char rem[16];
+	const char *keys[] = {KEY_VISITED, KEY_DEAD, KEY_TOTALS};
+	char rem[16], id[24];
+	if (own_id(r))
+		return -1;
 	snprintf(rem, sizeof(rem), "%d", remaining);
-	const char *args[] = {(const char *)key, rem};
-	size_t lens[] = {16, strlen(rem)};
-	long long v = integer_of(r, script(r, S_VISIT, 1, keys, 2, args, lens));
+	snprintf(id, sizeof(id), "%lld", r->id);
+	/* A state is counted where it is marked, by the worker holding the
+	 * item it belongs to (not the coordinator's mark of the root). */
+	const char *args[] = {(const char *)key, rem, id, r->has_item ? "1" : "0"};
+	size_t lens[] = {16, strlen(rem), strlen(id), 1};
+	long long v = integer_of(r, script(r, S_VISIT, 3, keys, 4, args, lens));
 	return v < 0 ? -1 : (int)v;
 }
 
@@ -426,16 +617,19 @@ static int redis_put(struct share *s, const char *item)
 static int redis_take(struct share *s, char *item, size_t cap)
 {
 	struct rshare *r = (struct rshare *)s;
-	const char *keys[] = {KEY_QUEUE, KEY_BUSY, KEY_WAITING, KEY_STOP};
+	const char *keys[] = {KEY_QUEUE, KEY_BUSY,   KEY_WAITING, KEY_STOP,
+			      KEY_HELD,	 KEY_LEASES, KEY_DEAD,	  KEY_LEASE};
 	long pause = POLL_MIN_NS;
+	char id[24];
 	/* First: in a forked child this clears the parent's has_item and waiting. */
-	if (own_connection(r)) {
+	if (own_connection(r) || own_id(r)) {
 		r->stop = true;
 		return -1;
 	}
+	snprintf(id, sizeof(id), "%lld", r->id);
 	for (;;) {
-		const char *args[] = {r->has_item ? "1" : "0", r->waiting ? "1" : "0"};
-		redisReply *rep = script(r, S_TAKE, 4, keys, 2, args, NULL);
+		const char *args[] = {r->has_item ? "1" : "0", r->waiting ? "1" : "0", id};
+		redisReply *rep = script(r, S_TAKE, 8, keys, 3, args, NULL);
 		if (!rep) {
 			/* Whether the script ran is unknown: the counts may be off, so
 			 * this worker stops rather than guess. */
@@ -470,6 +664,11 @@ static int redis_take(struct share *s, char *item, size_t cap)
 		if (what == 0) {
 			r->waiting = false;
 			return 0;
+		}
+		if (what == 3) {
+			lease_lost(r);
+			r->waiting = false;
+			return -1;
 		}
 		if (what != 2) {
 			put_err(s->err, sizeof(s->err), "Redis at %s: unexpected reply to take",
@@ -606,6 +805,10 @@ static bool redis_stopped(struct share *s)
 	struct rshare *r = (struct rshare *)s;
 	if (r->stop)
 		return true;
+	if (atomic_load(&r->lost)) {
+		lease_lost(r);
+		return true;
+	}
 	double t = now();
 	if (t - r->stop_at < CACHE_SECONDS)
 		return false;
@@ -743,7 +946,8 @@ static int clear_run(struct rshare *r)
 	return 0;
 }
 
-struct share *share_redis_create(const char *url, const char *config, char *err, size_t errlen)
+struct share *share_redis_create(const char *url, const char *config, int lease, char *err,
+				 size_t errlen)
 {
 	struct rshare *r = open_url(url, err, errlen);
 	if (!r)
@@ -751,13 +955,16 @@ struct share *share_redis_create(const char *url, const char *config, char *err,
 	/* The scan clears what this build does not know of; the script
 	 * clears its own keys again atomically (a worker of the old run may
 	 * still be writing) and starts the new run. */
-	const char *keys[] = {KEY_CONFIG,    KEY_QUEUE,	   KEY_VISITED, KEY_BUSY,
-			      KEY_WAITING,   KEY_STOP,	   KEY_TOTALS,	KEY_COV,
-			      KEY_COV_DELTA, KEY_NRECORDS, KEY_RECORDS};
-	const char *args[] = {config};
+	const char *keys[] = {KEY_CONFIG, KEY_QUEUE,	 KEY_LEASE,    KEY_VISITED,
+			      KEY_BUSY,	  KEY_WAITING,	 KEY_STOP,     KEY_TOTALS,
+			      KEY_COV,	  KEY_COV_DELTA, KEY_NRECORDS, KEY_RECORDS,
+			      KEY_HELD,	  KEY_LEASES,	 KEY_DEAD,     KEY_NWORKERS};
+	char secs[16];
+	snprintf(secs, sizeof(secs), "%d", lease > 0 ? lease : 1);
+	const char *args[] = {config, secs};
 	redisReply *rep = NULL;
 	if (clear_run(r) || !(rep = script(r, S_START, (int)(sizeof(keys) / sizeof(keys[0])), keys,
-					   1, args, NULL))) {
+					   2, args, NULL))) {
 		put_err(err, errlen, "%s", r->base.err);
 		redis_close(&r->base);
 		return NULL;

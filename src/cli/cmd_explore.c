@@ -20,6 +20,7 @@
 #define EXPLORE_DEFAULT_BRANCH 0 /* every candidate: exhaustive */
 #define EXPLORE_MAX_JOBS       64
 #define EXPLORE_DEFAULT_MEM    (256ULL << 20)
+#define EXPLORE_DEFAULT_LEASE  30	     /* seconds */
 #define EXPLORE_DEFAULT_CLOCK  1767225600ULL /* 2026-01-01T00:00:00Z */
 
 const char explore_help[] =
@@ -67,6 +68,9 @@ const char explore_help[] =
     "                      host's cores)\n"
     "  --redis URL         share the run through a Redis server (redis://HOST:PORT):\n"
     "                      workers on any host join it with --worker URL\n"
+    "  --lease T           with --redis: a worker unheard from for T (default 30s:\n"
+    "                      its process or host died) loses its work item to the\n"
+    "                      others, who redo it\n"
     "  --worker URL        join the run at URL: its options come from there; this\n"
     "                      host's build, kernel, initramfs and images must match\n"
     "\n"
@@ -172,6 +176,13 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 		if (strncmp(val, "redis://", 8))
 			return usage_error("--redis needs redis://HOST:PORT, got '%s'", val);
 		c->redis = val;
+	} else if (!strcmp(opt, "--lease")) {
+		double t;
+		if (!parse_duration(val, &t) || t < 1 || t > 86400 || t != (double)(int)t)
+			return usage_error("--lease needs whole seconds from 1 to 86400 (or 30s, "
+					   "5m), got '%s'",
+					   val);
+		c->lease = (int)t;
 	} else if (!strcmp(opt, "--worker")) {
 		if (strncmp(val, "redis://", 8))
 			return usage_error("--worker needs redis://HOST:PORT, got '%s'", val);
@@ -321,6 +332,7 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 	c->m.mem = EXPLORE_DEFAULT_MEM;
 	c->m.clock_ns = EXPLORE_DEFAULT_CLOCK * 1000000000ULL;
 	c->m.durability = CHECK_DURABLE_DROP;
+	c->lease = EXPLORE_DEFAULT_LEASE;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	c->jobs = cores < 1 ? 1 : cores > EXPLORE_MAX_JOBS ? EXPLORE_MAX_JOBS : (int)cores;
 	beside_exe("guest", "Image", a->kernel, sizeof(a->kernel));

@@ -44,6 +44,47 @@ u1=$(grep -o '[0-9]* unique' "$work/stock1") u2=$(grep -o '[0-9]* unique' "$work
 	ok "two workers, one visited set: the same $u2 states" ||
 	{ fail "two workers reached '$u2', one '$u1'"; cat "$work/jobs2"; }
 
+# A worker killed (kill -9, as a scheduler or a dead host would) while it
+# holds an item: after its lease (--lease 2) the item goes back to the
+# queue, the states it marked count as never seen, and the run still
+# reaches every unique state one process reaches, to depth 3. (Control:
+# with the visit script trusting a dead worker's marks, the run finished
+# with fewer unique states.)
+redis_killed_worker() {
+	scope="ext4 ext2 --depth 3 --paths f0,f1,d0/f0,d0/ --sizes 0,4097"
+	# shellcheck disable=SC2086
+	one=$("$themis" explore $scope --jobs 1 --quiet 2>&1 | grep -o '[0-9]* unique')
+	# shellcheck disable=SC2086
+	"$themis" explore $scope --jobs 1 --redis "$redis_url" --lease 2 --quiet \
+		>"$work/lease.out" 2>&1 &
+	coordinator=$!
+	for _ in $(seq 300); do
+		[ "$(redis-cli -u "$redis_url" exists themis:config 2>/dev/null)" = 1 ] && break
+		sleep 0.1
+	done
+	"$themis" explore --worker "$redis_url" --jobs 1 >"$work/doomed.out" 2>&1 &
+	doomed=$!
+	for _ in $(seq 300); do # both hold an item
+		[ "$(redis-cli -u "$redis_url" hlen themis:held 2>/dev/null)" = 2 ] && break
+		sleep 0.1
+	done
+	sleep 2
+	held=$(redis-cli -u "$redis_url" hlen themis:held 2>/dev/null)
+	kill -9 "$doomed"
+	wait "$doomed" 2>/dev/null
+	wait "$coordinator"
+	cst=$?
+	dead=$(redis-cli -u "$redis_url" scard themis:dead 2>/dev/null)
+	got=$(grep -o '[0-9]* unique' "$work/lease.out")
+	if [ "$cst" -eq 0 ] && [ "$held" = 2 ] && [ "$dead" = 1 ] && [ -n "$one" ] &&
+		[ "$got" = "$one" ] && grep -q 'the whole scope' "$work/lease.out"; then
+		ok "Redis: a worker killed holding an item; its item redone, the same $got states"
+	else
+		fail "Redis, killed worker: exit $cst, held $held, dead $dead, '$got' vs '$one'"
+		cat "$work/lease.out" "$work/doomed.out"
+	fi
+}
+
 # 1a. Across machines through Redis (a throwaway server on loopback): the
 #     run's command with --redis and a worker started apart, as any
 #     scheduler would, explore the same states as one process, the worker
@@ -75,6 +116,7 @@ if start_redis; then
 		fail "Redis run (exit $cst, worker $wst): '$ur' unique, worker explored '${mine:-?}'"
 		cat "$work/redis.out" "$work/worker.out"
 	fi
+	redis_killed_worker
 	stop_redis
 else
 	fail "no Redis server for the distributed run"

@@ -87,7 +87,7 @@ static const char test_config[] = "config: --depth 3\nimage\t\xe9\xff sha 0123";
 static struct share *redis_create(void)
 {
 	char err[256];
-	struct share *s = share_redis_create(url, test_config, err, sizeof(err));
+	struct share *s = share_redis_create(url, test_config, 30, err, sizeof(err));
 	if (!s)
 		fprintf(stderr, "share_redis_create: %s\n", err);
 	return s;
@@ -760,7 +760,7 @@ static void test_redis_urls(void)
 		snprintf(want, sizeof(want), "bad Redis URL '%s': expected redis://HOST:PORT",
 			 bad[i]);
 		err[0] = 0;
-		CHECK(!share_redis_create(bad[i], "", err, sizeof(err)));
+		CHECK(!share_redis_create(bad[i], "", 30, err, sizeof(err)));
 		CHECK(!strcmp(err, want));
 		err[0] = 0;
 		CHECK(!share_redis_join(bad[i], config, sizeof(config), err, sizeof(err)));
@@ -790,7 +790,7 @@ static void test_redis_unreachable(void)
 	snprintf(u, sizeof(u), "redis://127.0.0.1:%d", p);
 	snprintf(want, sizeof(want), "cannot reach Redis at 127.0.0.1:%d: ", p);
 	double t0 = seconds();
-	CHECK(!share_redis_create(u, "", err, sizeof(err)));
+	CHECK(!share_redis_create(u, "", 30, err, sizeof(err)));
 	CHECK(starts(err, want) && strlen(err) > strlen(want));
 	CHECK(!share_redis_join(u, config, sizeof(config), err, sizeof(err)));
 	CHECK(starts(err, want));
@@ -814,7 +814,7 @@ static void test_redis_join(void)
 	CHECK(!share_redis_join(url, config, sizeof(config), err, sizeof(err)));
 	CHECK(!strcmp(err, want));
 
-	struct share *s = share_redis_create(url, test_config, err, sizeof(err));
+	struct share *s = share_redis_create(url, test_config, 30, err, sizeof(err));
 	if (!CHECK(s != NULL))
 		goto out;
 	struct share *w = share_redis_join(url, config, sizeof(config), err, sizeof(err));
@@ -919,6 +919,79 @@ out:
 	redisFree(c);
 }
 
+/* A worker that dies holding an item, and one cut off (stopped) for
+ * longer than the lease: the item goes back to the queue, the dead
+ * worker's marks count as never made (visit answers 1, explore again, and
+ * counts nothing twice), and the one cut off is told so when it comes back. */
+static void lease_child(struct share *run, int mode, int go, int ready)
+{
+	alarm(CHILD_LIMIT);
+	run->ops->close(run); /* the parent's: this worker joins as from another host */
+	char err[256], config[256], item[64];
+	struct share *s = share_redis_join(url, config, sizeof(config), err, sizeof(err));
+	uint8_t key[16];
+	key_of(7, key);
+	int ok = s && s->ops->take(s, item, sizeof(item)) == 1 && s->ops->visit(s, key, 2) == 2;
+	if (mode == 0 || !ok) /* die holding the item */
+		raise(SIGKILL);
+	char c = 'v';
+	if (write(ready, &c, 1) != 1)
+		exit(1);
+	ok = read(go, &c, 1) == 1 && s->ops->take(s, item, sizeof(item)) == -1 &&
+	     strstr(s->err, "lost its lease") && s->ops->stopped(s);
+	s->ops->close(s);
+	exit(ok ? 0 : 1);
+}
+
+static void test_redis_lease(void)
+{
+	char err[256], item[64];
+	uint8_t key[16];
+	key_of(7, key);
+	for (int mode = 0; mode < 2; mode++) {
+		struct share *s = share_redis_create(url, test_config, 1, err, sizeof(err));
+		redisContext *a = admin();
+		int go[2], ready[2];
+		char c;
+		if (!CHECK(s && a && pipe(go) == 0 && pipe(ready) == 0))
+			return;
+		fflush(NULL);
+		pid_t pid = fork();
+		if (pid == 0)
+			lease_child(s, mode, go[0], ready[1]);
+		int status = 0;
+		if (mode == 0) {
+			CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status));
+		} else {
+			CHECK(read(ready[0], &c, 1) == 1); /* it holds the item, key marked */
+			kill(pid, SIGSTOP);
+		}
+		double t0 = seconds();
+		/* Polls while the item is held; gets it back once the lease ends. */
+		CHECK(s->ops->take(s, item, sizeof(item)) == 1 && !strcmp(item, ""));
+		CHECK(seconds() - t0 > 0.2);
+		CHECK(admin_int(a, "SCARD themis:dead") == 1);
+		CHECK(s->ops->visit(s, key, 2) == 1); /* the dead worker's mark */
+		CHECK(s->ops->visit(s, key, 2) == 0); /* this one's */
+		struct share_totals zero = {0}, total;
+		CHECK(s->ops->count(s, &zero, &total) == 0 && total.unique == 1);
+		if (mode == 1) {
+			kill(pid, SIGCONT);
+			CHECK(write(go[1], "g", 1) == 1);
+			CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+			      WEXITSTATUS(status) == 0);
+		}
+		CHECK(s->ops->take(s, item, sizeof(item)) == 0); /* nothing left, none busy */
+		CHECK(admin_int(a, "HLEN themis:held") == 0);
+		close(go[0]);
+		close(go[1]);
+		close(ready[0]);
+		close(ready[1]);
+		redisFree(a);
+		s->ops->close(s);
+	}
+}
+
 /* ---- main ---- */
 
 struct test {
@@ -979,6 +1052,7 @@ int main(int argc, char **argv)
 		run("join", "redis", NULL, test_redis_join, NULL);
 		run("fresh", "redis", NULL, test_redis_fresh, NULL);
 		run("errors", "redis", NULL, test_redis_errors, NULL);
+		run("lease", "redis", NULL, test_redis_lease, NULL);
 	}
 	printf("test_share: %d checks\n", checks);
 	printf("test_share: %d passed, %d failed\n", passed, failed);
