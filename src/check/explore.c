@@ -424,6 +424,16 @@ static void dfs(struct search *s, const struct check_step *node)
 static void run_item(struct search *s, const char *item, const struct check_step *root)
 {
 	if (!*item) {
+		/* The root item's taker marks the root, so that it is in the
+		 * visited set before any state below it (one equal to it, say)
+		 * is; the root counts as a unique state like any other. */
+		int seen = s->space->ops->visit(s->space, root->key, s->cfg->depth);
+		if (seen < 0) {
+			fprintf(stderr, "themis: %s\n", s->space->err);
+			s->stop = true;
+			return;
+		}
+		s->delta.unique += seen == 2 && !s->space->counts_unique;
 		dfs(s, root);
 		return;
 	}
@@ -568,7 +578,6 @@ static void run_swarm(struct search *s, const struct check_step *root)
 			fprintf(stderr, "themis: %s\n", err);
 			break;
 		}
-		own->ops->visit(own, root->key, cfg->depth);
 		s->cfg = &mc;
 		s->space = own;
 		work(s, root);
@@ -764,8 +773,8 @@ static void result_from(struct check_result *res, const struct share_totals *t)
 
 /* Boot (or load) the machine, check the root, and run the search: in this
  * process (jobs 1, swarm, baseline) or in forked workers. */
-static int explore_run(const struct check_config *cfg, struct share *sh, bool coordinator,
-		       struct check_result *res, char *err, size_t errlen)
+static int explore_run(const struct check_config *cfg, struct share *sh, struct check_result *res,
+		       char *err, size_t errlen)
 {
 	memset(res, 0, sizeof(*res));
 	struct virt *v = calloc(1, sizeof(*v));
@@ -782,8 +791,6 @@ static int explore_run(const struct check_config *cfg, struct share *sh, bool co
 	signal(SIGTERM, on_interrupt);
 	if (rc == 0) {
 		s->show_progress = cfg->progress;
-		if (coordinator)
-			sh->ops->visit(sh, root->key, cfg->depth);
 		if (cfg->swarm) {
 			run_swarm(s, root);
 		} else if (cfg->jobs > 1) {
@@ -827,7 +834,7 @@ int check_explore(const struct check_config *cfg, struct check_result *res, char
 	struct share *sh = open_share(cfg, true, err, errlen);
 	if (!sh)
 		return -1;
-	int rc = explore_run(cfg, sh, true, res, err, errlen);
+	int rc = explore_run(cfg, sh, res, err, errlen);
 	if (rc == 0) {
 		cov_scope(&res->scope, cfg->ops, &cfg->pools);
 		if (cfg->out_dir)
@@ -840,5 +847,5 @@ int check_explore(const struct check_config *cfg, struct check_result *res, char
 int check_work(const struct check_config *cfg, struct share *sh, struct check_result *res,
 	       char *err, size_t errlen)
 {
-	return explore_run(cfg, sh, false, res, err, errlen);
+	return explore_run(cfg, sh, res, err, errlen);
 }

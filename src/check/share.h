@@ -80,10 +80,13 @@ struct share_ops {
 
 struct share {
 	const struct share_ops *ops;
-	/* visit counts a new state (its 2) in the totals' unique itself, for
-	 * a caller holding an item, rather than the caller in its deltas:
-	 * Redis, where a worker may die before it sends its counts. */
+	/* visit counts a new state (its 2) in the totals' unique itself,
+	 * rather than the caller in its deltas: Redis, where a worker may die
+	 * before it sends its counts. */
 	bool counts_unique;
+	/* This worker was cut off from its run (Redis: its lease ran out, or
+	 * a new run replaced it): what it did since counts for nothing. */
+	bool lost;
 	char err[256]; /* the last error, for messages */
 };
 

@@ -13,6 +13,7 @@
  *   themis:dead      set of the ids whose lease ran out
  *   themis:lease     the lease's length in seconds (--lease)
  *   themis:nworkers  the last worker id given (INCR)
+ *   themis:run       the run's id (the server's clock when it started)
  *   themis:waiting   how many workers poll an empty queue (for `hungry`)
  *   themis:stop      exists once the run is stopped
  *   themis:totals    hash of the counts; deepest kept as a maximum
@@ -41,6 +42,12 @@
  * dead (it was cut off for a whole lease) stops with an error. New states
  * are counted in the visit script itself, so that the unique count is
  * exact however workers die.
+ *
+ * A worker belongs to the run whose config it joined: every script that
+ * changes the run (visit, put, take, count, record) first checks the run
+ * id it was given against themis:run, so a worker of a run that a new one
+ * replaced (its config read just before) stops with an error instead of
+ * working the new run's queue with another machine.
  *
  * A share is one connection, owned by the process that opened it; a
  * process forked from that one opens its own on first use rather than
@@ -75,6 +82,8 @@
 #define KEY_DEAD      "themis:dead"
 #define KEY_LEASE     "themis:lease"
 #define KEY_NWORKERS  "themis:nworkers"
+#define KEY_RUN	      "themis:run"
+#define RUN_OVER      "the run this worker joined is over (a new run started at this server since)"
 
 #define CONNECT_TIMEOUT 3     /* seconds: connecting and the first commands */
 #define COMMAND_TIMEOUT 30    /* seconds: any later reply (a wedged server or network) */
@@ -86,98 +95,111 @@
 _Static_assert(sizeof(struct coverage) % sizeof(uint32_t) == 0, "coverage is 32-bit words");
 #define COV_BYTES sizeof(struct coverage)
 
-enum { S_VISIT, S_TAKE, S_COUNT, S_RECORD, S_HUNGRY, S_START, S_RENEW, NSCRIPTS };
+enum { S_VISIT, S_TAKE, S_COUNT, S_RECORD, S_HUNGRY, S_START, S_RENEW, S_PUT, NSCRIPTS };
+
+/* The scripts that change a run: script() gives them the run's key as
+ * their last key and this worker's run id as their last argument, and
+ * they start with LUA_SAME_RUN. */
+static const bool guarded[NSCRIPTS] = {
+    [S_VISIT] = true, [S_TAKE] = true, [S_COUNT] = true, [S_RECORD] = true, [S_PUT] = true};
+#define LUA_SAME_RUN                                                                               \
+	"if redis.call('GET', KEYS[#KEYS]) ~= ARGV[#ARGV] then\n"                                  \
+	"  return redis.error_reply('" RUN_OVER "')\n"                                             \
+	"end\n"
 
 /* Lua: the server's clock in seconds, as a number. */
 #define LUA_NOW "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) + tonumber(t[2]) / 1e6\n"
 
 static const char *const scripts[NSCRIPTS] = {
-    /* KEYS: visited, dead, totals. ARGV: key, remaining, worker id, '1' to
-     * count a new state as unique. 2 new, 1 to explore again (deeper than
-     * before, or marked by a dead worker), 0 not. */
-    [S_VISIT] = "local old = redis.call('HGET', KEYS[1], ARGV[1])\n"
-		"local mine = ARGV[2] .. ':' .. ARGV[3]\n"
-		"if not old then\n"
-		"  redis.call('HSET', KEYS[1], ARGV[1], mine)\n"
-		"  if ARGV[4] == '1' then redis.call('HINCRBY', KEYS[3], 'unique', 1) end\n"
-		"  return 2\n"
-		"end\n"
-		"local sep = string.find(old, ':', 1, true)\n"
-		"if redis.call('SISMEMBER', KEYS[2], string.sub(old, sep + 1)) == 1 or\n"
-		"   tonumber(string.sub(old, 1, sep - 1)) < tonumber(ARGV[2]) then\n"
-		"  redis.call('HSET', KEYS[1], ARGV[1], mine)\n"
-		"  return 1\n"
-		"end\n"
-		"return 0\n",
+    /* KEYS: visited, dead, totals. ARGV: key, remaining, worker id. 2 new
+     * (and counted unique), 1 to explore again (deeper than before, or
+     * marked by a dead worker), 0 not. */
+    [S_VISIT] =
+	LUA_SAME_RUN "local old = redis.call('HGET', KEYS[1], ARGV[1])\n"
+		     "local mine = ARGV[2] .. ':' .. ARGV[3]\n"
+		     "if not old then\n"
+		     "  redis.call('HSET', KEYS[1], ARGV[1], mine)\n"
+		     "  redis.call('HINCRBY', KEYS[3], 'unique', 1)\n"
+		     "  return 2\n"
+		     "end\n"
+		     "local sep = string.find(old, ':', 1, true)\n"
+		     "if redis.call('SISMEMBER', KEYS[2], string.sub(old, sep + 1)) == 1 or\n"
+		     "   tonumber(string.sub(old, 1, sep - 1)) < tonumber(ARGV[2]) then\n"
+		     "  redis.call('HSET', KEYS[1], ARGV[1], mine)\n"
+		     "  return 1\n"
+		     "end\n"
+		     "return 0\n",
     /* KEYS: queue, busy, waiting, stop, held, leases, dead, lease.
      * ARGV: '1' if the caller ends an item, '1' if it is counted in
      * waiting, its id. First the items of expired leases go back to the
      * head of the queue. {1, item}: taken; {0}: no work left or stopped;
      * {2}: empty but some worker is busy (poll again; the caller is now
      * counted in waiting); {3}: the caller's own lease ran out. */
-    [S_TAKE] =
-	"if redis.call('SISMEMBER', KEYS[7], ARGV[3]) == 1 then return {3} end\n"
-	"if ARGV[1] == '1' and redis.call('HDEL', KEYS[5], ARGV[3]) == 1 then\n"
-	"  redis.call('DECR', KEYS[2])\n"
-	"end\n"
-	"redis.call('ZREM', KEYS[6], ARGV[3])\n" LUA_NOW
-	"for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', now)) do\n"
-	"  local held = redis.call('HGET', KEYS[5], id)\n"
-	"  if held then\n"
-	"    redis.call('LPUSH', KEYS[1], held)\n"
-	"    redis.call('HDEL', KEYS[5], id)\n"
-	"    redis.call('DECR', KEYS[2])\n"
-	"  end\n"
-	"  redis.call('ZREM', KEYS[6], id)\n"
-	"  redis.call('SADD', KEYS[7], id)\n"
-	"end\n"
-	"local waiting = ARGV[2] == '1'\n"
-	"local item = false\n"
-	"if redis.call('EXISTS', KEYS[4]) == 0 then\n"
-	"  item = redis.call('LPOP', KEYS[1])\n"
-	"  if not item and tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then\n"
-	"    if not waiting then redis.call('INCR', KEYS[3]) end\n"
-	"    return {2}\n"
-	"  end\n"
-	"end\n"
-	"if waiting then redis.call('DECR', KEYS[3]) end\n"
-	"if item then\n"
-	"  redis.call('INCR', KEYS[2])\n"
-	"  redis.call('HSET', KEYS[5], ARGV[3], item)\n"
-	"  redis.call('ZADD', KEYS[6], now + tonumber(redis.call('GET', KEYS[8])), ARGV[3])\n"
-	"  return {1, item}\n"
-	"end\n"
-	"return {0}\n",
+    [S_TAKE] = LUA_SAME_RUN
+    "if redis.call('SISMEMBER', KEYS[7], ARGV[3]) == 1 then return {3} end\n"
+    "if ARGV[1] == '1' and redis.call('HDEL', KEYS[5], ARGV[3]) == 1 then\n"
+    "  redis.call('DECR', KEYS[2])\n"
+    "end\n"
+    "redis.call('ZREM', KEYS[6], ARGV[3])\n" LUA_NOW
+    "for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[6], '-inf', now)) do\n"
+    "  local held = redis.call('HGET', KEYS[5], id)\n"
+    "  if held then\n"
+    "    redis.call('LPUSH', KEYS[1], held)\n"
+    "    redis.call('HDEL', KEYS[5], id)\n"
+    "    redis.call('DECR', KEYS[2])\n"
+    "  end\n"
+    "  redis.call('ZREM', KEYS[6], id)\n"
+    "  redis.call('SADD', KEYS[7], id)\n"
+    "end\n"
+    "local waiting = ARGV[2] == '1'\n"
+    "local item = false\n"
+    "if redis.call('EXISTS', KEYS[4]) == 0 then\n"
+    "  item = redis.call('LPOP', KEYS[1])\n"
+    "  if not item and tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then\n"
+    "    if not waiting then redis.call('INCR', KEYS[3]) end\n"
+    "    return {2}\n"
+    "  end\n"
+    "end\n"
+    "if waiting then redis.call('DECR', KEYS[3]) end\n"
+    "if item then\n"
+    "  redis.call('INCR', KEYS[2])\n"
+    "  redis.call('HSET', KEYS[5], ARGV[3], item)\n"
+    "  redis.call('ZADD', KEYS[6], now + tonumber(redis.call('GET', KEYS[8])), ARGV[3])\n"
+    "  return {1, item}\n"
+    "end\n"
+    "return {0}\n",
     /* KEYS: totals, cov, cov scratch. ARGV: six sums' deltas, deepest, the
      * coverage bytes (empty: none). The totals as eight strings. */
-    [S_COUNT] = "local names = {'states', 'ops', 'unique', 'restores', 'discrepancies', "
-		"'findings'}\n"
-		"for i = 1, 6 do\n"
-		"  if ARGV[i] ~= '0' then redis.call('HINCRBY', KEYS[1], names[i], ARGV[i]) end\n"
-		"end\n"
-		"local deep = redis.call('HGET', KEYS[1], 'deepest')\n"
-		"if not deep or tonumber(deep) < tonumber(ARGV[7]) then\n"
-		"  redis.call('HSET', KEYS[1], 'deepest', ARGV[7])\n"
-		"end\n"
-		"if ARGV[8] ~= '' then\n"
-		"  redis.call('SET', KEYS[3], ARGV[8])\n"
-		"  redis.call('BITOP', 'OR', KEYS[2], KEYS[2], KEYS[3])\n"
-		"  redis.call('DEL', KEYS[3])\n"
-		"end\n"
-		"local t = redis.call('HMGET', KEYS[1], 'states', 'ops', 'unique', 'restores', "
-		"'discrepancies', 'findings', 'deepest')\n"
-		"for i = 1, 7 do t[i] = t[i] or '0' end\n"
-		"t[8] = redis.call('GET', KEYS[2]) or ''\n"
-		"return t\n",
+    [S_COUNT] = LUA_SAME_RUN
+    "local names = {'states', 'ops', 'unique', 'restores', 'discrepancies', "
+    "'findings'}\n"
+    "for i = 1, 6 do\n"
+    "  if ARGV[i] ~= '0' then redis.call('HINCRBY', KEYS[1], names[i], ARGV[i]) end\n"
+    "end\n"
+    "local deep = redis.call('HGET', KEYS[1], 'deepest')\n"
+    "if not deep or tonumber(deep) < tonumber(ARGV[7]) then\n"
+    "  redis.call('HSET', KEYS[1], 'deepest', ARGV[7])\n"
+    "end\n"
+    "if ARGV[8] ~= '' then\n"
+    "  redis.call('SET', KEYS[3], ARGV[8])\n"
+    "  redis.call('BITOP', 'OR', KEYS[2], KEYS[2], KEYS[3])\n"
+    "  redis.call('DEL', KEYS[3])\n"
+    "end\n"
+    "local t = redis.call('HMGET', KEYS[1], 'states', 'ops', 'unique', 'restores', "
+    "'discrepancies', 'findings', 'deepest')\n"
+    "for i = 1, 7 do t[i] = t[i] or '0' end\n"
+    "t[8] = redis.call('GET', KEYS[2]) or ''\n"
+    "return t\n",
     /* KEYS: nrecords, records. ARGV: how many to keep, then the fields.
      * The record's number. */
-    [S_RECORD] = "local n = redis.call('INCR', KEYS[1])\n"
-		 "if n <= tonumber(ARGV[1]) then\n"
-		 "  redis.call('HSET', KEYS[2], n .. ':finding', ARGV[2], n .. ':depth', ARGV[3],\n"
-		 "    n .. ':sig', ARGV[4], n .. ':detail', ARGV[5], n .. ':ops', ARGV[6],\n"
-		 "    n .. ':min_ops', ARGV[7])\n"
-		 "end\n"
-		 "return n\n",
+    [S_RECORD] = LUA_SAME_RUN
+    "local n = redis.call('INCR', KEYS[1])\n"
+    "if n <= tonumber(ARGV[1]) then\n"
+    "  redis.call('HSET', KEYS[2], n .. ':finding', ARGV[2], n .. ':depth', ARGV[3],\n"
+    "    n .. ':sig', ARGV[4], n .. ':detail', ARGV[5], n .. ':ops', ARGV[6],\n"
+    "    n .. ':min_ops', ARGV[7])\n"
+    "end\n"
+    "return n\n",
     /* KEYS: waiting, queue. */
     [S_HUNGRY] = "if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 and\n"
 		 "   redis.call('LLEN', KEYS[2]) == 0 then return 1 end\n"
@@ -189,8 +211,11 @@ static const char *const scripts[NSCRIPTS] = {
     [S_START] = "for i = 1, #KEYS do redis.call('UNLINK', KEYS[i]) end\n"
 		"redis.call('RPUSH', KEYS[2], '')\n"
 		"redis.call('SET', KEYS[3], ARGV[2])\n"
+		"local t = redis.call('TIME')\n"
+		"local run = t[1] .. '.' .. t[2]\n"
+		"redis.call('SET', KEYS[4], run)\n"
 		"redis.call('SET', KEYS[1], ARGV[1])\n"
-		"return 0\n",
+		"return run\n",
     /* KEYS: leases, dead, lease. ARGV: worker id. Extends the caller's
      * lease if it holds an item. The lease's length, or -1 if the caller
      * was found dead. */
@@ -200,6 +225,8 @@ static const char *const scripts[NSCRIPTS] = {
 		"  redis.call('ZADD', KEYS[1], now + lease, ARGV[1])\n"
 		"end\n"
 		"return lease\n",
+    /* KEYS: queue. ARGV: the item. The queue's length. */
+    [S_PUT] = LUA_SAME_RUN "return redis.call('RPUSH', KEYS[1], ARGV[1])\n",
 };
 
 /* The record's fields, in the order S_RECORD's ARGV and records() use. */
@@ -220,6 +247,7 @@ struct rshare {
 	bool broken;   /* the connection failed: every later call fails */
 	bool hungry;   /* the last answer, cached until hungry_at + CACHE_SECONDS */
 	double stop_at, hungry_at;
+	char run[64];	   /* the run's id (themis:run) this share belongs to */
 	long long id;	   /* this process's worker id (themis:nworkers) */
 	pid_t id_pid;	   /* the process id names (a forked child takes its own) */
 	bool renewing;	   /* this process runs the lease thread */
@@ -306,6 +334,8 @@ static redisReply *checked(struct rshare *r, redisReply *rep)
 	}
 	if (rep->type == REDIS_REPLY_ERROR) {
 		put_err(r->base.err, sizeof(r->base.err), "Redis at %s: %s", r->where, rep->str);
+		if (strstr(rep->str, RUN_OVER))
+			r->stop = r->base.lost = true;
 		freeReplyObject(rep);
 		return NULL;
 	}
@@ -398,13 +428,22 @@ static redisReply *script(struct rshare *r, int which, int nkeys, const char *co
 	argv[argc++] = "EVALSHA";
 	argv[argc++] = r->sha[which];
 	argv[argc++] = n;
+	if (guarded[which])
+		snprintf(n, sizeof(n), "%d", nkeys + 1);
 	for (int i = 0; i < nkeys; i++)
 		argv[argc++] = keys[i];
+	if (guarded[which])
+		argv[argc++] = KEY_RUN;
+	int nk = argc;
 	for (int i = 0; i < nargs; i++) {
 		len[argc] = lens ? lens[i] : strlen(args[i]);
 		argv[argc++] = args[i];
 	}
-	for (int i = 0; i < 3 + nkeys; i++)
+	if (guarded[which]) {
+		len[argc] = strlen(r->run);
+		argv[argc++] = r->run;
+	}
+	for (int i = 0; i < nk; i++)
 		len[i] = strlen(argv[i]);
 	if (own_connection(r))
 		return NULL;
@@ -542,7 +581,7 @@ static void lease_lost(struct rshare *r)
 			r->id, r->where);
 	put_err(r->base.err, sizeof(r->base.err), "worker %lld lost its lease at Redis %s", r->id,
 		r->where);
-	r->stop = true;
+	r->stop = r->base.lost = true;
 }
 
 static const struct share_ops redis_ops;
@@ -592,11 +631,9 @@ static int redis_visit(struct share *s, const uint8_t key[16], int remaining)
 		return -1;
 	snprintf(rem, sizeof(rem), "%d", remaining);
 	snprintf(id, sizeof(id), "%lld", r->id);
-	/* A state is counted where it is marked, by the worker holding the
-	 * item it belongs to (not the coordinator's mark of the root). */
-	const char *args[] = {(const char *)key, rem, id, r->has_item ? "1" : "0"};
-	size_t lens[] = {16, strlen(rem), strlen(id), 1};
-	long long v = integer_of(r, script(r, S_VISIT, 3, keys, 4, args, lens));
+	const char *args[] = {(const char *)key, rem, id};
+	size_t lens[] = {16, strlen(rem), strlen(id)};
+	long long v = integer_of(r, script(r, S_VISIT, 3, keys, 3, args, lens));
 	return v < 0 ? -1 : (int)v;
 }
 
@@ -609,9 +646,9 @@ static int redis_put(struct share *s, const char *item)
 			SHARE_ITEM_MAX - 1);
 		return -1;
 	}
-	const char *argv[] = {"RPUSH", KEY_QUEUE, item};
-	size_t lens[] = {5, strlen(KEY_QUEUE), len};
-	return integer_of(r, command(r, 3, argv, lens)) < 0 ? -1 : 0;
+	const char *keys[] = {KEY_QUEUE};
+	const char *args[] = {item};
+	return integer_of(r, script(r, S_PUT, 1, keys, 1, args, &len)) < 0 ? -1 : 0;
 }
 
 static int redis_take(struct share *s, char *item, size_t cap)
@@ -955,10 +992,10 @@ struct share *share_redis_create(const char *url, const char *config, int lease,
 	/* The scan clears what this build does not know of; the script
 	 * clears its own keys again atomically (a worker of the old run may
 	 * still be writing) and starts the new run. */
-	const char *keys[] = {KEY_CONFIG, KEY_QUEUE,	 KEY_LEASE,    KEY_VISITED,
-			      KEY_BUSY,	  KEY_WAITING,	 KEY_STOP,     KEY_TOTALS,
-			      KEY_COV,	  KEY_COV_DELTA, KEY_NRECORDS, KEY_RECORDS,
-			      KEY_HELD,	  KEY_LEASES,	 KEY_DEAD,     KEY_NWORKERS};
+	const char *keys[] = {KEY_CONFIG,    KEY_QUEUE,	   KEY_LEASE,	KEY_RUN,    KEY_VISITED,
+			      KEY_BUSY,	     KEY_WAITING,  KEY_STOP,	KEY_TOTALS, KEY_COV,
+			      KEY_COV_DELTA, KEY_NRECORDS, KEY_RECORDS, KEY_HELD,   KEY_LEASES,
+			      KEY_DEAD,	     KEY_NWORKERS};
 	char secs[16];
 	snprintf(secs, sizeof(secs), "%d", lease > 0 ? lease : 1);
 	const char *args[] = {config, secs};
@@ -969,7 +1006,15 @@ struct share *share_redis_create(const char *url, const char *config, int lease,
 		redis_close(&r->base);
 		return NULL;
 	}
+	bool ok = rep->type == REDIS_REPLY_STRING && (size_t)rep->len < sizeof(r->run);
+	if (ok)
+		memcpy(r->run, rep->str, (size_t)rep->len + 1);
 	freeReplyObject(rep);
+	if (!ok) {
+		put_err(err, errlen, "Redis at %s: unexpected reply to start", r->where);
+		redis_close(&r->base);
+		return NULL;
+	}
 	return &r->base;
 }
 
@@ -978,18 +1023,25 @@ struct share *share_redis_join(const char *url, char *config, size_t cap, char *
 	struct rshare *r = open_url(url, err, errlen);
 	if (!r)
 		return NULL;
-	const char *argv[] = {"GET", KEY_CONFIG};
-	redisReply *rep = command(r, 2, argv, NULL);
+	/* The config and the run id in one command: both of one run. */
+	const char *argv[] = {"MGET", KEY_CONFIG, KEY_RUN};
+	redisReply *rep = command(r, 3, argv, NULL);
+	redisReply *conf = rep && rep->type == REDIS_REPLY_ARRAY && rep->elements == 2
+			       ? rep->element[0]
+			       : NULL,
+		   *run = conf ? rep->element[1] : NULL;
 	if (!rep) {
 		put_err(err, errlen, "%s", r->base.err);
-	} else if (rep->type != REDIS_REPLY_STRING) {
+	} else if (!conf || conf->type != REDIS_REPLY_STRING || run->type != REDIS_REPLY_STRING ||
+		   (size_t)run->len >= sizeof(r->run)) {
 		put_err(err, errlen, "no exploration is running at %s", r->where);
-	} else if ((size_t)rep->len >= cap) {
+	} else if ((size_t)conf->len >= cap) {
 		put_err(err, errlen, "the run at %s has a config of %zu bytes, more than %zu",
-			r->where, (size_t)rep->len, cap ? cap - 1 : 0);
+			r->where, (size_t)conf->len, cap ? cap - 1 : 0);
 	} else {
-		memcpy(config, rep->str, (size_t)rep->len);
-		config[rep->len] = 0;
+		memcpy(config, conf->str, (size_t)conf->len);
+		config[conf->len] = 0;
+		memcpy(r->run, run->str, (size_t)run->len + 1);
 		freeReplyObject(rep);
 		return &r->base;
 	}

@@ -501,6 +501,10 @@ static int cmd_worker(struct explore_args *a, int argc, char **argv)
 		sh->ops->close(sh);
 		return EXIT_USAGE;
 	}
+	if (sh->lost) { /* said why when it happened */
+		sh->ops->close(sh);
+		return EXIT_USAGE;
+	}
 	sh->ops->close(sh);
 	printf("worker done: %llu states explored here; the run has %llu states, %u "
 	       "discrepancies, %u findings\n",

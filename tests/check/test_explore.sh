@@ -54,6 +54,9 @@ redis_killed_worker() {
 	scope="ext4 ext2 --depth 3 --paths f0,f1,d0/f0,d0/ --sizes 0,4097"
 	# shellcheck disable=SC2086
 	one=$("$themis" explore $scope --jobs 1 --quiet 2>&1 | grep -o '[0-9]* unique')
+	# The previous run's config would let the worker join that run (it
+	# would then be refused: that run is over).
+	redis-cli -u "$redis_url" del themis:config >/dev/null
 	# shellcheck disable=SC2086
 	"$themis" explore $scope --jobs 1 --redis "$redis_url" --lease 2 --quiet \
 		>"$work/lease.out" 2>&1 &

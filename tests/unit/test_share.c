@@ -866,8 +866,9 @@ static void test_redis_fresh(void)
 	admin_do(c, "DEL other:key");
 	CHECK(!s->ops->stopped(s));
 	CHECK(s->ops->visit(s, k, 2) == 2);
-	struct share_totals zero = {0};
-	CHECK(s->ops->count(s, &zero, &total) == 0 && !memcmp(&total, &zero, sizeof(total)));
+	/* Nothing of the old run is counted; the visit counts its new state. */
+	struct share_totals zero = {0}, want = {.unique = 1};
+	CHECK(s->ops->count(s, &zero, &total) == 0 && !memcmp(&total, &want, sizeof(total)));
 	CHECK(s->ops->records(s, r, 1) == 0);
 	CHECK(s->ops->take(s, item, sizeof(item)) == 1 && !strcmp(item, ""));
 	CHECK(s->ops->take(s, item, sizeof(item)) == 0);
@@ -992,6 +993,39 @@ static void test_redis_lease(void)
 	}
 }
 
+/* Workers that joined a run a new one replaced (they read its config
+ * just before): every call that would change the new run fails, saying
+ * so, and the new run is untouched. */
+static void test_redis_run_over(void)
+{
+	struct share *old = redis_create();
+	struct share *w1 = old ? redis_join(old) : NULL, *w2 = old ? redis_join(old) : NULL;
+	struct share *now = w1 && w2 ? redis_create() : NULL;
+	redisContext *a = admin();
+	char item[64];
+	uint8_t k[16];
+	key_of(3, k);
+	struct share_totals d = {.states = 7}, total;
+	if (CHECK(now && a)) {
+		CHECK(w1->ops->take(w1, item, sizeof(item)) == -1 && strstr(w1->err, "is over") &&
+		      w1->lost && w1->ops->stopped(w1));
+		CHECK(w2->ops->visit(w2, k, 2) == -1 && strstr(w2->err, "is over") && w2->lost);
+		CHECK(w2->ops->put(w2, "stale") == -1);
+		CHECK(w2->ops->count(w2, &d, NULL) == -1);
+		CHECK(admin_int(a, "LLEN themis:queue") == 1 &&
+		      admin_int(a, "HLEN themis:visited") == 0);
+		CHECK(now->ops->count(now, &(struct share_totals){0}, &total) == 0 &&
+		      total.states == 0);
+		CHECK(now->ops->take(now, item, sizeof(item)) == 1 && !strcmp(item, ""));
+		CHECK(!now->lost);
+	}
+	struct share *all[] = {old, w1, w2, now};
+	for (int i = 0; i < 4; i++)
+		if (all[i])
+			all[i]->ops->close(all[i]);
+	redisFree(a);
+}
+
 /* ---- main ---- */
 
 struct test {
@@ -1053,6 +1087,7 @@ int main(int argc, char **argv)
 		run("fresh", "redis", NULL, test_redis_fresh, NULL);
 		run("errors", "redis", NULL, test_redis_errors, NULL);
 		run("lease", "redis", NULL, test_redis_lease, NULL);
+		run("run-over", "redis", NULL, test_redis_run_over, NULL);
 	}
 	printf("test_share: %d checks\n", checks);
 	printf("test_share: %d passed, %d failed\n", passed, failed);
