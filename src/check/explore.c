@@ -260,6 +260,20 @@ static uint64_t node_seed(const struct search *s)
 
 static void dfs(struct search *s, const struct check_step *node);
 
+/* Mark a state reached with `remaining` operations left below it: the
+ * visit's answer (see share.h), a new state counted unique, and an error
+ * said and the search stopped. */
+static int mark_state(struct search *s, const uint8_t key[16], int remaining)
+{
+	int seen = s->space->ops->visit(s->space, key, remaining);
+	if (seen < 0) {
+		fprintf(stderr, "themis: %s\n", s->space->err);
+		s->stop = true;
+	}
+	s->delta.unique += seen == 2 && !s->space->counts_unique;
+	return seen;
+}
+
 /* One candidate at the current node; the machine is forked and is
  * restored by the caller afterwards. */
 static void try_op(struct search *s, const struct op *op, const struct check_step *node)
@@ -287,16 +301,11 @@ static void try_op(struct search *s, const struct op *op, const struct check_ste
 	if (rc) {
 		record(s, op->text, sig, why, rc < 0);
 	} else if (remaining > 0) {
-		int seen = s->space->ops->visit(s->space, st->key, remaining);
-		if (seen > 0) {
-			s->delta.unique += seen == 2 && !s->space->counts_unique;
+		if (mark_state(s, st->key, remaining) > 0) {
 			snprintf(s->path[s->depth], OP_TEXT_MAX, "%s", op->text);
 			s->depth++;
 			dfs(s, st);
 			s->depth--;
-		} else if (seen < 0) {
-			fprintf(stderr, "themis: %s\n", s->space->err);
-			s->stop = true;
 		}
 	}
 	free(st);
@@ -427,14 +436,8 @@ static void run_item(struct search *s, const char *item, const struct check_step
 		/* The root item's taker marks the root, so that it is in the
 		 * visited set before any state below it (one equal to it, say)
 		 * is; the root counts as a unique state like any other. */
-		int seen = s->space->ops->visit(s->space, root->key, s->cfg->depth);
-		if (seen < 0) {
-			fprintf(stderr, "themis: %s\n", s->space->err);
-			s->stop = true;
-			return;
-		}
-		s->delta.unique += seen == 2 && !s->space->counts_unique;
-		dfs(s, root);
+		if (mark_state(s, root->key, s->cfg->depth) >= 0)
+			dfs(s, root);
 		return;
 	}
 	char(*ops)[OP_TEXT_MAX] = malloc(sizeof(char[CHECK_MAX_DEPTH + 1][OP_TEXT_MAX]));

@@ -343,21 +343,24 @@ static redisReply *checked(struct rshare *r, redisReply *rep)
 }
 
 /* Connect to r->host:r->port and load the scripts. 0, or -1 with err. */
-static int connect_server(struct rshare *r)
+/* A connection to r's server whose replies wait CONNECT_TIMEOUT at most
+ * (something at the port that is not Redis should fail as fast as nothing
+ * there): NULL when out of memory, else check its err. */
+static redisContext *dial(const struct rshare *r)
 {
 	struct timeval tv = {CONNECT_TIMEOUT, 0};
-	r->c = redisConnectWithTimeout(r->host, r->port, tv);
+	redisContext *c = redisConnectWithTimeout(r->host, r->port, tv);
+	if (c && !c->err)
+		redisSetTimeout(c, tv); /* sets c->err on failure */
+	return c;
+}
+
+static int connect_server(struct rshare *r)
+{
+	r->c = dial(r);
 	if (!r->c || r->c->err) {
 		put_err(r->base.err, sizeof(r->base.err), "cannot reach Redis at %s: %s", r->where,
 			r->c ? r->c->errstr : "out of memory");
-		r->broken = true;
-		return -1;
-	}
-	/* The first replies wait CONNECT_TIMEOUT too: something at the port
-	 * that is not Redis should fail as fast as nothing there. */
-	if (redisSetTimeout(r->c, tv) != REDIS_OK) {
-		put_err(r->base.err, sizeof(r->base.err), "cannot reach Redis at %s: %s", r->where,
-			r->c->errstr);
 		r->broken = true;
 		return -1;
 	}
@@ -379,7 +382,7 @@ static int connect_server(struct rshare *r)
 			return -1;
 		}
 	}
-	tv.tv_sec = COMMAND_TIMEOUT;
+	struct timeval tv = {COMMAND_TIMEOUT, 0};
 	/* Keepalive only shortens noticing a dead peer: failing to set it is harmless. */
 	redisEnableKeepAlive(r->c);
 	if (redisSetTimeout(r->c, tv) != REDIS_OK) {
@@ -424,12 +427,10 @@ static redisReply *script(struct rshare *r, int which, int nkeys, const char *co
 	size_t len[ARGS_MAX];
 	char n[16];
 	int argc = 0;
-	snprintf(n, sizeof(n), "%d", nkeys);
+	snprintf(n, sizeof(n), "%d", nkeys + guarded[which]);
 	argv[argc++] = "EVALSHA";
 	argv[argc++] = r->sha[which];
 	argv[argc++] = n;
-	if (guarded[which])
-		snprintf(n, sizeof(n), "%d", nkeys + 1);
 	for (int i = 0; i < nkeys; i++)
 		argv[argc++] = keys[i];
 	if (guarded[which])
@@ -487,13 +488,9 @@ static void *renew_loop(void *arg)
 	pthread_mutex_lock(&r->mu);
 	while (!r->quit) {
 		pthread_mutex_unlock(&r->mu);
-		if (!c) {
-			struct timeval tv = {CONNECT_TIMEOUT, 0};
-			c = redisConnectWithTimeout(r->host, r->port, tv);
-			if (c && (c->err || redisSetTimeout(c, tv) != REDIS_OK)) {
-				redisFree(c);
-				c = NULL;
-			}
+		if (!c && (c = dial(r)) && c->err) {
+			redisFree(c);
+			c = NULL;
 		}
 		redisReply *rep = c ? redisCommand(c, "EVAL %s 3 %s %s %s %lld", scripts[S_RENEW],
 						   KEY_LEASES, KEY_DEAD, KEY_LEASE, r->id)

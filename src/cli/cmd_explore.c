@@ -496,16 +496,13 @@ static int cmd_worker(struct explore_args *a, int argc, char **argv)
 	run.cfg.redis = a->worker;
 	run.cfg.out_dir = NULL; /* the run's coordinator writes the traces */
 	struct check_result r;
-	if (check_work(&run.cfg, sh, &r, err, sizeof(err))) {
+	rc = check_work(&run.cfg, sh, &r, err, sizeof(err));
+	if (rc)
 		fprintf(stderr, "themis: %s\n", err);
-		sh->ops->close(sh);
-		return EXIT_USAGE;
-	}
-	if (sh->lost) { /* said why when it happened */
-		sh->ops->close(sh);
-		return EXIT_USAGE;
-	}
+	bool lost = sh->lost; /* cut off from the run: said why when it happened */
 	sh->ops->close(sh);
+	if (rc || lost)
+		return EXIT_USAGE;
 	printf("worker done: %llu states explored here; the run has %llu states, %u "
 	       "discrepancies, %u findings\n",
 	       (unsigned long long)r.own_states, (unsigned long long)r.states, r.discrepancies,
