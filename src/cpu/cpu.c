@@ -10,9 +10,11 @@
  * Interrupts are checked at the start of every cpu_run; anything that may
  * unmask one ends the run (budget = 0). */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "cpu_internal.h"
 #include "dcache.h"
+#include "jit.h"
 
 enum {
 	OPC_LOAD = 0x03,
@@ -42,8 +44,10 @@ enum {
 int cpu_init(struct cpu *c, const struct cpu_bus *bus, uint64_t pc)
 {
 	memset(c, 0, sizeof(*c));
-	if (dcache_init(c))
+	if (dcache_init(c) || cpu_use_jit(c, !getenv("THEMIS_INTERPRET"))) {
+		cpu_free(c);
 		return -ENOMEM;
+	}
 	c->bus = *bus;
 	csr_reset(c);
 	c->priv = PRV_M;
@@ -55,7 +59,17 @@ int cpu_init(struct cpu *c, const struct cpu_bus *bus, uint64_t pc)
 
 void cpu_free(struct cpu *c)
 {
+	jit_free(c);
 	dcache_free(c);
+}
+
+int cpu_use_jit(struct cpu *c, bool on)
+{
+	if (!on) {
+		jit_free(c);
+		return 0;
+	}
+	return c->jit ? 0 : jit_init(c);
 }
 
 void cpu_state_save(const struct cpu *c, void *state)
@@ -499,21 +513,35 @@ static void exec_uncached(struct cpu *c)
 	exec_decoded(c, &d, c->pc);
 }
 
-/* Run instructions of the page holding pc through the decoded-instruction
- * cache while control stays in that page and only fast operations run; the
- * fetch translation is looked up once per visit, not once per instruction. */
-static inline __attribute__((always_inline)) void run_page(struct cpu *c)
+/* Run instructions of the page holding pc: the compiled block at pc when
+ * there is one and the budget covers it; otherwise through the
+ * decoded-instruction cache, one instruction when compiling (back to blocks
+ * as soon as possible), else while control stays in the page and only fast
+ * operations run. The fetch translation is looked up once per visit, not
+ * once per instruction. */
+static inline __attribute__((always_inline)) struct jit_exit *run_page(struct cpu *c,
+								       struct jit_exit *from)
 {
 	uint64_t pc = c->pc;
 	const struct cpu_tlb_entry *e = &c->tlb_x[tlb_vpn(pc) % CPU_TLB_SIZE];
 	if (unlikely(e->tag != tlb_vpn(pc))) {
 		c->budget--;
 		exec_uncached(c);
-		return;
+		return NULL;
 	}
 	struct dpage *code = e->code;
 	uintptr_t addend = e->addend;
 	uint64_t vpage = pc & ~0xfffULL;
+	int64_t floor = 0;
+	if (c->jit) {
+		const struct jit_block *b =
+		    jit_block_at(c, code, pc, (const uint8_t *)(addend + pc), from);
+		if (b->n && b->n <= c->budget) {
+			c->budget -= b->n;
+			return b->fn(c);
+		}
+		floor = c->budget - 1;
+	}
 	bool fast;
 	do {
 		struct dinsn *d = &code->slot[(pc & 0xfff) >> 1];
@@ -522,7 +550,8 @@ static inline __attribute__((always_inline)) void run_page(struct cpu *c)
 		c->budget--;
 		fast = exec_decoded(c, d, pc);
 		pc = c->pc;
-	} while (fast && c->budget > 0 && (pc & ~0xfffULL) == vpage);
+	} while (fast && c->budget > floor && (pc & ~0xfffULL) == vpage);
+	return NULL;
 }
 
 uint64_t cpu_run(struct cpu *c, uint64_t n)
@@ -535,8 +564,9 @@ uint64_t cpu_run(struct cpu *c, uint64_t n)
 	if (c->wfi)
 		return 0;
 	c->run_len = c->budget = (int64_t)n;
+	struct jit_exit *from = NULL;
 	while (c->budget > 0)
-		run_page(c);
+		from = run_page(c, from);
 	uint64_t stepped = (uint64_t)(c->run_len - c->budget);
 	c->steps_done += stepped;
 	c->run_len = c->budget = 0;

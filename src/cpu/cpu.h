@@ -120,6 +120,7 @@ struct cpu {
 	 * whole (cpu_save/cpu_load); everything below is wiring and caches. */
 	struct cpu_bus bus;
 	struct dcache *dc; /* decoded instructions (a cache, see dcache.h) */
+	struct jit *jit;   /* compiled blocks of them (jit.h), NULL: interpret */
 	/* Soft TLBs (caches: not part of the architectural state): the
 	 * current regime's read, write and fetch sets (mmu_select), and which
 	 * regimes' sets hold entries (bit per regime), so a flush clears only
@@ -137,9 +138,14 @@ void cpu_state_save(const struct cpu *c, void *state);
 void cpu_state_load(struct cpu *c, const void *state);
 
 /* Put the hart in its reset state: M-mode at `pc`, registers zero.
- * 0, or -ENOMEM. cpu_free releases the hart's caches. */
+ * 0, or -ENOMEM. cpu_free releases the hart's caches. The hart compiles
+ * hot code (jit.h) where the host allows, unless THEMIS_INTERPRET is set
+ * in the environment: both engines step the same machine, bit for bit. */
 int cpu_init(struct cpu *c, const struct cpu_bus *bus, uint64_t pc);
 void cpu_free(struct cpu *c);
+/* Switch the translation cache on or off (tests compare the two). 0, or
+ * -ENOMEM. */
+int cpu_use_jit(struct cpu *c, bool on);
 
 /* Step up to `n` instructions, taking pending interrupts first. Returns the
  * number stepped. Returns early when the hart enters WFI with nothing

@@ -24,9 +24,10 @@ void dcache_free(struct cpu *c)
 	c->dc = NULL;
 }
 
-static unsigned dcache_index(const uint8_t *host)
+static void dcache_changed(struct dcache *dc, unsigned i)
 {
-	return (unsigned)(((uintptr_t)host >> 12) % DCACHE_PAGES);
+	dc->gen[i]++;
+	dc->epoch++;
 }
 
 struct dpage *dcache_find(struct cpu *c, const uint8_t *host)
@@ -52,6 +53,7 @@ struct dpage *dcache_get(struct cpu *c, const uint8_t *host)
 	}
 	memset(p->slot, 0, sizeof(p->slot));
 	p->host = host;
+	dcache_changed(c->dc, i);
 	mmu_unmap_writable(c, host); /* invariant 1 */
 	return p;
 }
@@ -61,6 +63,7 @@ void dcache_store(struct cpu *c, const uint8_t *host, unsigned off, unsigned siz
 	struct dpage *p = dcache_find(c, host);
 	if (!p)
 		return;
+	dcache_changed(c->dc, dcache_index(host));
 	/* A 32-bit instruction starting 2 bytes before the store overlaps it. */
 	unsigned first = off >= 2 ? (off - 2) / 2 : 0, last = (off + size - 1) / 2;
 	for (unsigned s = first; s <= last && s < DPAGE_SLOTS; s++)
@@ -83,15 +86,18 @@ void cpu_forget_page(struct cpu *c, const uint8_t *page)
 	struct dpage *p = dcache_find(c, page);
 	if (p) {
 		p->host = NULL;
+		dcache_changed(c->dc, dcache_index(page));
 		mmu_flush_fetch(c); /* invariant 2 */
 	}
 }
 
 void cpu_flush_code(struct cpu *c)
 {
-	for (int i = 0; i < DCACHE_PAGES; i++)
+	for (unsigned i = 0; i < DCACHE_PAGES; i++) {
 		if (c->dc->page[i])
 			c->dc->page[i]->host = NULL;
+		dcache_changed(c->dc, i);
+	}
 	mmu_flush_fetch(c);
 }
 

@@ -111,8 +111,13 @@ struct dpage {
 
 #define DCACHE_PAGES 4096 /* direct-mapped: 1024 thrashed on kernel code (-24% speed) */
 
+/* gen[i] changes whenever page[i]'s decoded contents may have (a store, a
+ * new page, a drop); epoch counts every such change. The translation cache
+ * (jit.h) keys its blocks on them. */
 struct dcache {
 	struct dpage *page[DCACHE_PAGES];
+	uint64_t gen[DCACHE_PAGES];
+	uint64_t epoch;
 };
 
 /* Allocate / free the cache of a hart. 0 or -ENOMEM. */
@@ -126,6 +131,16 @@ struct dpage *dcache_find(struct cpu *c, const uint8_t *host);
 struct dpage *dcache_get(struct cpu *c, const uint8_t *host);
 /* A store of `size` bytes at offset `off` of host page `host`. */
 void dcache_store(struct cpu *c, const uint8_t *host, unsigned off, unsigned size);
+static inline unsigned dcache_index(const uint8_t *host)
+{
+	return (unsigned)(((uintptr_t)host >> 12) % DCACHE_PAGES);
+}
+
+/* The generation of the decoded page of host page `host` (see above). */
+static inline uint64_t dcache_gen(const struct dcache *dc, const uint8_t *host)
+{
+	return dc->gen[dcache_index(host)];
+}
 /* Decode the instruction at `code` (at page offset `off`) into d; one that
  * straddles the page end becomes D_SLOW. */
 void dcache_decode(struct dinsn *d, const uint8_t *code, unsigned off);

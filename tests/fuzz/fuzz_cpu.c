@@ -1,10 +1,15 @@
-/* fuzz_cpu.c - random bytes as code: the hart must never crash the host.
+/* fuzz_cpu.c - random bytes as code: the hart must never crash the host,
+ * and its two engines must step the same machine.
  *
  * Each round fills RAM with seeded random bytes (so code, page tables and
  * trap vectors are all garbage), points pc, mtvec and stvec into it, enables
  * FP, sometimes turns on Sv39 with a random root and drops to S or U mode,
  * and runs. Built with ASan+UBSan, any out-of-bounds host access, undefined
- * shift or overflow aborts the run. Usage: fuzz_cpu [rounds] [first-seed]. */
+ * shift or overflow aborts the run. Every round runs twice from the same
+ * seed, interpreted and with the translation cache (jit.h): the hart's state
+ * and all of RAM must then be equal, byte for byte (random code stores into
+ * itself, so this also checks that stale blocks are never run).
+ * Usage: fuzz_cpu [rounds] [first-seed]. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,33 +62,62 @@ static void setup_round(struct bare *m, uint64_t *s)
 	cpu_flush_tlb(c);
 }
 
+/* One round from seed s with the given engine: the hart's state and RAM
+ * after it, in state and ram (FUZZ_RAM bytes). 0, or -1 on a setup error. */
+static int run_round(struct bare *m, uint64_t s, bool jit, FILE *sink, uint8_t *state, uint8_t *ram)
+{
+	char err[256];
+	if (bare_init_blank(m, FUZZ_RAM, sink, err, sizeof(err)) || cpu_use_jit(&m->cpu, jit)) {
+		fprintf(stderr, "fuzz_cpu: %s\n", err);
+		return -1;
+	}
+	setup_round(m, &s);
+	bare_run(m, FUZZ_STEPS);
+	cpu_state_save(&m->cpu, state);
+	ram_read(&m->ram, m->ram.base, ram, FUZZ_RAM);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 2000;
 	uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 1;
 	FILE *sink = fopen("/dev/null", "w");
 	struct bare *m = malloc(sizeof(*m));
-	char err[256];
+	uint8_t *state[2] = {malloc(CPU_STATE_SIZE), malloc(CPU_STATE_SIZE)};
+	uint8_t *ram[2] = {malloc(FUZZ_RAM), malloc(FUZZ_RAM)};
 	uint64_t total = 0, retired = 0;
-	if (!sink || !m) {
+	if (!sink || !m || !state[0] || !state[1] || !ram[0] || !ram[1]) {
 		fprintf(stderr, "fuzz_cpu: setup failed\n");
 		return 1;
 	}
 	for (int i = 0; i < rounds; i++) {
 		uint64_t s = (seed + (uint64_t)i) * 0x9e3779b97f4a7c15ULL | 1;
-		if (bare_init_blank(m, FUZZ_RAM, sink, err, sizeof(err))) {
-			fprintf(stderr, "fuzz_cpu: %s\n", err);
+		for (int jit = 0; jit < 2; jit++) {
+			if (run_round(m, s, jit, sink, state[jit], ram[jit]))
+				return 1;
+			if (!jit) {
+				total += cpu_steps(&m->cpu);
+				retired += cpu_retired(&m->cpu);
+			}
+			bare_free(m);
+		}
+		if (memcmp(state[0], state[1], CPU_STATE_SIZE) ||
+		    memcmp(ram[0], ram[1], FUZZ_RAM)) {
+			fprintf(stderr,
+				"fuzz_cpu: round %d (seed %llu): the translation cache left "
+				"another %s than "
+				"the interpreter\n",
+				i, (unsigned long long)(seed + (uint64_t)i),
+				memcmp(state[0], state[1], CPU_STATE_SIZE) ? "hart state" : "RAM");
 			return 1;
 		}
-		setup_round(m, &s);
-		bare_run(m, FUZZ_STEPS);
-		total += cpu_steps(&m->cpu);
-		retired += cpu_retired(&m->cpu);
-		bare_free(m);
 	}
 	printf("fuzz_cpu: %d rounds, %llu instructions stepped (%llu retired, the rest trapped), "
-	       "no host fault\n",
+	       "no host fault, compiled and interpreted alike\n",
 	       rounds, (unsigned long long)total, (unsigned long long)retired);
+	for (int k = 0; k < 2; k++)
+		free(state[k]), free(ram[k]);
 	free(m);
 	fclose(sink);
 	return 0;
