@@ -342,7 +342,7 @@ static bool exec_amo(struct cpu *c, uint32_t insn, uint64_t *out)
  * no fast path in exec_decoded(): the M extension's divisions and high
  * multiplies, atomics, fences, SYSTEM, F/D, the doorbell, and every illegal
  * encoding (the decoder sends anything it does not recognise here). */
-static void exec_other(struct cpu *c, uint32_t insn, int len)
+void cpu_exec_other(struct cpu *c, uint32_t insn, int len)
 {
 	int rd = (insn >> 7) & 31;
 	uint64_t pc = c->pc, v = 0;
@@ -492,7 +492,8 @@ static inline __attribute__((always_inline)) bool exec_decoded(struct cpu *c, co
 	case D_MULW: x[d->rd] = sext32((uint32_t)a * (uint32_t)b); break;
 	case D_GENERIC:
 		c->raw_insn = (uint32_t)d->imm;
-		exec_other(c, len == 2 ? rvc_lookup((uint16_t)d->imm) : (uint32_t)d->imm, (int)len);
+		cpu_exec_other(c, len == 2 ? rvc_lookup((uint16_t)d->imm) : (uint32_t)d->imm,
+			       (int)len);
 		return false;
 	default: /* D_SLOW */ exec_uncached(c); return false;
 	}
@@ -534,11 +535,12 @@ static inline __attribute__((always_inline)) struct jit_exit *run_page(struct cp
 	uint64_t vpage = pc & ~0xfffULL;
 	int64_t floor = 0;
 	if (c->jit) {
-		const struct jit_block *b =
-		    jit_block_at(c, code, pc, (const uint8_t *)(addend + pc), from);
-		if (b->n && b->n <= c->budget) {
-			c->budget -= b->n;
-			return b->fn(c);
+		jit_fn fn = jit_block_at(c, code, pc, (const uint8_t *)(addend + pc), from);
+		int64_t before = c->budget;
+		if (fn) {
+			struct jit_exit *x = fn(c);
+			if (c->budget != before) /* it ran: a block charges itself */
+				return x;
 		}
 		floor = c->budget - 1;
 	}

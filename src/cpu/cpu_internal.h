@@ -128,6 +128,9 @@ static inline bool cpu_store(struct cpu *c, uint64_t va, int size, uint64_t val)
 
 /* ---- cpu.c ---- */
 
+/* Execute an instruction the decoder left D_GENERIC (insn expanded to 32
+ * bits, len its length, raw_insn as fetched): sets pc past it, or traps. */
+void cpu_exec_other(struct cpu *c, uint32_t insn, int len);
 /* Take a synchronous exception at the current pc. */
 void cpu_exception(struct cpu *c, uint64_t cause, uint64_t tval);
 /* Any write that can unmask an interrupt ends the run so it is seen. */

@@ -1,8 +1,19 @@
-/* jit.c - see jit.h. The code generator is a template per operation: the
- * guest registers stay in c->x (rbx holds c), each operation loads its
- * sources into rax and rcx, computes, and stores rd back. Loads and stores
- * inline the soft TLB's hit path of cpu_load/cpu_store (cpu_internal.h)
- * and keep their misses in stubs after the block's code. */
+/* jit.c - see jit.h. The code generator is a template per operation, tuned
+ * for density (the hot kernel code of a filesystem run is megabytes of
+ * guest code, and a dispatch or an instruction that misses the host's
+ * caches costs more than the work it does):
+ *  - the guest registers stay in c->x; rbx holds c + XBIAS so that every
+ *    x[1..32] is a one-byte displacement, and x0 reads as xor;
+ *  - each operation loads its sources into rax and rcx, computes in rax and
+ *    stores rd back; rax is remembered, so a source just written is not
+ *    loaded again;
+ *  - loads and stores call one shared thunk per kind (the soft TLB's hit
+ *    path of cpu_load/cpu_store, cpu_internal.h), which leaves for
+ *    jit_mem_slow() on a miss;
+ *  - D_GENERIC instructions that cannot change the fetch mapping call
+ *    jit_generic(), the interpreter's executor.
+ * Buffer layout: the thunks, then blocks, each as its slow-path sites, its
+ * exit records, its header and its code. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -15,32 +26,62 @@
 #if defined(__x86_64__)
 
 #define JIT_BUF_BYTES (64u << 20)
-#define JIT_HOT	      (1u << 12) /* the blocks last found, by pc: 32 KiB, stays in cache */
-#define JIT_TABLE     (1u << 16) /* every block, hashed, chained */
-#define JIT_ROOM      (JIT_BLOCK_MAX * 160 + 4096) /* the most one block can take */
+#define JIT_HOT	      (1u << 12)		   /* copies of the blocks last found, by pc */
+#define JIT_TABLE     (1u << 16)		   /* every block, hashed, chained */
+#define JIT_ROOM      (JIT_BLOCK_MAX * 128 + 4096) /* the most one block can take */
+#define XBIAS	      136 /* rbx = c + XBIAS: x[1..32] at disp8 -128..120 */
 
-/* What a memory operation's slow path needs to redo it as the interpreter
- * would: kept in the buffer, next to the block that uses it. */
+/* What a slow path needs to redo an instruction as the interpreter would. */
 struct jit_site {
 	uint64_t pc;
 	uint32_t rest; /* instructions of the block after this one */
 	uint8_t op, rd, rs2, len;
+	uint32_t raw, insn; /* D_GENERIC: as fetched, and expanded */
+	uintptr_t addend;   /* D_GENERIC: the fetch mapping of the page */
 };
 
-/* A block's exit to a fixed pc in its own page: the jump at `jmp` starts
- * out going on to "set pc, return this record" and is patched to the
- * target block's chain entry once the dispatcher has found that block. */
+/* A block's exit to a fixed pc: the jump at `jmp` starts out going on to
+ * "set pc, return this record" and is patched once the dispatcher has
+ * found the target block: to its chain entry when both blocks are in one
+ * page, else to a guard that checks the target's page first. */
 struct jit_exit {
 	uint8_t *jmp;
-	const uint8_t *page; /* the host page of both blocks */
-	uint64_t gen;	     /* its generation when compiled */
+	const uint8_t *page; /* the host page of both blocks; NULL: another page */
+	uint64_t gen;	     /* the block's generation when compiled */
 };
 
-/* Blocks live in the buffer, each header just before its code. */
+/* A block, in the buffer just before its code. */
+struct jit_block {
+	const uint8_t *host;	/* host address of the first instruction */
+	uint64_t pc;		/* its guest virtual address */
+	uint64_t gen;		/* its page's dcache generation when compiled */
+	jit_fn fn;		/* NULL: the first instruction is the interpreter's */
+	struct jit_block *next; /* in its hash chain */
+};
+
+/* The blocks last found, by pc: what the dispatcher reads on a hit. */
+struct jit_hot {
+	const uint8_t *host;
+	uint64_t pc, gen;
+	jit_fn fn;
+};
+
+/* A block's code starts with its entry, then its chain entry (see compile). */
+#define CHAIN_AT 8 /* push rbx (1) + lea rbx, [rdi + XBIAS] (7) */
+
+/* The memory operations' thunks, in dop order from D_LB to D_SD. */
+#define JIT_THUNKS (D_SD - D_LB + 1)
+
+/* table[] holds every block, hashed by pc and chained (kernel and user
+ * code collide in any small direct-mapped table); hot[] holds copies of
+ * the blocks last found, direct-mapped by pc, so that a hit reads nothing
+ * but its entry. */
 struct jit {
 	uint8_t *buf;
-	size_t used;
-	struct jit_block *hot[JIT_HOT];
+	size_t used, base; /* base: the end of the thunks */
+	uint8_t *thunk[JIT_THUNKS], *leave;
+	uint8_t *call_generic; /* a pointer slot: jit_generic's address */
+	struct jit_hot hot[JIT_HOT];
 	struct jit_block *table[JIT_TABLE];
 };
 
@@ -48,6 +89,7 @@ struct jit {
 
 struct emit {
 	uint8_t *p;
+	int rax; /* the guest register rax holds, or -1 */
 };
 
 static void put(struct emit *e, const void *bytes, size_t n)
@@ -68,11 +110,47 @@ static void put64(struct emit *e, uint64_t v)
 	put(e, &v, 8);
 }
 
-enum { RAX = 0, RCX = 1, RDX = 2, RSI = 6 };
+static bool fits8(int64_t v)
+{
+	return v >= -128 && v <= 127;
+}
 
-#define OFF_X(r) ((uint32_t)(offsetof(struct cpu, x) + 8u * (r)))
+static bool fits32(int64_t v)
+{
+	return v >= INT32_MIN && v <= INT32_MAX;
+}
 
-/* mov reg, [rbx + off] / mov [rbx + off], reg (64-bit, reg below r8). */
+enum { RAX = 0, RCX = 1, RDX = 2, RSI = 6, RDI = 7 };
+
+/* The displacement of a field of struct cpu from rbx. */
+#define CPU_OFF(field) ((uint32_t)(offsetof(struct cpu, field) - XBIAS))
+
+static uint8_t x_disp(int r)
+{
+	return (uint8_t)(int8_t)(offsetof(struct cpu, x) + 8 * r - XBIAS);
+}
+
+/* reg = x[r] (x0 as xor) and x[r] = reg: reg below r8. */
+static void load_x(struct emit *e, int reg, int r)
+{
+	if (reg == RAX && e->rax == r)
+		return;
+	if (r == 0)
+		PUT(e, 0x31, (uint8_t)(0xc0 | reg << 3 | reg)); /* xor reg32, reg32 */
+	else
+		PUT(e, 0x48, 0x8b, (uint8_t)(0x43 | reg << 3), x_disp(r));
+	if (reg == RAX)
+		e->rax = r;
+}
+
+static void store_x(struct emit *e, int r, int reg)
+{
+	PUT(e, 0x48, 0x89, (uint8_t)(0x43 | reg << 3), x_disp(r));
+	if (reg == RAX)
+		e->rax = r;
+}
+
+/* mov reg, [rbx + off] / mov [rbx + off], reg, for fields past x[]. */
 static void load_c(struct emit *e, int reg, uint32_t off)
 {
 	PUT(e, 0x48, 0x8b, (uint8_t)(0x83 | reg << 3));
@@ -89,15 +167,48 @@ static void mov_imm64(struct emit *e, int reg, uint64_t v)
 {
 	PUT(e, 0x48, (uint8_t)(0xb8 + reg));
 	put64(e, v);
+	if (reg == RAX)
+		e->rax = -1;
 }
 
-/* add rax, imm32 (sign-extended), nothing for 0 */
+/* A 64-bit constant into a field of c (pc) or a guest register. */
+static void store_imm(struct emit *e, uint32_t off, bool is_x, uint64_t v)
+{
+	if (fits32((int64_t)v)) { /* mov qword [rbx + off], simm32 */
+		if (is_x)
+			PUT(e, 0x48, 0xc7, 0x43, (uint8_t)off);
+		else
+			PUT(e, 0x48, 0xc7, 0x83), put32(e, off);
+		put32(e, (uint32_t)v);
+		return;
+	}
+	mov_imm64(e, RAX, v);
+	if (is_x)
+		PUT(e, 0x48, 0x89, 0x43, (uint8_t)off);
+	else
+		store_c(e, off, RAX);
+}
+
+static void set_pc(struct emit *e, uint64_t pc)
+{
+	store_imm(e, CPU_OFF(pc), false, pc);
+}
+
+static void set_x(struct emit *e, int r, uint64_t v)
+{
+	store_imm(e, x_disp(r), true, v);
+	if (e->rax == r)
+		e->rax = -1;
+}
+
+/* add rax, imm (nothing for 0) */
 static void add_rax(struct emit *e, int32_t imm)
 {
-	if (imm) {
-		PUT(e, 0x48, 0x05);
-		put32(e, (uint32_t)imm);
-	}
+	if (fits8(imm) && imm)
+		PUT(e, 0x48, 0x83, 0xc0, (uint8_t)imm);
+	else if (imm)
+		PUT(e, 0x48, 0x05), put32(e, (uint32_t)imm);
+	e->rax = -1;
 }
 
 static void sext_rax(struct emit *e)
@@ -105,10 +216,10 @@ static void sext_rax(struct emit *e)
 	PUT(e, 0x48, 0x63, 0xc0); /* movsxd rax, eax */
 }
 
-/* A 32-bit displacement to patch later: returns where it is. */
-static uint8_t *jcc_fwd(struct emit *e, uint8_t cc)
+/* A jump or call with a 32-bit displacement to patch later. */
+static uint8_t *rel32_at(struct emit *e, const uint8_t *op, size_t n)
 {
-	PUT(e, 0x0f, cc);
+	put(e, op, n);
 	uint8_t *at = e->p;
 	put32(e, 0);
 	return at;
@@ -120,26 +231,65 @@ static void patch_to(uint8_t *at, const uint8_t *target)
 	memcpy(at, &rel, 4);
 }
 
+static uint8_t *jcc(struct emit *e, uint8_t cc)
+{
+	return rel32_at(e, (const uint8_t[]){0x0f, cc}, 2);
+}
+
+static void jmp_to(struct emit *e, const uint8_t *target)
+{
+	patch_to(rel32_at(e, (const uint8_t[]){0xe9}, 1), target);
+}
+
+static void call_to(struct emit *e, const uint8_t *target)
+{
+	patch_to(rel32_at(e, (const uint8_t[]){0xe8}, 1), target);
+}
+
+/* lea reg, [rip + to] */
+static void lea_rip(struct emit *e, int reg, const void *to)
+{
+	patch_to(rel32_at(e, (const uint8_t[]){0x48, 0x8d, (uint8_t)(0x05 | reg << 3)}, 3), to);
+}
+
 /* ---- operations ---- */
+
+static bool is_load(unsigned op)
+{
+	return op >= D_LB && op <= D_LWU;
+}
+
+static bool is_store(unsigned op)
+{
+	return op >= D_SB && op <= D_SD;
+}
+
+static int mem_size(unsigned op)
+{
+	static const int load[] = {1, 2, 4, 8, 1, 2, 4};
+	return is_load(op) ? load[op - D_LB] : 1 << (op - D_SB);
+}
+
+static bool ends_block(unsigned op)
+{
+	return op >= D_JAL && op <= D_BGEU;
+}
 
 /* ALU operations: rax = x[rs1], rcx = x[rs2], then these bytes, result in
  * rax. Shifts by register use cl, masked by the CPU as RISC-V masks them. */
-static bool emit_alu(struct emit *e, const struct dinsn *d, uint64_t pc)
+static void emit_alu(struct emit *e, const struct dinsn *d, uint64_t pc)
 {
 	int32_t imm = d->imm;
 	uint8_t ib = (uint8_t)imm;
 	unsigned op = dinsn_op(d);
-	bool two = op >= D_ADD; /* register-register: rs2 in rcx */
-	if (op != D_LUI && op != D_AUIPC)
-		load_c(e, RAX, OFF_X(d->rs1));
-	if (two)
-		load_c(e, RCX, OFF_X(d->rs2));
+	if (op == D_LUI || op == D_AUIPC) {
+		set_x(e, d->rd, op == D_LUI ? (uint64_t)(int64_t)imm : pc + (uint64_t)(int64_t)imm);
+		return;
+	}
+	if (op >= D_ADD)
+		load_x(e, RCX, d->rs2);
+	load_x(e, RAX, d->rs1);
 	switch (op) {
-	case D_LUI:
-		PUT(e, 0x48, 0xc7, 0xc0);
-		put32(e, (uint32_t)imm);
-		break;
-	case D_AUIPC: mov_imm64(e, RAX, pc + (uint64_t)(int64_t)imm); break;
 	case D_ADDI: add_rax(e, imm); break;
 	case D_XORI: PUT(e, 0x48, 0x35), put32(e, (uint32_t)imm); break;
 	case D_ORI: PUT(e, 0x48, 0x0d), put32(e, (uint32_t)imm); break;
@@ -175,167 +325,30 @@ static bool emit_alu(struct emit *e, const struct dinsn *d, uint64_t pc)
 	case D_SRLW: PUT(e, 0xd3, 0xe8), sext_rax(e); break;
 	case D_SRAW: PUT(e, 0xd3, 0xf8), sext_rax(e); break;
 	case D_MUL: PUT(e, 0x48, 0x0f, 0xaf, 0xc1); break;
-	case D_MULW: PUT(e, 0x0f, 0xaf, 0xc1), sext_rax(e); break;
-	default: return false;
+	default: PUT(e, 0x0f, 0xaf, 0xc1), sext_rax(e); break; /* D_MULW */
 	}
-	store_c(e, OFF_X(d->rd), RAX);
-	return true;
+	store_x(e, d->rd, RAX);
 }
 
-static bool is_load(unsigned op)
+/* A load or store: va in rax, the value to store in rcx, the site's offset
+ * in the buffer in edx, then the operation's thunk; a load's value comes
+ * back in rax. */
+static void emit_mem(struct emit *e, const struct jit *j, const struct dinsn *d,
+		     const struct jit_site *s)
 {
-	return op >= D_LB && op <= D_LWU;
-}
-
-static bool is_store(unsigned op)
-{
-	return op >= D_SB && op <= D_SD;
-}
-
-static int mem_size(unsigned op)
-{
-	static const int load[] = {1, 2, 4, 8, 1, 2, 4};
-	return is_load(op) ? load[op - D_LB] : 1 << (op - D_SB);
-}
-
-/* rax = x[rs1] + imm, then the soft-TLB hit test of cpu_load/cpu_store on
- * `set` (tlb_r or tlb_w): jumps to the slow stub (patched later, via
- * miss[0..1]) on a miss; on a hit rax is the host address. */
-static void emit_tlb(struct emit *e, const struct dinsn *d, uint32_t set, int size,
-		     uint8_t *miss[2])
-{
-	_Static_assert(CPU_TLB_SIZE == 256 && sizeof(struct cpu_tlb_entry) == 24,
-		       "the inline TLB lookup indexes by one byte of the vpn, 24-byte entries");
-	load_c(e, RAX, OFF_X(d->rs1));
+	unsigned op = dinsn_op(d);
+	if (is_store(op))
+		load_x(e, RCX, d->rs2);
+	load_x(e, RAX, d->rs1);
 	add_rax(e, d->imm);
-	PUT(e, 0x48, 0x89, 0xc2);	/* mov rdx, rax */
-	PUT(e, 0x48, 0xc1, 0xea, 0x0c); /* shr rdx, 12: the vpn */
-	PUT(e, 0x0f, 0xb6, 0xca);	/* movzx ecx, dl: the set index */
-	PUT(e, 0x48, 0x8d, 0x0c, 0x49); /* lea rcx, [rcx + rcx*2] */
-	load_c(e, RSI, set);
-	PUT(e, 0x48, 0x8d, 0x34, 0xce); /* lea rsi, [rsi + rcx*8]: the entry */
-	PUT(e, 0x48, 0x3b, 0x16);	/* cmp rdx, [rsi]: its tag */
-	miss[0] = jcc_fwd(e, 0x85);	/* jne */
-	miss[1] = NULL;
-	if (size > 1) {
-		PUT(e, 0x89, 0xc1);				      /* mov ecx, eax */
-		PUT(e, 0x81, 0xe1, 0xff, 0x0f, 0, 0);		      /* and ecx, 0xfff */
-		PUT(e, 0x81, 0xf9), put32(e, 4096u - (unsigned)size); /* cmp ecx, 4096 - size */
-		miss[1] = jcc_fwd(e, 0x87);			      /* ja */
-	}
-	PUT(e, 0x48, 0x03, 0x46, 0x08); /* add rax, [rsi + 8]: + addend */
+	e->rax = -1;
+	PUT(e, 0xba), put32(e, (uint32_t)((const uint8_t *)s - j->buf)); /* mov edx, site */
+	call_to(e, j->thunk[op - D_LB]);
+	if (is_load(op))
+		store_x(e, d->rd, RAX);
 }
 
-static void emit_load_op(struct emit *e, const struct dinsn *d)
-{
-	switch (dinsn_op(d)) {
-	case D_LB: PUT(e, 0x48, 0x0f, 0xbe, 0x00); break;
-	case D_LBU: PUT(e, 0x0f, 0xb6, 0x00); break;
-	case D_LH: PUT(e, 0x48, 0x0f, 0xbf, 0x00); break;
-	case D_LHU: PUT(e, 0x0f, 0xb7, 0x00); break;
-	case D_LW: PUT(e, 0x48, 0x63, 0x00); break;
-	case D_LWU: PUT(e, 0x8b, 0x00); break;
-	default: PUT(e, 0x48, 0x8b, 0x00); break;
-	}
-	store_c(e, OFF_X(d->rd), RAX);
-}
-
-static void emit_store_op(struct emit *e, const struct dinsn *d)
-{
-	load_c(e, RCX, OFF_X(d->rs2));
-	switch (dinsn_op(d)) {
-	case D_SB: PUT(e, 0x88, 0x08); break;
-	case D_SH: PUT(e, 0x66, 0x89, 0x08); break;
-	case D_SW: PUT(e, 0x89, 0x08); break;
-	default: PUT(e, 0x48, 0x89, 0x08); break;
-	}
-}
-
-static void emit_set_pc(struct emit *e, uint64_t pc)
-{
-	mov_imm64(e, RAX, pc);
-	store_c(e, offsetof(struct cpu, pc), RAX);
-}
-
-static void emit_jmp(struct emit *e, const uint8_t *target)
-{
-	PUT(e, 0xe9);
-	uint8_t *at = e->p;
-	put32(e, 0);
-	patch_to(at, target);
-}
-
-/* Leave the block with nothing to chain: return NULL. */
-static void emit_return_null(struct emit *e)
-{
-	PUT(e, 0x31, 0xc0, 0x5b, 0xc3); /* xor eax, eax; pop rbx; ret */
-}
-
-/* Leave the block for pc, chainable when rec is not NULL (same page). */
-static void emit_exit(struct emit *e, uint64_t pc, struct jit_exit *rec)
-{
-	if (rec) {
-		rec->jmp = e->p + 1;
-		emit_jmp(e, e->p + 5); /* patched by chain() */
-	}
-	emit_set_pc(e, pc);
-	if (!rec) {
-		emit_return_null(e);
-		return;
-	}
-	mov_imm64(e, RAX, (uint64_t)(uintptr_t)rec);
-	PUT(e, 0x5b, 0xc3); /* pop rbx; ret */
-}
-
-/* The block-ending control transfers. exit[0] and exit[1] are the records
- * for the fixed targets (taken, and not taken or next), NULL for a target
- * off the page. */
-static void emit_jump(struct emit *e, const struct dinsn *d, uint64_t pc, struct jit_exit *exit[2])
-{
-	static const uint8_t jcc[] = {
-	    [D_BEQ] = 0x84, [D_BNE] = 0x85,  [D_BLT] = 0x8c,
-	    [D_BGE] = 0x8d, [D_BLTU] = 0x82, [D_BGEU] = 0x83,
-	};
-	unsigned op = dinsn_op(d), len = dinsn_len(d);
-	uint64_t target = pc + (uint64_t)(int64_t)d->imm;
-	switch (op) {
-	case D_JAL:
-		mov_imm64(e, RAX, pc + len);
-		store_c(e, OFF_X(d->rd), RAX);
-		emit_exit(e, target, exit[0]);
-		return;
-	case D_JALR:
-		load_c(e, RAX, OFF_X(d->rs1));
-		add_rax(e, d->imm);
-		PUT(e, 0x48, 0x83, 0xe0, 0xfe); /* and rax, ~1 */
-		store_c(e, offsetof(struct cpu, pc), RAX);
-		mov_imm64(e, RAX, pc + len); /* after reading rs1: rd may be rs1 */
-		store_c(e, OFF_X(d->rd), RAX);
-		emit_return_null(e);
-		return;
-	default: {
-		load_c(e, RAX, OFF_X(d->rs1));
-		load_c(e, RCX, OFF_X(d->rs2));
-		PUT(e, 0x48, 0x39, 0xc8); /* cmp rax, rcx */
-		uint8_t *taken = jcc_fwd(e, jcc[op]);
-		emit_exit(e, pc + len, exit[1]);
-		patch_to(taken, e->p);
-		emit_exit(e, target, exit[0]);
-	}
-	}
-}
-
-static bool ends_block(unsigned op)
-{
-	return op >= D_JAL && op <= D_BGEU;
-}
-
-static bool compiles(unsigned op)
-{
-	return op >= D_LUI; /* every fast operation; not D_NONE/SLOW/GENERIC */
-}
-
-/* ---- the slow path ---- */
+/* ---- the slow paths ---- */
 
 static uint64_t load_extend(unsigned op, uint64_t v)
 {
@@ -347,60 +360,176 @@ static uint64_t load_extend(unsigned op, uint64_t v)
 	}
 }
 
-/* A block's load or store that missed the inline TLB, done as the
+/* What jit_mem_slow answers, in rax and rdx: a load's value, and whether
+ * to leave the block. */
+struct jit_mem_answer {
+	uint64_t value, leave;
+};
+
+/* A block's load or store that missed the soft TLB, done as the
  * interpreter does it, with pc and budget as the interpreter has them.
- * Returns 1 to leave the block: the access trapped (pc is the trap
- * vector), the run was stopped, or decoded code changed; 0 to go on. */
-static int jit_mem_slow(struct cpu *c, uint64_t va, const struct jit_site *s)
+ * Leave the block when the access trapped (pc is the trap vector), the run
+ * was stopped, or decoded code changed. */
+static struct jit_mem_answer jit_mem_slow(struct cpu *c, uint64_t va, const struct jit_site *s)
 {
-	uint64_t epoch = c->dc->epoch, v;
+	uint64_t epoch = c->dc->epoch, v = 0;
 	int size = mem_size(s->op);
 	bool ok;
 	c->budget += s->rest;
 	c->pc = s->pc;
-	if (is_store(s->op)) {
+	if (is_store(s->op))
 		ok = mmu_store_slow(c, va, size, c->x[s->rs2]);
-	} else {
+	else
 		ok = mmu_load_slow(c, va, size, &v);
-		if (ok)
-			c->x[s->rd] = load_extend(s->op, v);
-	}
 	if (!ok)
-		return 1;
+		return (struct jit_mem_answer){0, 1};
+	v = load_extend(s->op, v);
 	if (c->budget <= 0 || c->dc->epoch != epoch) {
+		if (is_load(s->op))
+			c->x[s->rd] = v;
 		c->pc = s->pc + s->len;
-		return 1;
+		return (struct jit_mem_answer){v, 1};
 	}
+	c->budget -= s->rest;
+	return (struct jit_mem_answer){v, 0};
+}
+
+/* A D_GENERIC instruction of a block, run by the interpreter's executor
+ * with pc and budget as the interpreter has them. Returns 1 to leave the
+ * block: it trapped or jumped, the run was stopped, decoded code changed, or
+ * the fetch mapping of this page is not the one the block was entered with
+ * (a satp write, a flush): the interpreter would look it up again. */
+static int jit_generic(struct cpu *c, const struct jit_site *s)
+{
+	uint64_t epoch = c->dc->epoch;
+	const struct cpu_tlb_entry *x = c->tlb_x;
+	c->budget += s->rest;
+	c->pc = s->pc;
+	c->raw_insn = s->raw;
+	cpu_exec_other(c, s->insn, s->len);
+	const struct cpu_tlb_entry *e = &c->tlb_x[tlb_vpn(s->pc) % CPU_TLB_SIZE];
+	if (c->pc != s->pc + s->len || c->budget <= 0 || c->dc->epoch != epoch || c->tlb_x != x ||
+	    e->tag != tlb_vpn(s->pc) || e->addend != s->addend)
+		return 1;
 	c->budget -= s->rest;
 	return 0;
 }
 
-/* ---- blocks ---- */
+/* ---- the thunks ---- */
 
-struct pending {
-	uint8_t *miss[2], *resume;
-	struct jit_site *site;
-};
-
-/* The slow stub of one memory operation: call jit_mem_slow(c, va, site)
- * with va still in rax, then leave or go back. */
-static void emit_stub(struct emit *e, const struct pending *m, const uint8_t *leave)
+/* The thunk of memory operation op: va in rax, a store's value in rcx, the
+ * site's offset in edx. The hit path of cpu_load/cpu_store on the current
+ * regime's set; a miss calls jit_mem_slow and, to leave, returns from the
+ * block itself. */
+static void emit_thunk(struct emit *e, struct jit *j, unsigned op)
 {
+	_Static_assert(CPU_TLB_SIZE == 256 && sizeof(struct cpu_tlb_entry) == 24,
+		       "the TLB lookup indexes by one byte of the vpn, 24-byte entries");
+	int size = mem_size(op);
+	if (is_store(op))
+		PUT(e, 0x49, 0x89, 0xc8); /* mov r8, rcx */
+	PUT(e, 0x48, 0x89, 0xc1);	  /* mov rcx, rax */
+	PUT(e, 0x48, 0xc1, 0xe9, 0x0c);	  /* shr rcx, 12: the vpn */
+	PUT(e, 0x0f, 0xb6, 0xf1);	  /* movzx esi, cl: the set index */
+	PUT(e, 0x48, 0x8d, 0x34, 0x76);	  /* lea rsi, [rsi + rsi*2] */
+	load_c(e, RDI, is_store(op) ? CPU_OFF(tlb_w) : CPU_OFF(tlb_r));
+	PUT(e, 0x48, 0x8d, 0x3c, 0xf7);		 /* lea rdi, [rdi + rsi*8]: the entry */
+	PUT(e, 0x48, 0x3b, 0x0f);		 /* cmp rcx, [rdi]: its tag */
+	uint8_t *miss[2] = {jcc(e, 0x85), NULL}; /* jne */
+	if (size > 1) {
+		PUT(e, 0x89, 0xc6);				      /* mov esi, eax */
+		PUT(e, 0x81, 0xe6, 0xff, 0x0f, 0, 0);		      /* and esi, 0xfff */
+		PUT(e, 0x81, 0xfe), put32(e, 4096u - (unsigned)size); /* cmp esi, 4096 - size */
+		miss[1] = jcc(e, 0x87);				      /* ja */
+	}
+	PUT(e, 0x48, 0x03, 0x47, 0x08); /* add rax, [rdi + 8]: + addend */
+	switch (op) {
+	case D_LB: PUT(e, 0x48, 0x0f, 0xbe, 0x00); break; /* movsx rax, byte [rax] */
+	case D_LBU: PUT(e, 0x0f, 0xb6, 0x00); break;
+	case D_LH: PUT(e, 0x48, 0x0f, 0xbf, 0x00); break;
+	case D_LHU: PUT(e, 0x0f, 0xb7, 0x00); break;
+	case D_LW: PUT(e, 0x48, 0x63, 0x00); break;
+	case D_LWU: PUT(e, 0x8b, 0x00); break;
+	case D_LD: PUT(e, 0x48, 0x8b, 0x00); break;
+	case D_SB: PUT(e, 0x44, 0x88, 0x00); break; /* mov [rax], r8b */
+	case D_SH: PUT(e, 0x66, 0x44, 0x89, 0x00); break;
+	case D_SW: PUT(e, 0x44, 0x89, 0x00); break;
+	default: PUT(e, 0x4c, 0x89, 0x00); break;
+	}
+	PUT(e, 0xc3); /* ret */
 	for (int i = 0; i < 2; i++)
-		if (m->miss[i])
-			patch_to(m->miss[i], e->p);
-	PUT(e, 0x48, 0x89, 0xdf); /* mov rdi, rbx */
-	PUT(e, 0x48, 0x89, 0xc6); /* mov rsi, rax */
-	mov_imm64(e, RDX, (uint64_t)(uintptr_t)m->site);
+		if (miss[i])
+			patch_to(miss[i], e->p);
+	PUT(e, 0x48, 0x83, 0xec, 0x08);			      /* sub rsp, 8: align for the call */
+	PUT(e, 0x48, 0x8d, 0xbb), put32(e, (uint32_t)-XBIAS); /* lea rdi, [rbx - XBIAS]: c */
+	PUT(e, 0x48, 0x89, 0xc6);			      /* mov rsi, rax: va */
+	mov_imm64(e, RCX, (uint64_t)(uintptr_t)j->buf);
+	PUT(e, 0x48, 0x01, 0xca); /* add rdx, rcx: the site */
 	mov_imm64(e, RAX, (uint64_t)(uintptr_t)jit_mem_slow);
-	PUT(e, 0xff, 0xd0); /* call rax */
-	PUT(e, 0x85, 0xc0); /* test eax, eax */
-	patch_to(jcc_fwd(e, 0x85), leave);
-	emit_jmp(e, m->resume);
+	PUT(e, 0xff, 0xd0);		/* call rax */
+	PUT(e, 0x48, 0x83, 0xc4, 0x08); /* add rsp, 8 */
+	PUT(e, 0x48, 0x85, 0xd2);	/* test rdx, rdx */
+	PUT(e, 0x75, 0x01, 0xc3);	/* jnz +1; ret */
+	PUT(e, 0x48, 0x83, 0xc4, 0x08); /* add rsp, 8: drop our return address */
+	jmp_to(e, j->leave);
 }
 
-/* Decode (if needed) the slots of the block at pc and count them: n
- * instructions, and whether the last one ends it. */
+static void emit_thunks(struct jit *j)
+{
+	struct emit e = {j->buf, -1};
+	j->leave = e.p;
+	PUT(&e, 0x31, 0xc0, 0x5b, 0xc3); /* xor eax, eax; pop rbx; ret: leave a block */
+	e.p += (size_t) - (uintptr_t)e.p & 7;
+	j->call_generic = e.p;
+	put64(&e, (uint64_t)(uintptr_t)jit_generic);
+	for (unsigned op = D_LB; op <= D_SD; op++) {
+		e.p += (size_t) - (uintptr_t)e.p & 15;
+		j->thunk[op - D_LB] = e.p;
+		emit_thunk(&e, j, op);
+	}
+	j->base = j->used = (size_t)(e.p - j->buf + 15) & ~(size_t)15;
+}
+
+/* ---- blocks ---- */
+
+/* The expanded 32-bit form of a D_GENERIC slot. */
+static uint32_t generic_insn(const struct dinsn *d)
+{
+	return dinsn_len(d) == 2 ? rvc_lookup((uint16_t)d->imm) : (uint32_t)d->imm;
+}
+
+/* D_GENERIC instructions a block may hold: they go through the
+ * interpreter's executor in place (jit_generic). Not the ones that change
+ * privilege, flush, wait or trap on purpose (SYSTEM with funct3 0), the
+ * doorbell, nor illegal opcodes: the block ends before those. */
+static bool generic_in_block(uint32_t insn)
+{
+	switch (insn & 0x7f) {
+	case 0x33: /* OP, OP-32: the M extension beyond mul */
+	case 0x3b:
+	case 0x2f: /* AMO */
+	case 0x0f: /* fences */
+	case 0x07: /* F/D */
+	case 0x27:
+	case 0x43:
+	case 0x47:
+	case 0x4b:
+	case 0x4f:
+	case 0x53: return true;
+	case 0x73: return ((insn >> 12) & 7) != 0 && ((insn >> 12) & 7) != 4; /* Zicsr */
+	default: return false;
+	}
+}
+
+static bool compiles(const struct dinsn *d)
+{
+	unsigned op = dinsn_op(d);
+	if (op == D_GENERIC)
+		return generic_in_block(generic_insn(d));
+	return op >= D_LUI; /* every fast operation; not D_NONE or D_SLOW */
+}
+
+/* Decode (if needed) the slots of the block at pc and count them. */
 static unsigned block_extent(struct dpage *code, uint64_t pc, const uint8_t *host)
 {
 	unsigned n = 0, off = pc & 0xfff;
@@ -408,7 +537,7 @@ static unsigned block_extent(struct dpage *code, uint64_t pc, const uint8_t *hos
 		struct dinsn *d = &code->slot[off >> 1];
 		if (d->op == D_NONE)
 			dcache_decode(d, host + (off - (pc & 0xfff)), off);
-		if (!compiles(dinsn_op(d)))
+		if (!compiles(d))
 			break;
 		n++;
 		if (ends_block(dinsn_op(d)))
@@ -423,90 +552,143 @@ static bool same_page(uint64_t a, uint64_t b)
 	return (a ^ b) < 4096;
 }
 
-/* The records of the block's fixed exits in its page (see emit_jump). */
+/* Leave the block for pc: chainable through rec when not NULL. */
+static void emit_exit(struct emit *e, const struct jit *j, uint64_t pc, struct jit_exit *rec)
+{
+	if (rec)
+		rec->jmp = rel32_at(e, (const uint8_t[]){0xe9}, 1), patch_to(rec->jmp, e->p);
+	set_pc(e, pc);
+	if (!rec) {
+		jmp_to(e, j->leave);
+		return;
+	}
+	lea_rip(e, RAX, rec);
+	PUT(e, 0x5b, 0xc3); /* pop rbx; ret */
+}
+
+/* The block-ending control transfers. exit[0] and exit[1] are the records
+ * for the fixed targets (taken, and not taken or next). */
+static void emit_jump(struct emit *e, const struct jit *j, const struct dinsn *d, uint64_t pc,
+		      struct jit_exit *exit[2])
+{
+	static const uint8_t cc[] = {
+	    [D_BEQ] = 0x84, [D_BNE] = 0x85,  [D_BLT] = 0x8c,
+	    [D_BGE] = 0x8d, [D_BLTU] = 0x82, [D_BGEU] = 0x83,
+	};
+	unsigned op = dinsn_op(d), len = dinsn_len(d);
+	uint64_t target = pc + (uint64_t)(int64_t)d->imm;
+	switch (op) {
+	case D_JAL:
+		set_x(e, d->rd, pc + len);
+		emit_exit(e, j, target, exit[0]);
+		return;
+	case D_JALR:
+		load_x(e, RAX, d->rs1);
+		add_rax(e, d->imm);
+		PUT(e, 0x48, 0x83, 0xe0, 0xfe); /* and rax, ~1 */
+		store_c(e, CPU_OFF(pc), RAX);
+		set_x(e, d->rd, pc + len); /* after reading rs1: rd may be rs1 */
+		jmp_to(e, j->leave);
+		return;
+	default: {
+		load_x(e, RCX, d->rs2);
+		load_x(e, RAX, d->rs1);
+		PUT(e, 0x48, 0x39, 0xc8); /* cmp rax, rcx */
+		uint8_t *taken = jcc(e, cc[op]);
+		emit_exit(e, j, pc + len, exit[1]);
+		patch_to(taken, e->p);
+		emit_exit(e, j, target, exit[0]);
+	}
+	}
+}
+
+/* The records of the block's fixed exits (see emit_jump): page is NULL
+ * for a target off the block's page. */
 static void plan_exits(struct jit_exit *rec, const struct dinsn *last, uint64_t start, uint64_t pc,
 		       const uint8_t *page, uint64_t gen, struct jit_exit *exit[2])
 {
 	unsigned op = dinsn_op(last);
-	uint64_t next = ends_block(op) ? pc + dinsn_len(last) : pc;
-	uint64_t target = pc + (uint64_t)(int64_t)last->imm;
+	uint64_t to[2] = {pc + (uint64_t)(int64_t)last->imm,
+			  ends_block(op) ? pc + dinsn_len(last) : pc};
 	bool fixed = ends_block(op) && op != D_JALR;
-	exit[0] = fixed && same_page(target, start) ? &rec[0] : NULL;
-	exit[1] =
-	    (!ends_block(op) || (fixed && op != D_JAL)) && same_page(next, start) ? &rec[1] : NULL;
+	exit[0] = fixed ? &rec[0] : NULL;
+	exit[1] = !ends_block(op) || (fixed && op != D_JAL) ? &rec[1] : NULL;
 	for (int i = 0; i < 2; i++)
 		if (exit[i])
-			exit[i]->page = page, exit[i]->gen = gen;
+			*exit[i] = (struct jit_exit){.page = same_page(to[i], start) ? page : NULL,
+						     .gen = gen};
 }
 
-/* The chain entry of a block of n instructions at pc: what a patched exit
- * of another block jumps to. It charges the budget as the dispatcher does,
- * or, when the budget does not cover the block, leaves with pc set. */
-static void emit_chain_entry(struct emit *e, uint64_t pc, unsigned n, uint8_t **body_jmp)
+/* One instruction of a block's body (not its last jump). */
+static void emit_insn(struct emit *e, struct jit *j, const struct jit_block *b,
+		      const struct dinsn *d, uint64_t pc, struct jit_site *s, uint8_t **leave_at)
 {
-	load_c(e, RAX, offsetof(struct cpu, budget));
-	PUT(e, 0x48, 0x2d), put32(e, n);      /* sub rax, n */
-	uint8_t *short_of = jcc_fwd(e, 0x8c); /* jl */
-	store_c(e, offsetof(struct cpu, budget), RAX);
-	PUT(e, 0xe9);
-	*body_jmp = e->p;
-	put32(e, 0);
-	patch_to(short_of, e->p);
-	emit_set_pc(e, pc);
-	emit_return_null(e);
+	unsigned op = dinsn_op(d);
+	if (is_load(op) || is_store(op)) {
+		emit_mem(e, j, d, s);
+	} else if (op == D_GENERIC) {
+		s->raw = (uint32_t)d->imm, s->insn = generic_insn(d);
+		s->addend = (uintptr_t)b->host - b->pc;
+		PUT(e, 0x48, 0x8d, 0xbb),
+		    put32(e, (uint32_t)-XBIAS); /* lea rdi, [rbx - XBIAS]: c */
+		lea_rip(e, RSI, s);
+		patch_to(rel32_at(e, (const uint8_t[]){0xff, 0x15}, 2),
+			 j->call_generic); /* call [rip + slot] */
+		PUT(e, 0x85, 0xc0);	   /* test eax, eax */
+		*leave_at = jcc(e, 0x85);  /* jnz leave */
+		e->rax = -1;
+	} else {
+		emit_alu(e, d, pc);
+	}
 }
 
-/* Compile the n instructions at pc into the buffer: fills b's entries. */
-static void compile(struct jit *j, struct dpage *code, struct jit_block *b)
+/* Compile block b (n instructions at pc) at the end of the buffer. Layout:
+ * its sites and exit records, then the code:
+ *   fn:    push rbx; lea rbx, [rdi + XBIAS]
+ *   chain: sub budget, n; jl short       (where chained exits enter)
+ *   body:  the instructions, the exits
+ *   short: add budget, n; pc = b->pc; leave */
+static void compile(struct jit *j, struct dpage *code, struct jit_block *b, unsigned n,
+		    struct jit_site *sites, struct jit_exit *rec, uint8_t *start)
 {
-	struct jit_site *sites = (struct jit_site *)(j->buf + j->used);
-	struct jit_exit *rec = (struct jit_exit *)(sites + b->n);
-	struct pending mem[JIT_BLOCK_MAX];
+	struct emit e = {start, -1};
 	struct jit_exit *exit[2];
-	unsigned nmem = 0, n = b->n;
-	struct emit e = {(uint8_t *)(rec + 2)};
-	const struct dinsn *d = NULL;
 	uint64_t pc = b->pc;
-	uint8_t *body_jmp;
-	b->chain = e.p;
-	emit_chain_entry(&e, pc, n, &body_jmp);
+	const struct dinsn *d = NULL;
 	b->fn = (struct jit_exit * (*)(struct cpu *)) e.p;
-	PUT(&e, 0x53);		   /* push rbx */
-	PUT(&e, 0x48, 0x89, 0xfb); /* mov rbx, rdi */
-	patch_to(body_jmp, e.p);
+	PUT(&e, 0x53);				     /* push rbx */
+	PUT(&e, 0x48, 0x8d, 0x9f), put32(&e, XBIAS); /* lea rbx, [rdi + XBIAS] */
+	PUT(&e, 0x48, 0x83, 0xab), put32(&e, CPU_OFF(budget)),
+	    PUT(&e, (uint8_t)n);	   /* sub budget, n */
+	uint8_t *short_of = jcc(&e, 0x8c); /* jl */
 	for (unsigned i = 0; i < n; i++) {
 		d = &code->slot[(pc & 0xfff) >> 1];
 		unsigned op = dinsn_op(d);
-		if (is_load(op) || is_store(op)) {
-			struct pending *m = &mem[nmem++];
-			m->site = &sites[i];
-			*m->site = (struct jit_site){pc,    n - 1 - i, (uint8_t)op,
-						     d->rd, d->rs2,    (uint8_t)dinsn_len(d)};
-			emit_tlb(&e, d,
-				 is_load(op) ? offsetof(struct cpu, tlb_r)
-					     : offsetof(struct cpu, tlb_w),
-				 mem_size(op), m->miss);
-			if (is_load(op))
-				emit_load_op(&e, d);
-			else
-				emit_store_op(&e, d);
-			m->resume = e.p;
-		} else if (!ends_block(op)) {
-			emit_alu(&e, d, pc);
-		}
-		if (i + 1 < n || !ends_block(op))
-			pc += dinsn_len(d);
+		sites[i] = (struct jit_site){.pc = pc,
+					     .rest = n - 1 - i,
+					     .op = (uint8_t)op,
+					     .rd = d->rd,
+					     .rs2 = d->rs2,
+					     .len = (uint8_t)dinsn_len(d)};
+		if (i + 1 == n && ends_block(op))
+			break;
+		uint8_t *leave_at = NULL;
+		emit_insn(&e, j, b, d, pc, &sites[i], &leave_at);
+		if (leave_at)
+			patch_to(leave_at, j->leave);
+		pc += dinsn_len(d);
 	}
 	const uint8_t *page = (const uint8_t *)((uintptr_t)b->host & ~(uintptr_t)0xfff);
 	plan_exits(rec, d, b->pc, pc, page, b->gen, exit);
 	if (ends_block(dinsn_op(d)))
-		emit_jump(&e, d, pc, exit);
+		emit_jump(&e, j, d, pc, exit);
 	else
-		emit_exit(&e, pc, exit[1]);
-	uint8_t *leave = e.p;
-	emit_return_null(&e);
-	for (unsigned i = 0; i < nmem; i++)
-		emit_stub(&e, &mem[i], leave);
+		emit_exit(&e, j, pc, exit[1]);
+	patch_to(short_of, e.p);
+	PUT(&e, 0x48, 0x83, 0x83), put32(&e, CPU_OFF(budget)),
+	    PUT(&e, (uint8_t)n); /* add budget, n */
+	set_pc(&e, b->pc);
+	jmp_to(&e, j->leave);
 	j->used = (size_t)(e.p - j->buf + 15) & ~(size_t)15;
 }
 
@@ -514,12 +696,7 @@ static void jit_flush(struct jit *j)
 {
 	memset(j->hot, 0, sizeof(j->hot));
 	memset(j->table, 0, sizeof(j->table));
-	j->used = 0;
-}
-
-static bool block_is(const struct jit_block *b, const uint8_t *host, uint64_t pc, uint64_t gen)
-{
-	return b && b->host == host && b->pc == pc && b->gen == gen;
+	j->used = j->base;
 }
 
 static struct jit_block **bucket_of(struct jit *j, uint64_t pc)
@@ -532,7 +709,7 @@ static struct jit_block *table_find(struct cpu *c, const uint8_t *host, uint64_t
 {
 	struct jit_block **link = bucket_of(c->jit, pc), *b;
 	while ((b = *link)) {
-		if (block_is(b, host, pc, gen))
+		if (b->host == host && b->pc == pc && b->gen == gen)
 			return b;
 		if (b->gen != dcache_gen(c->dc, b->host))
 			*link = b->next;
@@ -545,25 +722,71 @@ static struct jit_block *table_find(struct cpu *c, const uint8_t *host, uint64_t
 static struct jit_block *new_block(struct jit *j, struct dpage *code, uint64_t pc,
 				   const uint8_t *host, uint64_t gen)
 {
-	struct jit_block *b = (struct jit_block *)(j->buf + j->used), **bucket = bucket_of(j, pc);
-	*b = (struct jit_block){
-	    .host = host, .pc = pc, .gen = gen, .n = block_extent(code, pc, host)};
-	j->used += (sizeof(*b) + 15) & ~(size_t)15;
-	if (b->n)
-		compile(j, code, b);
-	b->next = *bucket;
+	unsigned n = block_extent(code, pc, host);
+	struct jit_site *sites = (struct jit_site *)(j->buf + j->used);
+	struct jit_exit *rec = (struct jit_exit *)(sites + n);
+	struct jit_block *b = (struct jit_block *)(rec + 2), **bucket = bucket_of(j, pc);
+	*b = (struct jit_block){.host = host, .pc = pc, .gen = gen, .next = *bucket};
+	j->used = (size_t)((uint8_t *)(b + 1) - j->buf + 15) & ~(size_t)15;
+	if (n)
+		compile(j, code, b, n, sites, rec, j->buf + j->used);
 	*bucket = b;
 	return b;
 }
 
-const struct jit_block *jit_block_at(struct cpu *c, struct dpage *code, uint64_t pc,
-				     const uint8_t *host, struct jit_exit *from)
+/* The guard of an exit to another page, in front of the target block's
+ * chain entry: the dispatcher's checks inline (the fetch TLB still maps
+ * the target's page to the host page it was compiled from, and that
+ * page's generation is unchanged); when one fails, it leaves with pc set. */
+static uint8_t *emit_guard(struct cpu *c, uint64_t pc, const uint8_t *host, uint64_t gen, jit_fn fn)
+{
+	struct jit *j = c->jit;
+	struct emit e = {j->buf + j->used, -1};
+	uint8_t *guard = e.p, *miss[3];
+	uint32_t at = (uint32_t)(tlb_vpn(pc) % CPU_TLB_SIZE * sizeof(struct cpu_tlb_entry));
+	load_c(&e, RSI, CPU_OFF(tlb_x));
+	PUT(&e, 0x48, 0x8b, 0x86), put32(&e, at); /* mov rax, [rsi + at]: the tag */
+	mov_imm64(&e, RDX, tlb_vpn(pc));
+	PUT(&e, 0x48, 0x39, 0xd0); /* cmp rax, rdx */
+	miss[0] = jcc(&e, 0x85);
+	PUT(&e, 0x48, 0x8b, 0x86), put32(&e, at + 8); /* mov rax, [rsi + at + 8]: the addend */
+	mov_imm64(&e, RDX, (uint64_t)((uintptr_t)host - pc));
+	PUT(&e, 0x48, 0x39, 0xd0);
+	miss[1] = jcc(&e, 0x85);
+	mov_imm64(&e, RAX, (uint64_t)(uintptr_t)&c->dc->gen[dcache_index(host)]);
+	PUT(&e, 0x48, 0x8b, 0x00); /* mov rax, [rax] */
+	mov_imm64(&e, RDX, gen);
+	PUT(&e, 0x48, 0x39, 0xd0);
+	miss[2] = jcc(&e, 0x85);
+	jmp_to(&e, (const uint8_t *)fn + CHAIN_AT);
+	for (int i = 0; i < 3; i++)
+		patch_to(miss[i], e.p);
+	set_pc(&e, pc);
+	jmp_to(&e, j->leave);
+	j->used = (size_t)(e.p - j->buf + 15) & ~(size_t)15;
+	return guard;
+}
+
+/* Chain the exit `from` to block fn at pc: directly in one page and one
+ * generation (the jump stays valid exactly as long as both blocks do),
+ * through a guard from another page. */
+static void chain(struct cpu *c, struct jit_exit *from, uint64_t pc, const uint8_t *host,
+		  uint64_t gen, jit_fn fn)
+{
+	if (from->page == host - (pc & 0xfff) && from->gen == gen)
+		patch_to(from->jmp, (const uint8_t *)fn + CHAIN_AT);
+	else if (!from->page && c->jit->used + 256 <= JIT_BUF_BYTES)
+		patch_to(from->jmp, emit_guard(c, pc, host, gen, fn));
+}
+
+jit_fn jit_block_at(struct cpu *c, struct dpage *code, uint64_t pc, const uint8_t *host,
+		    struct jit_exit *from)
 {
 	struct jit *j = c->jit;
 	uint64_t gen = dcache_gen(c->dc, host);
-	struct jit_block **hot = &j->hot[(pc >> 1) % JIT_HOT], *b = *hot;
-	if (!block_is(b, host, pc, gen)) {
-		b = table_find(c, host, pc, gen);
+	struct jit_hot *h = &j->hot[(pc >> 1) % JIT_HOT];
+	if (h->host != host || h->pc != pc || h->gen != gen) {
+		struct jit_block *b = table_find(c, host, pc, gen);
 		if (!b) {
 			if (j->used + JIT_ROOM > JIT_BUF_BYTES) {
 				jit_flush(j);
@@ -571,13 +794,11 @@ const struct jit_block *jit_block_at(struct cpu *c, struct dpage *code, uint64_t
 			}
 			b = new_block(j, code, pc, host, gen);
 		}
-		*hot = b;
+		*h = (struct jit_hot){host, pc, gen, b->fn};
 	}
-	/* Chain the exit that led here: same page, same generation, so the
-	 * jump stays valid exactly as long as both blocks do. */
-	if (from && b->n && from->gen == gen && from->page == host - (pc & 0xfff))
-		patch_to(from->jmp, b->chain);
-	return b;
+	if (from && h->fn)
+		chain(c, from, pc, host, gen, h->fn);
+	return h->fn;
 }
 
 int jit_init(struct cpu *c)
@@ -591,6 +812,7 @@ int jit_init(struct cpu *c)
 		free(j);
 		return 0;
 	}
+	emit_thunks(j);
 	c->jit = j;
 	return 0;
 }
@@ -617,8 +839,8 @@ void jit_free(struct cpu *c)
 	(void)c;
 }
 
-const struct jit_block *jit_block_at(struct cpu *c, struct dpage *code, uint64_t pc,
-				     const uint8_t *host, struct jit_exit *from)
+jit_fn jit_block_at(struct cpu *c, struct dpage *code, uint64_t pc, const uint8_t *host,
+		    struct jit_exit *from)
 {
 	(void)c, (void)code, (void)pc, (void)host, (void)from;
 	return NULL;

@@ -33,17 +33,11 @@ struct dpage;
 
 struct jit_exit;
 
-struct jit_block {
-	const uint8_t *host; /* host address of the first instruction */
-	uint64_t pc;	     /* its guest virtual address */
-	uint64_t gen;	     /* its page's dcache generation when compiled */
-	/* Run the block, charged already. Returns the exit it left by when
-	 * that exit can be chained to the next block, else NULL. */
-	struct jit_exit *(*fn)(struct cpu *c);
-	const uint8_t *chain;	/* where chained exits enter (charges itself) */
-	uint32_t n;		/* instructions; 0: the first is the interpreter's */
-	struct jit_block *next; /* in its hash chain */
-};
+/* A compiled block: charges its instructions to c->budget and runs them;
+ * or, when the budget does not cover them all, returns at once with the
+ * budget unchanged. Returns the exit it left by when that exit can be
+ * chained to the next block, else NULL. */
+typedef struct jit_exit *(*jit_fn)(struct cpu *c);
 
 /* Turn the translation cache on (if the host allows) or off. 0, or -ENOMEM
  * when turning on failed for lack of memory. */
@@ -51,10 +45,10 @@ int jit_init(struct cpu *c);
 void jit_free(struct cpu *c);
 
 /* The block at guest pc (host address host, in decoded page code),
- * compiling it if needed; NULL when the hart does not compile. `from` is
- * the exit the previous block returned, if any: it is chained to this
- * block when both are in one page. */
-const struct jit_block *jit_block_at(struct cpu *c, struct dpage *code, uint64_t pc,
-				     const uint8_t *host, struct jit_exit *from);
+ * compiling it if needed; NULL when the instruction at pc is one only the
+ * interpreter runs. `from` is the exit the previous block returned, if
+ * any: it is chained to this block. */
+jit_fn jit_block_at(struct cpu *c, struct dpage *code, uint64_t pc, const uint8_t *host,
+		    struct jit_exit *from);
 
 #endif
