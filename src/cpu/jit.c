@@ -79,7 +79,7 @@ struct jit_hot {
 struct jit {
 	uint8_t *buf;
 	size_t used, base; /* base: the end of the thunks */
-	uint8_t *thunk[JIT_THUNKS], *leave;
+	uint8_t *thunk[JIT_THUNKS], *leave, *jump;
 	uint8_t *call_generic; /* a pointer slot: jit_generic's address */
 	struct jit_hot hot[JIT_HOT];
 	struct jit_block *table[JIT_TABLE];
@@ -474,8 +474,58 @@ static void emit_thunk(struct emit *e, struct jit *j, unsigned op)
 	jmp_to(e, j->leave);
 }
 
-static void emit_thunks(struct jit *j)
+/* The thunk an indirect jump's block ends with, pc stored: the
+ * dispatcher's hit path inline (the last-found table, the fetch TLB, the
+ * page's generation), then into the target block's chain entry, which
+ * checks the budget; any miss leaves for the dispatcher. */
+static void emit_jump_thunk(struct emit *e, struct cpu *c)
 {
+	_Static_assert(JIT_HOT == 4096 && DCACHE_PAGES == 4096 && sizeof(struct jit_hot) == 32 &&
+			   offsetof(struct jit_hot, pc) == 8 &&
+			   offsetof(struct jit_hot, gen) == 16 &&
+			   offsetof(struct jit_hot, fn) == 24,
+		       "the jump thunk's table lookup");
+	struct jit *j = c->jit;
+	uint8_t *miss[5];
+	load_c(e, RAX, CPU_OFF(pc));
+	PUT(e, 0x48, 0x89, 0xc1);	      /* mov rcx, rax */
+	PUT(e, 0x48, 0xd1, 0xe9);	      /* shr rcx, 1 */
+	PUT(e, 0x81, 0xe1, 0xff, 0x0f, 0, 0); /* and ecx, 4095 */
+	PUT(e, 0x48, 0xc1, 0xe1, 0x05);	      /* shl rcx, 5 */
+	mov_imm64(e, RDX, (uint64_t)(uintptr_t)j->hot);
+	PUT(e, 0x48, 0x01, 0xca);	/* add rdx, rcx: the entry */
+	PUT(e, 0x48, 0x3b, 0x42, 0x08); /* cmp rax, [rdx + 8]: pc */
+	miss[0] = jcc(e, 0x85);
+	PUT(e, 0x48, 0x89, 0xc6);	/* mov rsi, rax */
+	PUT(e, 0x48, 0xc1, 0xee, 0x0c); /* shr rsi, 12: the vpn */
+	PUT(e, 0x40, 0x0f, 0xb6, 0xce); /* movzx ecx, sil */
+	PUT(e, 0x48, 0x8d, 0x0c, 0x49); /* lea rcx, [rcx + rcx*2] */
+	load_c(e, RDI, CPU_OFF(tlb_x));
+	PUT(e, 0x48, 0x8d, 0x3c, 0xcf); /* lea rdi, [rdi + rcx*8]: the fetch entry */
+	PUT(e, 0x48, 0x3b, 0x37);	/* cmp rsi, [rdi] */
+	miss[1] = jcc(e, 0x85);
+	PUT(e, 0x48, 0x8b, 0x4f, 0x08); /* mov rcx, [rdi + 8] */
+	PUT(e, 0x48, 0x01, 0xc1);	/* add rcx, rax: the host address */
+	PUT(e, 0x48, 0x3b, 0x0a);	/* cmp rcx, [rdx]: host */
+	miss[2] = jcc(e, 0x85);
+	PUT(e, 0x48, 0xc1, 0xe9, 0x0c);	      /* shr rcx, 12 */
+	PUT(e, 0x81, 0xe1, 0xff, 0x0f, 0, 0); /* and ecx, 4095: dcache_index */
+	PUT(e, 0x48, 0xbe), put64(e, (uint64_t)(uintptr_t)c->dc->gen); /* mov rsi, gen */
+	PUT(e, 0x48, 0x8b, 0x0c, 0xce);				       /* mov rcx, [rsi + rcx*8] */
+	PUT(e, 0x48, 0x3b, 0x4a, 0x10); /* cmp rcx, [rdx + 16]: gen */
+	miss[3] = jcc(e, 0x85);
+	PUT(e, 0x48, 0x8b, 0x42, 0x18); /* mov rax, [rdx + 24]: fn */
+	PUT(e, 0x48, 0x85, 0xc0);	/* test rax, rax */
+	miss[4] = jcc(e, 0x84);
+	PUT(e, 0x48, 0x83, 0xc0, CHAIN_AT); /* add rax, CHAIN_AT */
+	PUT(e, 0xff, 0xe0);		    /* jmp rax */
+	for (int i = 0; i < 5; i++)
+		patch_to(miss[i], j->leave);
+}
+
+static void emit_thunks(struct cpu *c)
+{
+	struct jit *j = c->jit;
 	struct emit e = {j->buf, -1};
 	j->leave = e.p;
 	PUT(&e, 0x31, 0xc0, 0x5b, 0xc3); /* xor eax, eax; pop rbx; ret: leave a block */
@@ -487,6 +537,9 @@ static void emit_thunks(struct jit *j)
 		j->thunk[op - D_LB] = e.p;
 		emit_thunk(&e, j, op);
 	}
+	e.p += (size_t) - (uintptr_t)e.p & 15;
+	j->jump = e.p;
+	emit_jump_thunk(&e, c);
 	j->base = j->used = (size_t)(e.p - j->buf + 15) & ~(size_t)15;
 }
 
@@ -588,7 +641,7 @@ static void emit_jump(struct emit *e, const struct jit *j, const struct dinsn *d
 		PUT(e, 0x48, 0x83, 0xe0, 0xfe); /* and rax, ~1 */
 		store_c(e, CPU_OFF(pc), RAX);
 		set_x(e, d->rd, pc + len); /* after reading rs1: rd may be rs1 */
-		jmp_to(e, j->leave);
+		jmp_to(e, j->jump);
 		return;
 	default: {
 		load_x(e, RCX, d->rs2);
@@ -812,8 +865,8 @@ int jit_init(struct cpu *c)
 		free(j);
 		return 0;
 	}
-	emit_thunks(j);
 	c->jit = j;
+	emit_thunks(c);
 	return 0;
 }
 

@@ -10,7 +10,10 @@
  *   byte of it with sb;
  * - a compressed instruction patched in place, and a 32-bit instruction
  *   replaced by two compressed ones (the decoder must re-split);
- * - code copied into a data buffer, executed, rewritten, executed again.
+ * - code copied into a data buffer, executed, rewritten, executed again;
+ * - a hot call into another page, patched between two passes through the
+ *   same call (a translation cache's chained cross-page jump must see it);
+ * - a return into code the callee patched (an indirect jump's lookup).
  * Without fence.i the result is unspecified, so that is never tested.
  * Nothing here is implementation-defined. */
 #include "u_test.h"
@@ -178,6 +181,30 @@ u_smc_byte:
 	blt s2, t1, 1b
 	U_CHECKR(s3, 45)
 
+	/* ---- across pages ---- */
+	U_NUM(14)
+	li s2, 0
+1:	jal ra, u_smc_far	/* the same call before and after the patch */
+	addi s2, s2, 1
+	li t1, 50
+	bne s2, t1, 2f
+	la t0, u_smc_far
+	li t1, ADDI_A0(22)
+	sw t1, 0(t0)
+	fence.i
+2:	li t1, 51
+	blt s2, t1, 1b
+	U_CHECKR(a0, 22)
+	U_NUM(15)
+	li s2, 0
+1:	jal ra, u_smc_patcher	/* patches u_smc_ret on the third pass */
+u_smc_ret:
+	addi a0, x0, 13		/* patched to addi a0, x0, 14 */
+	addi s2, s2, 1
+	li t1, 3
+	blt s2, t1, 1b
+	U_CHECKR(a0, 14)
+
 	PASS
 
 	.balign 4
@@ -197,6 +224,21 @@ u_smc_cfn:
 	c.li a0, 8
 	c.jr ra
 	.option pop
+
+	.balign 4096
+u_smc_far:
+	addi a0, x0, 21
+	ret
+
+	.balign 4096
+u_smc_patcher:
+	li t1, 2
+	bne s2, t1, 1f
+	la t0, u_smc_ret
+	li t2, ADDI_A0(14)
+	sw t2, 0(t0)
+	fence.i
+1:	ret
 
 RVTEST_END
 
