@@ -32,15 +32,15 @@ static void dcache_changed(struct dcache *dc, unsigned i)
 
 struct dpage *dcache_find(struct cpu *c, const uint8_t *host)
 {
-	struct dpage *p = c->dc->page[dcache_index(host)];
-	return p && p->host == host ? p : NULL;
+	unsigned i = dcache_index(host);
+	return c->dc->host[i] == host ? c->dc->page[i] : NULL;
 }
 
 struct dpage *dcache_get(struct cpu *c, const uint8_t *host)
 {
 	unsigned i = dcache_index(host);
 	struct dpage *p = c->dc->page[i];
-	if (p && p->host == host)
+	if (c->dc->host[i] == host)
 		return p;
 	if (!p) {
 		p = malloc(sizeof(*p));
@@ -52,7 +52,7 @@ struct dpage *dcache_get(struct cpu *c, const uint8_t *host)
 		mmu_flush_fetch(c);
 	}
 	memset(p->slot, 0, sizeof(p->slot));
-	p->host = host;
+	c->dc->host[i] = host;
 	dcache_changed(c->dc, i);
 	mmu_unmap_writable(c, host); /* invariant 1 */
 	return p;
@@ -83,10 +83,10 @@ void cpu_ram_written(struct cpu *c, const uint8_t *host, uint64_t len)
 
 void cpu_forget_page(struct cpu *c, const uint8_t *page)
 {
-	struct dpage *p = dcache_find(c, page);
-	if (p) {
-		p->host = NULL;
-		dcache_changed(c->dc, dcache_index(page));
+	unsigned i = dcache_index(page);
+	if (c->dc->host[i] == page) {
+		c->dc->host[i] = NULL;
+		dcache_changed(c->dc, i);
 		mmu_flush_fetch(c); /* invariant 2 */
 	}
 }
@@ -94,8 +94,7 @@ void cpu_forget_page(struct cpu *c, const uint8_t *page)
 void cpu_flush_code(struct cpu *c)
 {
 	for (unsigned i = 0; i < DCACHE_PAGES; i++) {
-		if (c->dc->page[i])
-			c->dc->page[i]->host = NULL;
+		c->dc->host[i] = NULL;
 		dcache_changed(c->dc, i);
 	}
 	mmu_flush_fetch(c);

@@ -105,7 +105,6 @@ static inline unsigned dinsn_len(const struct dinsn *d)
 #define DPAGE_SLOTS 2048
 
 struct dpage {
-	const uint8_t *host; /* the RAM page this decodes, NULL if free */
 	struct dinsn slot[DPAGE_SLOTS];
 };
 
@@ -116,6 +115,9 @@ struct dpage {
  * (jit.h) keys its blocks on them. */
 struct dcache {
 	struct dpage *page[DCACHE_PAGES];
+	/* The RAM page page[i] decodes, NULL if none: apart from the pages,
+	 * so that a lookup reads one hot array, not a cold line of a page. */
+	const uint8_t *host[DCACHE_PAGES];
 	uint64_t gen[DCACHE_PAGES];
 	uint64_t epoch;
 };

@@ -679,6 +679,10 @@ static void emit_insn(struct emit *e, struct jit *j, const struct jit_block *b,
 	unsigned op = dinsn_op(d);
 	if (is_load(op) || is_store(op)) {
 		emit_mem(e, j, d, s);
+	} else if (op == D_GENERIC && (generic_insn(d) & 0x707f) <= 0x100f &&
+		   (generic_insn(d) & 0x7f) == 0x0f) {
+		/* fence, fence.i: no-ops, as in cpu_exec_other (one hart, and a
+		 * store to code leaves the block through its generation) */
 	} else if (op == D_GENERIC) {
 		s->raw = (uint32_t)d->imm, s->insn = generic_insn(d);
 		s->addend = (uintptr_t)b->host - b->pc;
