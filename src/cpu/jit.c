@@ -26,7 +26,7 @@
 #if defined(__x86_64__)
 
 #define JIT_BUF_BYTES (64u << 20)
-#define JIT_HOT	      (1u << 12)		   /* copies of the blocks last found, by pc */
+#define JIT_HOT	      (1u << 13)		   /* copies of the blocks last found, by pc */
 #define JIT_TABLE     (1u << 16)		   /* every block, hashed, chained */
 #define JIT_ROOM      (JIT_BLOCK_MAX * 128 + 4096) /* the most one block can take */
 #define XBIAS	      136 /* rbx = c + XBIAS: x[1..32] at disp8 -128..120 */
@@ -480,7 +480,7 @@ static void emit_thunk(struct emit *e, struct jit *j, unsigned op)
  * checks the budget; any miss leaves for the dispatcher. */
 static void emit_jump_thunk(struct emit *e, struct cpu *c)
 {
-	_Static_assert(JIT_HOT == 4096 && DCACHE_PAGES == 4096 && sizeof(struct jit_hot) == 32 &&
+	_Static_assert(JIT_HOT == 8192 && DCACHE_PAGES == 4096 && sizeof(struct jit_hot) == 32 &&
 			   offsetof(struct jit_hot, pc) == 8 &&
 			   offsetof(struct jit_hot, gen) == 16 &&
 			   offsetof(struct jit_hot, fn) == 24,
@@ -489,8 +489,10 @@ static void emit_jump_thunk(struct emit *e, struct cpu *c)
 	uint8_t *miss[5];
 	load_c(e, RAX, CPU_OFF(pc));
 	PUT(e, 0x48, 0x89, 0xc1);	      /* mov rcx, rax */
-	PUT(e, 0x48, 0xd1, 0xe9);	      /* shr rcx, 1 */
-	PUT(e, 0x81, 0xe1, 0xff, 0x0f, 0, 0); /* and ecx, 4095 */
+	PUT(e, 0x48, 0xc1, 0xe9, 0x0d);	      /* shr rcx, 13 */
+	PUT(e, 0x48, 0x31, 0xc1);	      /* xor rcx, rax */
+	PUT(e, 0x48, 0xd1, 0xe9);	      /* shr rcx, 1: hot_index() */
+	PUT(e, 0x81, 0xe1, 0xff, 0x1f, 0, 0); /* and ecx, JIT_HOT - 1 */
 	PUT(e, 0x48, 0xc1, 0xe1, 0x05);	      /* shl rcx, 5 */
 	mov_imm64(e, RDX, (uint64_t)(uintptr_t)j->hot);
 	PUT(e, 0x48, 0x01, 0xca);	/* add rdx, rcx: the entry */
@@ -836,12 +838,19 @@ static void chain(struct cpu *c, struct jit_exit *from, uint64_t pc, const uint8
 		patch_to(from->jmp, emit_guard(c, pc, host, gen, fn));
 }
 
+/* Where block pc goes in hot[]: the pc's halfword index with the bits
+ * above 8 KiB folded in, since hot kernel code is spread over megabytes. */
+static unsigned hot_index(uint64_t pc)
+{
+	return (unsigned)(((pc >> 13) ^ pc) >> 1) % JIT_HOT;
+}
+
 jit_fn jit_block_at(struct cpu *c, struct dpage *code, uint64_t pc, const uint8_t *host,
 		    struct jit_exit *from)
 {
 	struct jit *j = c->jit;
 	uint64_t gen = dcache_gen(c->dc, host);
-	struct jit_hot *h = &j->hot[(pc >> 1) % JIT_HOT];
+	struct jit_hot *h = &j->hot[hot_index(pc)];
 	if (h->host != host || h->pc != pc || h->gen != gen) {
 		struct jit_block *b = table_find(c, host, pc, gen);
 		if (!b) {

@@ -287,6 +287,11 @@ bool mmu_store_slow(struct cpu *c, uint64_t va, int size, uint64_t val)
 
 static bool fetch16(struct cpu *c, uint64_t va, uint16_t *half)
 {
+	const struct cpu_tlb_entry *e = tlb_for(c, ACC_X, va);
+	if (e->tag == tlb_vpn(va)) { /* a hit: an instruction straddling pages runs this often */
+		memcpy(half, (const uint8_t *)(e->addend + va), 2);
+		return true;
+	}
 	uint64_t pa;
 	bool ok;
 	uint8_t *page = page_for(c, va, ACC_X, &pa, &ok);
