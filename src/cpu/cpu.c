@@ -502,8 +502,8 @@ static inline __attribute__((always_inline)) bool exec_decoded(struct cpu *c, co
 }
 
 /* Fetch, decode and execute the instruction at pc without the cache: for
- * an instruction straddling two pages, and for the first instruction after a
- * fetch-TLB miss (the fetch fills the TLB, so the next one is cached). */
+ * an instruction straddling two pages, and for code the fetch TLB does not
+ * cache (outside plain RAM). */
 static void exec_uncached(struct cpu *c)
 {
 	uint32_t insn;
@@ -526,9 +526,13 @@ static inline __attribute__((always_inline)) struct jit_exit *run_page(struct cp
 	uint64_t pc = c->pc;
 	const struct cpu_tlb_entry *e = &c->tlb_x[tlb_vpn(pc) % CPU_TLB_SIZE];
 	if (unlikely(e->tag != tlb_vpn(pc))) {
-		c->budget--;
-		exec_uncached(c);
-		return NULL;
+		int mapped = mmu_fill_fetch(c, pc);
+		if (mapped <= 0) { /* a fetch fault is this step; not RAM: fetch slowly */
+			c->budget--;
+			if (mapped == 0)
+				exec_uncached(c);
+			return NULL;
+		}
 	}
 	struct dpage *code = e->code;
 	uintptr_t addend = e->addend;

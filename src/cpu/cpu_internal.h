@@ -47,6 +47,10 @@ void mmu_unmap_writable(struct cpu *c, const uint8_t *host);
 bool mmu_translate(struct cpu *c, uint64_t va, int acc, uint64_t *pa);
 bool mmu_load_slow(struct cpu *c, uint64_t va, int size, uint64_t *val);
 bool mmu_store_slow(struct cpu *c, uint64_t va, int size, uint64_t val);
+/* Fill the fetch TLB for pc's page: 1 when it now maps it; 0 when the page
+ * is not cached (not plain RAM: fetch it the slow way); -1 when the
+ * translation faulted (raised, as a fetch of pc would). */
+int mmu_fill_fetch(struct cpu *c, uint64_t pc);
 /* Fetch the instruction at pc (16 or 32 bits, low half first). */
 bool mmu_fetch_slow(struct cpu *c, uint64_t pc, uint32_t *insn);
 /* Host pointer for a read-modify-write of `size` bytes at `va` (AMO, SC):

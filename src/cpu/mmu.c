@@ -305,6 +305,16 @@ static bool fetch16(struct cpu *c, uint64_t va, uint16_t *half)
 	return true;
 }
 
+int mmu_fill_fetch(struct cpu *c, uint64_t pc)
+{
+	uint64_t pa;
+	bool ok;
+	page_for(c, pc, ACC_X, &pa, &ok);
+	if (!ok)
+		return -1;
+	return tlb_for(c, ACC_X, pc)->tag == tlb_vpn(pc);
+}
+
 bool mmu_fetch_slow(struct cpu *c, uint64_t pc, uint32_t *insn)
 {
 	uint16_t lo, hi = 0;
