@@ -684,7 +684,9 @@ static void emit_insn(struct emit *e, struct jit *j, const struct jit_block *b,
 	} else if (op == D_GENERIC && (generic_insn(d) & 0x707f) <= 0x100f &&
 		   (generic_insn(d) & 0x7f) == 0x0f) {
 		/* fence, fence.i: no-ops, as in cpu_exec_other (one hart, and a
-		 * store to code leaves the block through its generation) */
+		 * store to code leaves the block through its generation); only
+		 * raw_insn, part of the hart's state, records them */
+		PUT(e, 0xc7, 0x83), put32(e, CPU_OFF(raw_insn)), put32(e, (uint32_t)d->imm);
 	} else if (op == D_GENERIC) {
 		s->raw = (uint32_t)d->imm, s->insn = generic_insn(d);
 		s->addend = (uintptr_t)b->host - b->pc;

@@ -62,6 +62,15 @@ static void setup_round(struct bare *m, uint64_t *s)
 	cpu_flush_tlb(c);
 }
 
+/* The offset of the first byte where a and b differ, or -1. */
+static long first_difference(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return (long)i;
+	return -1;
+}
+
 /* One round from seed s with the given engine: the hart's state and RAM
  * after it, in state and ram (FUZZ_RAM bytes). 0, or -1 on a setup error. */
 static int run_round(struct bare *m, uint64_t s, bool jit, FILE *sink, uint8_t *state, uint8_t *ram)
@@ -102,14 +111,15 @@ int main(int argc, char **argv)
 			}
 			bare_free(m);
 		}
-		if (memcmp(state[0], state[1], CPU_STATE_SIZE) ||
-		    memcmp(ram[0], ram[1], FUZZ_RAM)) {
-			fprintf(stderr,
-				"fuzz_cpu: round %d (seed %llu): the translation cache left "
-				"another %s than "
-				"the interpreter\n",
-				i, (unsigned long long)(seed + (uint64_t)i),
-				memcmp(state[0], state[1], CPU_STATE_SIZE) ? "hart state" : "RAM");
+		long at = first_difference(state[0], state[1], CPU_STATE_SIZE);
+		long ram_at = first_difference(ram[0], ram[1], FUZZ_RAM);
+		if (at >= 0 || ram_at >= 0) {
+			fprintf(
+			    stderr,
+			    "fuzz_cpu: round %d (seed %llu): the translation cache left another %s "
+			    "than the interpreter (first difference at byte %ld)\n",
+			    i, (unsigned long long)(seed + (uint64_t)i),
+			    at >= 0 ? "hart state" : "RAM", at >= 0 ? at : ram_at);
 			return 1;
 		}
 	}
