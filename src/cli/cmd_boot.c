@@ -268,8 +268,9 @@ int cmd_boot(int argc, char **argv)
 		uint64_t n = cpu_steps(&v->cpu) - steps0; /* this run's, after a --load */
 		virt_ram_hash(v, hash);
 		fprintf(stderr,
-			"instructions %" PRIu64 "\nwall-seconds %.3f\nmips %.1f\nram-hash %s\n", n,
-			secs, secs > 0 ? n / secs / 1e6 : 0.0, hash);
+			"instructions %" PRIu64 "\nwall-seconds %.3f\nmips %.1f\nram-hash %s\n"
+			"timer-late %" PRIu64 "\n",
+			n, secs, secs > 0 ? n / secs / 1e6 : 0.0, hash, v->timer_late);
 	}
 	if (a.save_dir && save_disks(v, a.save_dir))
 		rc = EXIT_USAGE;

@@ -89,9 +89,18 @@ void cpu_stop(struct cpu *c)
 	c->budget = 0;
 }
 
+static int irq_to_take(const struct cpu *c);
+
+/* Only an interrupt the hart would take now needs the run to end (the next
+ * cpu_run takes it before the next instruction). One still masked, or
+ * none, does not: whatever unmasks it later (a CSR write, an xRET, a
+ * device) rechecks then. So the hart takes every interrupt at the same
+ * instruction as when every such write ended the run, without ending a
+ * run at each spin_unlock_irqrestore. */
 void cpu_recheck_irq(struct cpu *c)
 {
-	cpu_stop(c);
+	if (irq_to_take(c) >= 0)
+		cpu_stop(c);
 }
 
 void cpu_set_irq(struct cpu *c, uint64_t mask, bool level)
@@ -100,7 +109,7 @@ void cpu_set_irq(struct cpu *c, uint64_t mask, bool level)
 		c->csr.mip |= mask;
 	else
 		c->csr.mip &= ~mask;
-	cpu_recheck_irq(c);
+	cpu_stop(c); /* the board may have more to do (a new timer deadline) */
 }
 
 /* Enter the trap handler for `cause`, in S-mode when delegated. */

@@ -149,8 +149,9 @@ int cpu_use_jit(struct cpu *c, bool on);
 
 /* Step up to `n` instructions, taking pending interrupts first. Returns the
  * number stepped. Returns early when the hart enters WFI with nothing
- * pending, when cpu_stop() is called, or after a write that may unmask an
- * interrupt (so the caller can update mip and call again). */
+ * pending, when cpu_stop() is called, or when an interrupt became one the
+ * hart would take (a write unmasked it, or a device raised it): the next
+ * cpu_run takes it. */
 uint64_t cpu_run(struct cpu *c, uint64_t n);
 
 /* Translate a virtual address as the hart's current data accesses would

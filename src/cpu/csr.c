@@ -358,9 +358,9 @@ bool csr_system(struct cpu *c, uint32_t insn)
 	case 0x105:
 		if (c->priv == PRV_U || (c->priv == PRV_S && (c->csr.mstatus & MSTATUS_TW)))
 			return illegal(c);
-		if (!(c->csr.mip & c->csr.mie)) {
+		if (!(c->csr.mip & c->csr.mie)) { /* the board skips time to its next event */
 			c->wfi = true;
-			c->budget = 0;
+			cpu_stop(c);
 		}
 		return true;
 	default: return illegal(c);

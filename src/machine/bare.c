@@ -73,6 +73,7 @@ static bool bus_store(void *opaque, uint64_t pa, int size, uint64_t val)
 			tohost_written(m);
 		return true;
 	}
+	cpu_stop(&m->cpu); /* a device store may move the slice's end (mtimecmp) */
 	return mmio_write(&m->bus, pa, size, val);
 }
 

@@ -51,9 +51,12 @@ static bool bus_load(void *opaque, uint64_t pa, int size, uint64_t *val)
 	return mmio_read(&v->bus, pa, size, val);
 }
 
+/* A store to a device ends the run: it may have moved what bounds the
+ * slice (the RTC's alarm) or raised what the next run must see. */
 static bool bus_store(void *opaque, uint64_t pa, int size, uint64_t val)
 {
 	struct virt *v = opaque;
+	cpu_stop(&v->cpu);
 	return mmio_write(&v->bus, pa, size, val);
 }
 
@@ -226,6 +229,7 @@ static void sbi_set_timer(void *opaque, uint64_t deadline)
 	struct virt *v = opaque;
 	v->dev.timer_deadline = deadline;
 	update_timer(v);
+	cpu_stop(&v->cpu); /* the run's slice was cut for the old deadline */
 }
 
 static void sbi_putchar(void *opaque, int ch)
@@ -507,6 +511,8 @@ enum virt_stop virt_run(struct virt *v, uint64_t max_insns)
 {
 	struct cpu *c = &v->cpu;
 	while (v->stop == VIRT_RUNNING) {
+		if (cpu_time(c) > v->dev.timer_deadline && !(c->csr.mip & (1ULL << IRQ_STI)))
+			v->timer_late++;
 		update_timer(v);
 		goldfish_rtc_update(&v->dev.rtc);
 		uint64_t steps = cpu_steps(c);

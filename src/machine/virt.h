@@ -108,6 +108,10 @@ struct virt {
 	char *log;	    /* the agent's DB_LOG lines since virt_clear_log */
 	uint64_t op_budget; /* the checker's per-command instruction budget */
 	size_t log_len, log_cap;
+	/* Run boundaries that found the timer due and not yet raised: a slice
+	 * that outran its deadline. Always 0 on a correct board (the tests
+	 * check); not machine state. */
+	uint64_t timer_late;
 
 	FILE *console_out; /* not owned */
 	FILE *console;	   /* the UART's stream: tees into console_out and the lines */

@@ -22,13 +22,15 @@ base_ext4=$(hash_of "$img/ext4.img")
 base_xfs=$(hash_of "$img/xfs.img")
 
 # 1. Two boots with the same arguments: byte-identical consoles (timestamps
-#    included) and identical RAM at the agent's ready.
+#    included) and identical RAM at the agent's ready; the timer raised at
+#    its deadline every time (no run outran it).
 for i in 1 2; do
 	"$themis" boot $disks --stats >"$work/boot$i" 2>&1 || fail "boot $i exited $?"
 done
 grep -v '^wall-seconds\|^mips' "$work/boot1" >"$work/b1"
 grep -v '^wall-seconds\|^mips' "$work/boot2" >"$work/b2"
-if cmp -s "$work/b1" "$work/b2" && grep -q '^ram-hash ' "$work/b1" && grep -q 'agent ready' "$work/b1"; then
+if cmp -s "$work/b1" "$work/b2" && grep -q '^ram-hash ' "$work/b1" && grep -q 'agent ready' "$work/b1" &&
+	grep -q '^timer-late 0$' "$work/b1"; then
 	ok "two boots: identical console and $(grep '^ram-hash' "$work/b1")"
 else
 	fail "two boots differ:"
