@@ -93,10 +93,10 @@ static int irq_to_take(const struct cpu *c);
 
 /* Only an interrupt the hart would take now needs the run to end (the next
  * cpu_run takes it before the next instruction). One still masked, or
- * none, does not: whatever unmasks it later (a CSR write, an xRET, a
- * device) rechecks then. So the hart takes every interrupt at the same
- * instruction as when every such write ended the run, without ending a
- * run at each spin_unlock_irqrestore. */
+ * none, does not: whatever unmasks it later rechecks then (a CSR write or
+ * an xRET here; a device's cpu_set_irq always ends the run). So the hart takes every interrupt at
+ * the same instruction as when every such write ended the run, without ending a run at each
+ * spin_unlock_irqrestore. */
 void cpu_recheck_irq(struct cpu *c)
 {
 	if (irq_to_take(c) >= 0)

@@ -366,6 +366,25 @@ struct jit_mem_answer {
 	uint64_t value, leave;
 };
 
+/* The hart as the interpreter has it at site s: pc there, and the budget
+ * without the rest of the block (charged up front). */
+static void at_site(struct cpu *c, const struct jit_site *s)
+{
+	c->budget += s->rest;
+	c->pc = s->pc;
+}
+
+/* Whether the block may go on after site s ran without trapping: the run
+ * was not stopped and no decoded code changed since `epoch`. If so, the
+ * rest of the block is charged again. */
+static bool resume_after(struct cpu *c, const struct jit_site *s, uint64_t epoch)
+{
+	if (c->budget <= 0 || c->dc->epoch != epoch)
+		return false;
+	c->budget -= s->rest;
+	return true;
+}
+
 /* A block's load or store that missed the soft TLB, done as the
  * interpreter does it, with pc and budget as the interpreter has them.
  * Leave the block when the access trapped (pc is the trap vector), the run
@@ -375,8 +394,7 @@ static struct jit_mem_answer jit_mem_slow(struct cpu *c, uint64_t va, const stru
 	uint64_t epoch = c->dc->epoch, v = 0;
 	int size = mem_size(s->op);
 	bool ok;
-	c->budget += s->rest;
-	c->pc = s->pc;
+	at_site(c, s);
 	if (is_store(s->op))
 		ok = mmu_store_slow(c, va, size, c->x[s->rs2]);
 	else
@@ -384,14 +402,12 @@ static struct jit_mem_answer jit_mem_slow(struct cpu *c, uint64_t va, const stru
 	if (!ok)
 		return (struct jit_mem_answer){0, 1};
 	v = load_extend(s->op, v);
-	if (c->budget <= 0 || c->dc->epoch != epoch) {
-		if (is_load(s->op))
-			c->x[s->rd] = v;
-		c->pc = s->pc + s->len;
-		return (struct jit_mem_answer){v, 1};
-	}
-	c->budget -= s->rest;
-	return (struct jit_mem_answer){v, 0};
+	if (resume_after(c, s, epoch))
+		return (struct jit_mem_answer){v, 0};
+	if (is_load(s->op))
+		c->x[s->rd] = v;
+	c->pc = s->pc + s->len;
+	return (struct jit_mem_answer){v, 1};
 }
 
 /* A D_GENERIC instruction of a block, run by the interpreter's executor
@@ -403,16 +419,14 @@ static int jit_generic(struct cpu *c, const struct jit_site *s)
 {
 	uint64_t epoch = c->dc->epoch;
 	const struct cpu_tlb_entry *x = c->tlb_x;
-	c->budget += s->rest;
-	c->pc = s->pc;
+	at_site(c, s);
 	c->raw_insn = s->raw;
 	cpu_exec_other(c, s->insn, s->len);
 	const struct cpu_tlb_entry *e = &c->tlb_x[tlb_vpn(s->pc) % CPU_TLB_SIZE];
-	if (c->pc != s->pc + s->len || c->budget <= 0 || c->dc->epoch != epoch || c->tlb_x != x ||
-	    e->tag != tlb_vpn(s->pc) || e->addend != s->addend)
+	if (c->pc != s->pc + s->len || c->tlb_x != x || e->tag != tlb_vpn(s->pc) ||
+	    e->addend != s->addend)
 		return 1;
-	c->budget -= s->rest;
-	return 0;
+	return !resume_after(c, s, epoch);
 }
 
 /* ---- the thunks ---- */
