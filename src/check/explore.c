@@ -635,7 +635,10 @@ static struct share *open_share(const struct check_config *cfg, bool create, cha
 
 /* Fork the workers (each a copy of this process and its machine at the
  * root) and wait for them, printing the run's progress. Each leaves the
- * count of states it explored in `explored` (shared memory), for own_states. */
+ * count of states it explored in `explored` (shared memory), for own_states.
+ * SIGCHLD is blocked from before the first fork, so a worker's end is
+ * pending until the wait below takes it: the run's end is seen at once, not
+ * at the next progress tick. */
 static int run_jobs(struct search *s, const struct check_step *root)
 {
 	const struct check_config *cfg = s->cfg;
@@ -645,6 +648,10 @@ static int run_jobs(struct search *s, const struct check_step *root)
 				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (explored == MAP_FAILED)
 		return -1;
+	sigset_t chld, old;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
 	fflush(NULL);
 	for (; n < cfg->jobs && n < 256; n++) {
 		pids[n] = fork();
@@ -652,6 +659,7 @@ static int run_jobs(struct search *s, const struct check_step *root)
 			break;
 		if (pids[n] == 0) {
 			char err[256];
+			sigprocmask(SIG_SETMASK, &old, NULL);
 			struct share *own =
 			    cfg->redis ? open_share(cfg, false, err, sizeof(err)) : s->share;
 			if (!own) {
@@ -685,8 +693,9 @@ static int run_jobs(struct search *s, const struct check_step *root)
 			s->share->ops->count(s->share, &zero, &s->total);
 			print_progress(&s->total, s->t0, 0, cfg->depth, false);
 		}
-		nanosleep(&(struct timespec){0, 200000000}, NULL);
+		sigtimedwait(&chld, NULL, &(struct timespec){0, 200000000});
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	for (int i = 0; i < n; i++)
 		s->own_states += explored[i];
 	munmap(explored, sizeof(uint64_t) * 256);
