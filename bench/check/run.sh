@@ -13,18 +13,22 @@
 # Also: the cost of the on-disk view (one worker, --durability off,
 # drop-caches, remount), and Metis's published per-worker rates (FAST'24:
 # ext4 112.6 states/s, xfs 8.8 states/s).
-#   bench/check/run.sh [--depth N] [--states N] [--pairs "A+B C+D"] [--build DIR]
+# This host's speed moves by 10-20% from one run to the next, so every
+# Themis figure is the median of --rounds runs (default 5); the baseline,
+# 15-70 times slower and so minutes long, runs once.
+#   bench/check/run.sh [--depth N] [--states N] [--rounds N] [--pairs "A+B C+D"] [--build DIR]
 # Never fails on speed; exits nonzero only if a run fails.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-b=$top/build depth=2 states="" pairs="ext4+ext2 xfs+ext4 btrfs+ext4"
+b=$top/build depth=2 states="" rounds=5 pairs="ext4+ext2 xfs+ext4 btrfs+ext4"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--depth) depth=$2; shift 2 ;;
 	--states) states=$2; shift 2 ;;
+	--rounds) rounds=$2; shift 2 ;;
 	--pairs) pairs=$2; shift 2 ;;
 	--build) b=$2; shift 2 ;;
-	*) echo "usage: bench/check/run.sh [--depth N] [--states N] [--pairs \"A+B ...\"] [--build DIR]" >&2; exit 2 ;;
+	*) echo "usage: bench/check/run.sh [--depth N] [--states N] [--rounds N] [--pairs \"A+B ...\"] [--build DIR]" >&2; exit 2 ;;
 	esac
 done
 themis=$b/themis
@@ -45,6 +49,17 @@ rate() {
 	echo "$out" | sed -n 's/.*(\([0-9.]*\) states\/s).*/\1/p' | head -n 1
 }
 
+# median CMD ARGS...: the median of --rounds results of CMD ARGS
+median() {
+	: >"$work/rounds"
+	for _ in $(seq "$rounds"); do
+		r=$("$@") || exit 1
+		echo "$r" >>"$work/rounds"
+	done
+	sort -n "$work/rounds" |
+		awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'
+}
+
 # The run's command and one worker apart, through Redis.
 rate_redis() {
 	redis-cli -u "$redis_url" del themis:config >/dev/null
@@ -63,23 +78,24 @@ printf '%-12s %9s %9s %9s %9s %9s %9s %9s\n' pair remount "1 job" "2 jobs" "2 re
 	"1j/base" "2j/base" "2j/1j"
 for pair in $pairs; do
 	base=$(rate "$pair" --jobs 1 --baseline-remount)
-	one=$(rate "$pair" --jobs 1)
-	two=$(rate "$pair" --jobs 2)
-	red=$(rate_redis "$pair")
+	one=$(median rate "$pair" --jobs 1)
+	two=$(median rate "$pair" --jobs 2)
+	red=$(median rate_redis "$pair")
 	printf '%-12s %9.1f %9.1f %9.1f %9.1f %8.2fx %8.2fx %8.2fx\n' "$pair" "$base" "$one" "$two" \
 		"$red" "$(echo "$one / $base" | bc -l)" "$(echo "$two / $base" | bc -l)" \
 		"$(echo "$two / $one" | bc -l)"
 done
 echo
 echo "the on-disk view, ext4+ext2, one worker:"
-off=$(rate ext4+ext2 --jobs 1 --durability off)
+off=$(median rate ext4+ext2 --jobs 1 --durability off)
 for d in drop-caches remount; do
-	r=$(rate ext4+ext2 --jobs 1 --durability $d)
+	r=$(median rate ext4+ext2 --jobs 1 --durability $d)
 	printf '  %-12s %8.1f states/s  (%.2fx the cost of --durability off)\n' "$d" "$r" \
 		"$(echo "$off / $r" | bc -l)"
 done
 printf '  %-12s %8.1f states/s\n' off "$off"
 echo
-echo "depth $depth, every operation of the default scope${states:+, at most $states states a run}."
+echo "depth $depth, every operation of the default scope${states:+, at most $states states a run};"
+echo "each Themis figure the median of $rounds runs, the baseline one run."
 echo "Metis (FAST'24), per worker: ext4 112.6 states/s, xfs 8.8 states/s (no on-disk view)."
 echo "A state here is one operation applied to every filesystem of the pair and checked."
