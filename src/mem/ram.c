@@ -2,11 +2,12 @@
  *
  * Invariants (checked by tests/unit/test_ram_fork.c after every step):
  *  1. level_start[0] = 0 <= level_start[1] <= ... <= level_start[level] <= nundo.
- *  2. A page appears at most once in each level's undo list, and a page is
- *     on level L's list iff saved_at[page] == L (L >= 1).
- *  3. For an entry of level L, prev_level < L, and the entry's `saved` is the
- *     page's content as it was when level L was opened (NULL: zeros, never
- *     written then).
+ *  2. A page appears at most once in each level's undo list. saved_at[page]
+ *     is the highest open level whose list holds the page (0: none), and an
+ *     entry's prev_level is the next lower level whose list holds it (0:
+ *     none), so prev_level < L for an entry of level L.
+ *  3. An entry of level L holds in `saved` the page's content as it was
+ *     when level L was opened (NULL: zeros, never written then).
  *  4. Level 0 keeps no undo list: with no fork open nothing can be restored.
  * Transitions: ram_fork (level+1), ram_page_w (append to the top list),
  * ram_restore (empty the top list), ram_release (restore, level-1). */
