@@ -57,8 +57,10 @@ struct cpu;
 struct cpu_bus {
 	void *opaque;
 	uint8_t *(*ram)(void *opaque, uint64_t pa, bool write);
-	/* What `ram` returns for reads of RAM never written: served, but never
-	 * cached, since the first write gives the page a real home. */
+	/* What `ram` returns for reads of RAM never written. The read TLB
+	 * caches it like any page; the first write gives the page a home of
+	 * its own, and whoever makes that write calls cpu_ram_mapped (the
+	 * hart's own stores do). */
 	const uint8_t *zero_page;
 	bool (*load)(void *opaque, uint64_t pa, int size, uint64_t *val);
 	bool (*store)(void *opaque, uint64_t pa, int size, uint64_t val);
@@ -81,11 +83,21 @@ struct cpu_bus {
 enum { TLB_U, TLB_S, TLB_S_SUM, TLB_M, TLB_REGIMES };
 
 /* A soft-TLB entry: `tag` is the virtual page number (or ~0 when empty) and
- * host address = vaddr + addend, so a hit costs a compare and an add. */
+ * host address = vaddr + addend, so a hit costs a compare and an add. `pa`
+ * is the physical page, for cpu_tlb_load's check that the host page is
+ * still the one RAM holds there. */
 struct cpu_tlb_entry {
 	uint64_t tag;
 	uintptr_t addend;
 	struct dpage *code; /* fetch TLB only: the page's decoded instructions */
+	uint64_t pa;
+};
+
+/* The read and fetch sets of every regime, as a machine fork saves them
+ * (its write sets are empty then: see cpu_flush_writable). */
+struct cpu_tlb_saved {
+	unsigned used;
+	struct cpu_tlb_entry r[TLB_REGIMES][CPU_TLB_SIZE], x[TLB_REGIMES][CPU_TLB_SIZE];
 };
 
 struct cpu_csrs {
@@ -169,6 +181,22 @@ void cpu_set_irq(struct cpu *c, uint64_t mask, bool level);
  * regime, and select the current regime's sets. Whoever sets priv or
  * mstatus behind the hart's back calls it. */
 void cpu_flush_tlb(struct cpu *c);
+/* Drop the write sets only: a machine fork needs the next write to every
+ * page to come back through the bus (copy-on-write); reads and fetches
+ * still see the same pages. */
+void cpu_flush_writable(struct cpu *c);
+/* Save the read and fetch sets (at a fork, after cpu_flush_writable), and
+ * put them back after the machine returned to that fork (after
+ * cpu_state_load): RAM and the page tables are as they were then, so every
+ * saved entry holds again except where a restore gave the physical page
+ * another host page (checked against bus.ram), or the decoded page went
+ * (checked against the dcache). Entries that no longer hold are dropped
+ * from `s` too, since their host pages may be reused. */
+void cpu_tlb_save(const struct cpu *c, struct cpu_tlb_saved *s);
+void cpu_tlb_load(struct cpu *c, struct cpu_tlb_saved *s);
+/* RAM page pa, read as zeros until now (bus.zero_page), has a host page
+ * of its own: drop the read entries that map it to the shared zeros. */
+void cpu_ram_mapped(struct cpu *c, uint64_t pa);
 /* Drop every decoded instruction (after RAM changed behind the hart). */
 void cpu_flush_code(struct cpu *c);
 /* The host page `page` is given up (a restore released it): drop its

@@ -437,17 +437,17 @@ static int jit_generic(struct cpu *c, const struct jit_site *s)
  * block itself. */
 static void emit_thunk(struct emit *e, struct jit *j, unsigned op)
 {
-	_Static_assert(CPU_TLB_SIZE == 256 && sizeof(struct cpu_tlb_entry) == 24,
-		       "the TLB lookup indexes by one byte of the vpn, 24-byte entries");
+	_Static_assert(CPU_TLB_SIZE == 256 && sizeof(struct cpu_tlb_entry) == 32,
+		       "the TLB lookup indexes by one byte of the vpn, 32-byte entries");
 	int size = mem_size(op);
 	if (is_store(op))
 		PUT(e, 0x49, 0x89, 0xc8); /* mov r8, rcx */
 	PUT(e, 0x48, 0x89, 0xc1);	  /* mov rcx, rax */
 	PUT(e, 0x48, 0xc1, 0xe9, 0x0c);	  /* shr rcx, 12: the vpn */
 	PUT(e, 0x0f, 0xb6, 0xf1);	  /* movzx esi, cl: the set index */
-	PUT(e, 0x48, 0x8d, 0x34, 0x76);	  /* lea rsi, [rsi + rsi*2] */
+	PUT(e, 0xc1, 0xe6, 0x05);	  /* shl esi, 5 */
 	load_c(e, RDI, is_store(op) ? CPU_OFF(tlb_w) : CPU_OFF(tlb_r));
-	PUT(e, 0x48, 0x8d, 0x3c, 0xf7);		 /* lea rdi, [rdi + rsi*8]: the entry */
+	PUT(e, 0x48, 0x01, 0xf7);		 /* add rdi, rsi: the entry */
 	PUT(e, 0x48, 0x3b, 0x0f);		 /* cmp rcx, [rdi]: its tag */
 	uint8_t *miss[2] = {jcc(e, 0x85), NULL}; /* jne */
 	if (size > 1) {
@@ -515,10 +515,10 @@ static void emit_jump_thunk(struct emit *e, struct cpu *c)
 	PUT(e, 0x48, 0x89, 0xc6);	/* mov rsi, rax */
 	PUT(e, 0x48, 0xc1, 0xee, 0x0c); /* shr rsi, 12: the vpn */
 	PUT(e, 0x40, 0x0f, 0xb6, 0xce); /* movzx ecx, sil */
-	PUT(e, 0x48, 0x8d, 0x0c, 0x49); /* lea rcx, [rcx + rcx*2] */
+	PUT(e, 0xc1, 0xe1, 0x05);	/* shl ecx, 5 */
 	load_c(e, RDI, CPU_OFF(tlb_x));
-	PUT(e, 0x48, 0x8d, 0x3c, 0xcf); /* lea rdi, [rdi + rcx*8]: the fetch entry */
-	PUT(e, 0x48, 0x3b, 0x37);	/* cmp rsi, [rdi] */
+	PUT(e, 0x48, 0x01, 0xcf); /* add rdi, rcx: the fetch entry */
+	PUT(e, 0x48, 0x3b, 0x37); /* cmp rsi, [rdi] */
 	miss[1] = jcc(e, 0x85);
 	PUT(e, 0x48, 0x8b, 0x4f, 0x08); /* mov rcx, [rdi + 8] */
 	PUT(e, 0x48, 0x01, 0xc1);	/* add rcx, rax: the host address */

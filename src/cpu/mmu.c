@@ -17,8 +17,11 @@
  * marked ones.
  *
  * The write TLB must only ever hold pages the bus returned for writing: a
- * machine fork relies on cpu_flush_tlb() to make the next write to every
- * page miss in every regime, so the copy-on-write in the bus sees it. */
+ * machine fork relies on cpu_flush_writable() to make the next write to
+ * every page miss in every regime, so the copy-on-write in the bus sees it.
+ * The read TLB may hold the bus's shared zero page for RAM never written;
+ * every first write to such a page drops those entries (cpu_ram_mapped),
+ * which is why the read TLB keeps each entry's physical page. */
 #include "cpu_internal.h"
 #include "dcache.h"
 
@@ -69,6 +72,74 @@ void cpu_flush_tlb(struct cpu *c)
 		}
 	c->tlb_used = 0;
 	mmu_select(c);
+}
+
+void cpu_flush_writable(struct cpu *c)
+{
+	for (int r = 0; r < TLB_REGIMES; r++)
+		if (c->tlb_used >> r & 1)
+			memset(c->tlbs_w[r], 0xff, sizeof(c->tlbs_w[r]));
+}
+
+void cpu_tlb_save(const struct cpu *c, struct cpu_tlb_saved *s)
+{
+	s->used = c->tlb_used;
+	for (int r = 0; r < TLB_REGIMES; r++)
+		if (c->tlb_used >> r & 1) {
+			memcpy(s->r[r], c->tlbs_r[r], sizeof(s->r[r]));
+			memcpy(s->x[r], c->tlbs_x[r], sizeof(s->x[r]));
+		}
+}
+
+/* Does saved entry e still map what it did: RAM holds the same host page
+ * at its physical page, and for a fetch entry, the dcache the same
+ * decoded page for it? */
+static bool entry_holds(struct cpu *c, const struct cpu_tlb_entry *e, bool fetch)
+{
+	if (e->tag == ~0ULL)
+		return false;
+	const uint8_t *host = (const uint8_t *)(e->addend + (e->tag << 12));
+	if (c->bus.ram(c->bus.opaque, e->pa, false) != host)
+		return false;
+	return !fetch || dcache_find(c, host) == e->code;
+}
+
+static void set_load(struct cpu *c, struct cpu_tlb_entry *saved, struct cpu_tlb_entry *live,
+		     bool fetch)
+{
+	for (int i = 0; i < CPU_TLB_SIZE; i++) {
+		if (saved[i].tag == ~0ULL)
+			continue;
+		if (entry_holds(c, &saved[i], fetch))
+			live[i] = saved[i];
+		else
+			saved[i].tag = ~0ULL;
+	}
+}
+
+void cpu_tlb_load(struct cpu *c, struct cpu_tlb_saved *s)
+{
+	for (int r = 0; r < TLB_REGIMES; r++)
+		if (s->used >> r & 1) {
+			set_load(c, s->r[r], c->tlbs_r[r], false);
+			set_load(c, s->x[r], c->tlbs_x[r], true);
+		}
+	c->tlb_used |= s->used;
+}
+
+void cpu_ram_mapped(struct cpu *c, uint64_t pa)
+{
+	pa &= ~0xfffULL;
+	for (int r = 0; r < TLB_REGIMES; r++) {
+		if (!(c->tlb_used >> r & 1))
+			continue;
+		for (int i = 0; i < CPU_TLB_SIZE; i++) {
+			struct cpu_tlb_entry *e = &c->tlbs_r[r][i];
+			if (e->tag != ~0ULL && e->pa == pa &&
+			    e->addend + (e->tag << 12) == (uintptr_t)c->bus.zero_page)
+				e->tag = ~0ULL;
+		}
+	}
 }
 
 void mmu_flush_fetch(struct cpu *c)
@@ -185,12 +256,15 @@ static uint8_t *page_for(struct cpu *c, uint64_t va, int acc, uint64_t *pa, bool
 	*ok = mmu_translate(c, va, acc, pa);
 	if (!*ok)
 		return NULL;
+	bool was_zeros = acc == ACC_W && c->bus.ram(c->bus.opaque, *pa, false) == c->bus.zero_page;
 	uint8_t *page = c->bus.ram(c->bus.opaque, *pa, acc == ACC_W);
+	if (was_zeros) /* it has a home now (or gets one from bus.store) */
+		cpu_ram_mapped(c, *pa);
 	if (!page)
 		return NULL;
 	struct dpage *code = NULL;
-	if (page == c->bus.zero_page)
-		return page;
+	if (page == c->bus.zero_page && acc == ACC_X)
+		return page; /* decoding zeros: not worth a decoded page */
 	if (acc == ACC_W && dcache_find(c, page))
 		return page; /* holds decoded code: stores stay on the slow path */
 	if (acc == ACC_X && !(code = dcache_get(c, page)))
@@ -199,6 +273,7 @@ static uint8_t *page_for(struct cpu *c, uint64_t va, int acc, uint64_t *pa, bool
 	e->tag = tlb_vpn(va);
 	e->addend = (uintptr_t)page - (va & ~0xfffULL);
 	e->code = code;
+	e->pa = *pa & ~0xfffULL;
 	return page;
 }
 

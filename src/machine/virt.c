@@ -78,9 +78,12 @@ static bool dma_ram_write(void *opaque, uint64_t pa, const void *buf, uint64_t l
 		uint64_t off = pa % RAM_PAGE_SIZE, n = RAM_PAGE_SIZE - off;
 		if (n > len)
 			n = len;
+		bool was_zeros = ram_page(&v->ram, pa) == ram_zero_page;
 		uint8_t *page = ram_page_w(&v->ram, pa);
 		if (!page)
 			return false;
+		if (was_zeros)
+			cpu_ram_mapped(&v->cpu, pa);
 		memcpy(page + off, in, n);
 		cpu_ram_written(&v->cpu, page + off, n);
 		in += n, pa += n, len -= n;
@@ -584,8 +587,9 @@ int virt_fork(struct virt *v)
 	l->dev = v->dev;
 	l->stop = v->stop;
 	/* Every page now belongs to an older level: no write may bypass
-	 * ram_page_w through a cached pointer. */
-	cpu_flush_tlb(&v->cpu);
+	 * ram_page_w through a cached pointer. Reads and fetches may. */
+	cpu_flush_writable(&v->cpu);
+	cpu_tlb_save(&v->cpu, &l->tlb);
 	assert(depths_agree(v));
 	return 0;
 }
@@ -601,6 +605,7 @@ int virt_restore(struct virt *v)
 	if (rc)
 		return rc;		 /* cannot happen with depths in lockstep */
 	cpu_state_load(&v->cpu, l->cpu); /* drops the TLB: pages moved */
+	cpu_tlb_load(&v->cpu, &l->tlb);	 /* but what still holds of the fork's */
 	v->dev = l->dev;
 	v->stop = (enum virt_stop)l->stop;
 	v->cmd_pending = false;

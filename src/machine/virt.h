@@ -78,6 +78,7 @@ struct virt_devs {
 /* One fork level: the hart and the devices as they were at the fork. */
 struct virt_level {
 	uint8_t cpu[CPU_STATE_SIZE];
+	struct cpu_tlb_saved tlb; /* a cache, kept so a restore starts warm */
 	struct virt_devs dev;
 	int stop; /* enum virt_stop */
 };
