@@ -74,6 +74,12 @@ void cpu_flush_tlb(struct cpu *c)
 	mmu_select(c);
 }
 
+/* The host page a filled entry maps its virtual page to. */
+static uintptr_t entry_host(const struct cpu_tlb_entry *e)
+{
+	return e->addend + (e->tag << 12);
+}
+
 void cpu_flush_writable(struct cpu *c)
 {
 	for (int r = 0; r < TLB_REGIMES; r++)
@@ -98,7 +104,7 @@ static bool entry_holds(struct cpu *c, const struct cpu_tlb_entry *e, bool fetch
 {
 	if (e->tag == ~0ULL)
 		return false;
-	const uint8_t *host = (const uint8_t *)(e->addend + (e->tag << 12));
+	const uint8_t *host = (const uint8_t *)entry_host(e);
 	if (c->bus.ram(c->bus.opaque, e->pa, false) != host)
 		return false;
 	return !fetch || dcache_find(c, host) == e->code;
@@ -136,7 +142,7 @@ void cpu_ram_mapped(struct cpu *c, uint64_t pa)
 		for (int i = 0; i < CPU_TLB_SIZE; i++) {
 			struct cpu_tlb_entry *e = &c->tlbs_r[r][i];
 			if (e->tag != ~0ULL && e->pa == pa &&
-			    e->addend + (e->tag << 12) == (uintptr_t)c->bus.zero_page)
+			    entry_host(e) == (uintptr_t)c->bus.zero_page)
 				e->tag = ~0ULL;
 		}
 	}
@@ -156,7 +162,7 @@ void mmu_unmap_writable(struct cpu *c, const uint8_t *host)
 			continue;
 		for (int i = 0; i < CPU_TLB_SIZE; i++) {
 			struct cpu_tlb_entry *e = &c->tlbs_w[r][i];
-			if (e->tag != ~0ULL && e->addend + (e->tag << 12) == (uintptr_t)host)
+			if (e->tag != ~0ULL && entry_host(e) == (uintptr_t)host)
 				e->tag = ~0ULL;
 		}
 	}
