@@ -71,8 +71,22 @@ redis_killed_worker() {
 		[ "$(redis-cli -u "$redis_url" hlen themis:held 2>/dev/null)" = 2 ] && break
 		sleep 0.1
 	done
-	sleep 2
+	# Work on its item until the run has found half its states, then the
+	# worker hangs holding it (as a stalled host would) until the run has
+	# found it dead, and dies: whatever this host's speed, it dies halfway
+	# through, and the run cannot end before its lease runs out.
+	n=${one%% *} half=$((${n:-0} / 2))
+	for _ in $(seq 300); do
+		n=$(redis-cli -u "$redis_url" hget themis:totals unique 2>/dev/null)
+		[ "${n:-0}" -ge "$half" ] && break
+		sleep 0.05
+	done
+	kill -STOP "$doomed"
 	held=$(redis-cli -u "$redis_url" hlen themis:held 2>/dev/null)
+	for _ in $(seq 300); do
+		[ "$(redis-cli -u "$redis_url" scard themis:dead 2>/dev/null)" = 1 ] && break
+		sleep 0.1
+	done
 	kill -9 "$doomed"
 	wait "$doomed" 2>/dev/null
 	wait "$coordinator"
