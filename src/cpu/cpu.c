@@ -99,8 +99,13 @@ static int irq_to_take(const struct cpu *c);
  * spin_unlock_irqrestore. */
 void cpu_recheck_irq(struct cpu *c)
 {
-	if (irq_to_take(c) >= 0)
+	if (cpu_irq_takeable(c))
 		cpu_stop(c);
+}
+
+bool cpu_irq_takeable(const struct cpu *c)
+{
+	return irq_to_take(c) >= 0;
 }
 
 void cpu_set_irq(struct cpu *c, uint64_t mask, bool level)

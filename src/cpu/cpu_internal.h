@@ -139,11 +139,22 @@ void cpu_exec_other(struct cpu *c, uint32_t insn, int len);
 void cpu_exception(struct cpu *c, uint64_t cause, uint64_t tval);
 /* Any write that can unmask an interrupt ends the run so it is seen. */
 void cpu_recheck_irq(struct cpu *c);
+/* Whether the hart would take an interrupt before its next instruction. */
+bool cpu_irq_takeable(const struct cpu *c);
 
 /* ---- csr.c ---- */
 
 /* Execute a Zicsr instruction; false if it trapped. */
 bool csr_exec(struct cpu *c, uint32_t insn);
+/* A Zicsr instruction (insn; src: x[rs1] or the immediate) from S-mode on
+ * sstatus, sscratch, sepc, scause or stval, as csr_exec runs it, when it
+ * neither traps, flushes (an MXR change) nor makes an interrupt takeable:
+ * the CSR as it was in *old (for rd) and true. Otherwise false with the
+ * hart untouched, for csr_exec to run it. Compiled blocks take this path
+ * for the CSRs of every lock, user access and trap, without ending the
+ * block; it never reads the counters (a block charges its budget up
+ * front, so they are right only at a site: see jit_generic). */
+bool csr_fast(struct cpu *c, uint32_t insn, uint64_t src, uint64_t *old);
 /* Privilege-changing instructions (mret, sret, wfi, sfence.vma) and ecall/ebreak. */
 bool csr_system(struct cpu *c, uint32_t insn);
 bool csr_fs_enabled(const struct cpu *c);

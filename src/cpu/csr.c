@@ -85,6 +85,10 @@ static uint64_t mstatus_read(const struct cpu *c)
 	return s | MSTATUS_UXL_SXL;
 }
 
+/* The bits whose change selects another translation regime (mmu_select);
+ * a change of MXR flushes instead. */
+#define MSTATUS_REGIME (MSTATUS_MPRV | MSTATUS_SUM | MSTATUS_MPP)
+
 static void mstatus_write(struct cpu *c, uint64_t val, uint64_t mask)
 {
 	uint64_t old = c->csr.mstatus;
@@ -92,7 +96,7 @@ static void mstatus_write(struct cpu *c, uint64_t val, uint64_t mask)
 	uint64_t changed = old ^ c->csr.mstatus;
 	if (changed & MSTATUS_MXR)
 		cpu_flush_tlb(c);
-	else if (changed & (MSTATUS_MPRV | MSTATUS_SUM | MSTATUS_MPP))
+	else if (changed & MSTATUS_REGIME)
 		mmu_select(c);
 	cpu_recheck_irq(c);
 }
@@ -261,6 +265,59 @@ static void csr_write(struct cpu *c, int csr, uint64_t v)
 	cpu_recheck_irq(c); /* mie, mip, mideleg, sie or sip changed */
 }
 
+/* What csrrs/csrrc (and their immediate forms) write: old with src's bits
+ * set or cleared; csrrw writes src. */
+static uint64_t csr_rmw(int f3, uint64_t old, uint64_t src)
+{
+	if ((f3 & 3) == 2)
+		return old | src;
+	if ((f3 & 3) == 3)
+		return old & ~src;
+	return src;
+}
+
+/* csr_fast on sstatus: the regime may change, an interrupt may not become
+ * takeable. */
+static bool sstatus_fast(struct cpu *c, int f3, uint64_t src, bool writes, uint64_t *old)
+{
+	*old = mstatus_read(c) & SSTATUS_MASK;
+	if (!writes)
+		return true;
+	uint64_t mask = SSTATUS_MASK & MSTATUS_WRITABLE, prev = c->csr.mstatus;
+	uint64_t next = (prev & ~mask) | (csr_rmw(f3, *old, src) & mask);
+	if ((prev ^ next) & MSTATUS_MXR)
+		return false;
+	c->csr.mstatus = next;
+	if (cpu_irq_takeable(c)) {
+		c->csr.mstatus = prev;
+		return false;
+	}
+	if ((prev ^ next) & MSTATUS_REGIME)
+		mmu_select(c);
+	return true;
+}
+
+bool csr_fast(struct cpu *c, uint32_t insn, uint64_t src, uint64_t *old)
+{
+	int csr = insn >> 20, rs1 = (insn >> 15) & 31, f3 = (insn >> 12) & 7;
+	bool writes = (f3 & 3) == 1 || rs1 != 0;
+	if (c->priv != PRV_S)
+		return false;
+	switch (csr) {
+	case CSR_SSTATUS: return sstatus_fast(c, f3, src, writes, old);
+	case CSR_SSCRATCH:
+	case CSR_SEPC:
+	case CSR_SCAUSE:
+	case CSR_STVAL: /* plain registers: reading and writing them is all */
+		if (!csr_read(c, csr, old))
+			return false;
+		if (writes)
+			csr_write(c, csr, csr_rmw(f3, *old, src));
+		return true;
+	default: return false;
+	}
+}
+
 bool csr_exec(struct cpu *c, uint32_t insn)
 {
 	int csr = insn >> 20, rd = (insn >> 7) & 31, rs1 = (insn >> 15) & 31;
@@ -275,14 +332,8 @@ bool csr_exec(struct cpu *c, uint32_t insn)
 		return false;
 	}
 	(void)reads;
-	if (writes) {
-		uint64_t v = src;
-		if ((f3 & 3) == 2)
-			v = old | src;
-		else if ((f3 & 3) == 3)
-			v = old & ~src;
-		csr_write(c, csr, v);
-	}
+	if (writes)
+		csr_write(c, csr, csr_rmw(f3, old, src));
 	if (rd)
 		c->x[rd] = old;
 	return true;

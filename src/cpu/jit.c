@@ -11,7 +11,11 @@
  *    path of cpu_load/cpu_store, cpu_internal.h), which leaves for
  *    jit_mem_slow() on a miss;
  *  - D_GENERIC instructions that cannot change the fetch mapping call
- *    jit_generic(), the interpreter's executor.
+ *    jit_generic(), the interpreter's executor; the common ones first try
+ *    a path of their own that falls back to it: AMOs inline on a hit of
+ *    the write set, and the S-mode CSRs of every lock, user access and
+ *    trap (sstatus, sscratch, sepc, scause, stval) through csr_fast(),
+ *    without the executor's decode and the checks after it.
  * Buffer layout: the thunks, then blocks, each as its slow-path sites, its
  * exit records, its header and its code. */
 #include <errno.h>
@@ -80,7 +84,9 @@ struct jit {
 	uint8_t *buf;
 	size_t used, base; /* base: the end of the thunks */
 	uint8_t *thunk[JIT_THUNKS], *leave, *jump;
+	uint8_t *amo[2];       /* the AMO thunks, .w and .d */
 	uint8_t *call_generic; /* a pointer slot: jit_generic's address */
+	uint8_t *call_csr;     /* and jit_csr's */
 	struct jit_hot hot[JIT_HOT];
 	struct jit_block *table[JIT_TABLE];
 };
@@ -360,10 +366,11 @@ static uint64_t load_extend(unsigned op, uint64_t v)
 	}
 }
 
-/* What jit_mem_slow answers, in rax and rdx: a load's value, and whether
- * to leave the block. */
-struct jit_mem_answer {
-	uint64_t value, leave;
+/* What jit_mem_slow and jit_csr answer, in rax and rdx: a value (a
+ * load's, a CSR's old one), and whether to leave the block (jit_mem_slow)
+ * or run the instruction through jit_generic (jit_csr). */
+struct jit_answer {
+	uint64_t value, flag;
 };
 
 /* The hart as the interpreter has it at site s: pc there, and the budget
@@ -389,7 +396,7 @@ static bool resume_after(struct cpu *c, const struct jit_site *s, uint64_t epoch
  * interpreter does it, with pc and budget as the interpreter has them.
  * Leave the block when the access trapped (pc is the trap vector), the run
  * was stopped, or decoded code changed. */
-static struct jit_mem_answer jit_mem_slow(struct cpu *c, uint64_t va, const struct jit_site *s)
+static struct jit_answer jit_mem_slow(struct cpu *c, uint64_t va, const struct jit_site *s)
 {
 	uint64_t epoch = c->dc->epoch, v = 0;
 	int size = mem_size(s->op);
@@ -400,14 +407,14 @@ static struct jit_mem_answer jit_mem_slow(struct cpu *c, uint64_t va, const stru
 	else
 		ok = mmu_load_slow(c, va, size, &v);
 	if (!ok)
-		return (struct jit_mem_answer){0, 1};
+		return (struct jit_answer){0, 1};
 	v = load_extend(s->op, v);
 	if (resume_after(c, s, epoch))
-		return (struct jit_mem_answer){v, 0};
+		return (struct jit_answer){v, 0};
 	if (is_load(s->op))
 		c->x[s->rd] = v;
 	c->pc = s->pc + s->len;
-	return (struct jit_mem_answer){v, 1};
+	return (struct jit_answer){v, 1};
 }
 
 /* A D_GENERIC instruction of a block, run by the interpreter's executor
@@ -429,7 +436,32 @@ static int jit_generic(struct cpu *c, const struct jit_site *s)
 	return !resume_after(c, s, epoch);
 }
 
+/* A CSR instruction of a block (see csr_fast): the old value, or the flag
+ * to run it through jit_generic instead. */
+static struct jit_answer jit_csr(struct cpu *c, uint32_t insn, uint64_t src)
+{
+	uint64_t old = 0;
+	bool done = csr_fast(c, insn, src, &old);
+	return (struct jit_answer){old, !done};
+}
+
 /* ---- the thunks ---- */
+
+/* rdi = the soft-TLB entry of va (in rax) in the set at `set`, rcx = va's
+ * vpn, and a jump on a tag miss, returned for patching. */
+static uint8_t *emit_tlb_lookup(struct emit *e, uint32_t set)
+{
+	_Static_assert(CPU_TLB_SIZE == 256 && sizeof(struct cpu_tlb_entry) == 32,
+		       "the TLB lookup indexes by one byte of the vpn, 32-byte entries");
+	PUT(e, 0x48, 0x89, 0xc1);	/* mov rcx, rax */
+	PUT(e, 0x48, 0xc1, 0xe9, 0x0c); /* shr rcx, 12: the vpn */
+	PUT(e, 0x0f, 0xb6, 0xf1);	/* movzx esi, cl: the set index */
+	PUT(e, 0xc1, 0xe6, 0x05);	/* shl esi, 5 */
+	load_c(e, RDI, set);
+	PUT(e, 0x48, 0x01, 0xf7); /* add rdi, rsi: the entry */
+	PUT(e, 0x48, 0x3b, 0x0f); /* cmp rcx, [rdi]: its tag */
+	return jcc(e, 0x85);	  /* jne */
+}
 
 /* The thunk of memory operation op: va in rax, a store's value in rcx, the
  * site's offset in edx. The hit path of cpu_load/cpu_store on the current
@@ -437,19 +469,11 @@ static int jit_generic(struct cpu *c, const struct jit_site *s)
  * block itself. */
 static void emit_thunk(struct emit *e, struct jit *j, unsigned op)
 {
-	_Static_assert(CPU_TLB_SIZE == 256 && sizeof(struct cpu_tlb_entry) == 32,
-		       "the TLB lookup indexes by one byte of the vpn, 32-byte entries");
 	int size = mem_size(op);
 	if (is_store(op))
 		PUT(e, 0x49, 0x89, 0xc8); /* mov r8, rcx */
-	PUT(e, 0x48, 0x89, 0xc1);	  /* mov rcx, rax */
-	PUT(e, 0x48, 0xc1, 0xe9, 0x0c);	  /* shr rcx, 12: the vpn */
-	PUT(e, 0x0f, 0xb6, 0xf1);	  /* movzx esi, cl: the set index */
-	PUT(e, 0xc1, 0xe6, 0x05);	  /* shl esi, 5 */
-	load_c(e, RDI, is_store(op) ? CPU_OFF(tlb_w) : CPU_OFF(tlb_r));
-	PUT(e, 0x48, 0x01, 0xf7);		 /* add rdi, rsi: the entry */
-	PUT(e, 0x48, 0x3b, 0x0f);		 /* cmp rcx, [rdi]: its tag */
-	uint8_t *miss[2] = {jcc(e, 0x85), NULL}; /* jne */
+	uint8_t *miss[2] = {emit_tlb_lookup(e, is_store(op) ? CPU_OFF(tlb_w) : CPU_OFF(tlb_r)),
+			    NULL};
 	if (size > 1) {
 		PUT(e, 0x89, 0xc6);				      /* mov esi, eax */
 		PUT(e, 0x81, 0xe6, 0xff, 0x0f, 0, 0);		      /* and esi, 0xfff */
@@ -486,6 +510,23 @@ static void emit_thunk(struct emit *e, struct jit *j, unsigned op)
 	PUT(e, 0x75, 0x01, 0xc3);	/* jnz +1; ret */
 	PUT(e, 0x48, 0x83, 0xc4, 0x08); /* add rsp, 8: drop our return address */
 	jmp_to(e, j->leave);
+}
+
+/* The thunk of an AMO of `size` bytes: va in rax; back in rax the host
+ * address when the write set maps va's page and va is aligned (what
+ * mmu_rmw_ptr's hit returns), else 0: the block then runs the AMO through
+ * jit_generic, which traps or fills the TLB. */
+static void emit_amo_thunk(struct emit *e, int size)
+{
+	uint8_t *miss[2];
+	miss[0] = emit_tlb_lookup(e, CPU_OFF(tlb_w));
+	PUT(e, 0xa8, (uint8_t)(size - 1)); /* test al, size - 1 */
+	miss[1] = jcc(e, 0x85);		   /* jnz */
+	PUT(e, 0x48, 0x03, 0x47, 0x08);	   /* add rax, [rdi + 8]: + addend */
+	PUT(e, 0xc3);			   /* ret */
+	for (int i = 0; i < 2; i++)
+		patch_to(miss[i], e->p);
+	PUT(e, 0x31, 0xc0, 0xc3); /* xor eax, eax; ret */
 }
 
 /* The thunk an indirect jump's block ends with, pc stored: the
@@ -548,10 +589,17 @@ static void emit_thunks(struct cpu *c)
 	e.p += (size_t) - (uintptr_t)e.p & 7;
 	j->call_generic = e.p;
 	put64(&e, (uint64_t)(uintptr_t)jit_generic);
+	j->call_csr = e.p;
+	put64(&e, (uint64_t)(uintptr_t)jit_csr);
 	for (unsigned op = D_LB; op <= D_SD; op++) {
 		e.p += (size_t) - (uintptr_t)e.p & 15;
 		j->thunk[op - D_LB] = e.p;
 		emit_thunk(&e, j, op);
+	}
+	for (int i = 0; i < 2; i++) {
+		e.p += (size_t) - (uintptr_t)e.p & 15;
+		j->amo[i] = e.p;
+		emit_amo_thunk(&e, 4 << i);
 	}
 	e.p += (size_t) - (uintptr_t)e.p & 15;
 	j->jump = e.p;
@@ -688,6 +736,111 @@ static void plan_exits(struct jit_exit *rec, const struct dinsn *last, uint64_t 
 						     .gen = gen};
 }
 
+/* The instruction at site s through jit_generic; returns the jump to
+ * patch to the block's leave. */
+static uint8_t *emit_generic(struct emit *e, const struct jit *j, const struct jit_site *s)
+{
+	PUT(e, 0x48, 0x8d, 0xbb), put32(e, (uint32_t)-XBIAS); /* lea rdi, [rbx - XBIAS]: c */
+	lea_rip(e, RSI, s);
+	patch_to(rel32_at(e, (const uint8_t[]){0xff, 0x15}, 2),
+		 j->call_generic); /* call [rip + slot] */
+	PUT(e, 0x85, 0xc0);	   /* test eax, eax */
+	e->rax = -1;
+	return jcc(e, 0x85); /* jnz leave */
+}
+
+/* raw_insn = insn, as the interpreter records every D_GENERIC one: it is
+ * part of the hart's state. */
+static void set_raw_insn(struct emit *e, uint32_t insn)
+{
+	PUT(e, 0xc7, 0x83), put32(e, CPU_OFF(raw_insn)), put32(e, insn);
+}
+
+/* The AMOs that read, compute and write back (not LR/SC), .w or .d. */
+static bool amo_inline(uint32_t insn)
+{
+	unsigned f5 = insn >> 27, f3 = (insn >> 12) & 7;
+	return (insn & 0x7f) == 0x2f && (f3 == 2 || f3 == 3) &&
+	       (f5 == 0x01 || (f5 % 4 == 0 && f5 <= 0x1c));
+}
+
+/* An AMO inline, as exec_amo does it on a hit of the write set (the AMO
+ * thunk); returns the jump taken otherwise, to the jit_generic path. With
+ * rdx = the old value and rcx = x[rs2], rcx becomes the new one. */
+static uint8_t *emit_amo(struct emit *e, const struct jit *j, uint32_t insn)
+{
+	static const uint8_t cmov[] = {[0x10 / 4] = 0x4c,
+				       [0x14 / 4] = 0x4f, /* cmovl, cmovg */
+				       [0x18 / 4] = 0x42,
+				       [0x1c / 4] = 0x47}; /* cmovb, cmova */
+	unsigned f5 = insn >> 27, rd = (insn >> 7) & 31;
+	bool d = ((insn >> 12) & 7) == 3;
+	set_raw_insn(e, insn);
+	load_x(e, RAX, (insn >> 15) & 31);
+	call_to(e, j->amo[d]);
+	e->rax = -1;
+	PUT(e, 0x48, 0x85, 0xc0); /* test rax, rax */
+	uint8_t *slow = jcc(e, 0x84);
+	load_x(e, RCX, (insn >> 20) & 31);
+	if (d)
+		PUT(e, 0x48);
+	PUT(e, 0x8b, 0x10); /* mov (r/e)dx, [rax]: the old value */
+	if (f5 != 0x01 && d)
+		PUT(e, 0x48);
+	switch (f5) {
+	case 0x00: PUT(e, 0x01, 0xd1); break; /* add ecx, edx */
+	case 0x01: break;		      /* swap: rs2 as it is */
+	case 0x04: PUT(e, 0x31, 0xd1); break; /* xor */
+	case 0x08: PUT(e, 0x09, 0xd1); break; /* or */
+	case 0x0c: PUT(e, 0x21, 0xd1); break; /* and */
+	default:			      /* cmp edx, ecx; cmovcc ecx, edx: the old one if cc */
+		PUT(e, 0x39, 0xca);
+		if (d)
+			PUT(e, 0x48);
+		PUT(e, 0x0f, cmov[f5 / 4], 0xca);
+	}
+	if (d)
+		PUT(e, 0x48);
+	PUT(e, 0x89, 0x08); /* mov [rax], (r/e)cx */
+	if (rd) {
+		if (!d)
+			PUT(e, 0x48, 0x63, 0xd2); /* movsxd rdx, edx */
+		store_x(e, (int)rd, RDX);
+	}
+	return slow;
+}
+
+/* csrrw/csrrs/csrrc and the immediate forms on the CSRs csr_fast knows:
+ * sstatus, and sscratch, sepc, scause, stval (0x140-0x143). */
+static bool csr_op_fast(uint32_t insn)
+{
+	unsigned csr = insn >> 20;
+	return (csr == 0x100 || (csr >= 0x140 && csr <= 0x143)) && (insn & 0x7f) == 0x73 &&
+	       ((insn >> 12) & 3) != 0;
+}
+
+/* A CSR instruction through jit_csr; returns the jump taken when it
+ * answers "not here", to the jit_generic path. */
+static uint8_t *emit_csr(struct emit *e, const struct jit *j, uint32_t insn)
+{
+	unsigned rs1 = (insn >> 15) & 31, rd = (insn >> 7) & 31;
+	set_raw_insn(e, insn);
+	if (insn & (4u << 12))
+		PUT(e, 0xba), put32(e, rs1); /* mov edx, uimm */
+	else
+		load_x(e, RDX, (int)rs1);
+	PUT(e, 0x48, 0x8d, 0xbb), put32(e, (uint32_t)-XBIAS); /* lea rdi, [rbx - XBIAS]: c */
+	PUT(e, 0xbe), put32(e, insn);			      /* mov esi, insn */
+	patch_to(rel32_at(e, (const uint8_t[]){0xff, 0x15}, 2),
+		 j->call_csr); /* call [rip + slot] */
+	e->rax = -1;
+	PUT(e, 0x48, 0x85, 0xd2); /* test rdx, rdx */
+	uint8_t *slow = jcc(e, 0x85);
+	if (rd)
+		store_x(e, (int)rd, RAX);
+	return slow;
+}
+
 /* One instruction of a block's body (not its last jump). */
 static void emit_insn(struct emit *e, struct jit *j, const struct jit_block *b,
 		      const struct dinsn *d, uint64_t pc, struct jit_site *s, uint8_t **leave_at)
@@ -700,18 +853,21 @@ static void emit_insn(struct emit *e, struct jit *j, const struct jit_block *b,
 		/* fence, fence.i: no-ops, as in cpu_exec_other (one hart, and a
 		 * store to code leaves the block through its generation); only
 		 * raw_insn, part of the hart's state, records them */
-		PUT(e, 0xc7, 0x83), put32(e, CPU_OFF(raw_insn)), put32(e, (uint32_t)d->imm);
+		set_raw_insn(e, (uint32_t)d->imm);
 	} else if (op == D_GENERIC) {
 		s->raw = (uint32_t)d->imm, s->insn = generic_insn(d);
 		s->addend = (uintptr_t)b->host - b->pc;
-		PUT(e, 0x48, 0x8d, 0xbb),
-		    put32(e, (uint32_t)-XBIAS); /* lea rdi, [rbx - XBIAS]: c */
-		lea_rip(e, RSI, s);
-		patch_to(rel32_at(e, (const uint8_t[]){0xff, 0x15}, 2),
-			 j->call_generic); /* call [rip + slot] */
-		PUT(e, 0x85, 0xc0);	   /* test eax, eax */
-		*leave_at = jcc(e, 0x85);  /* jnz leave */
-		e->rax = -1;
+		uint8_t *slow = NULL;
+		if (amo_inline(s->insn))
+			slow = emit_amo(e, j, s->insn);
+		else if (csr_op_fast(s->insn))
+			slow = emit_csr(e, j, s->insn);
+		uint8_t *done = slow ? rel32_at(e, (const uint8_t[]){0xe9}, 1) : NULL;
+		if (slow)
+			patch_to(slow, e->p);
+		*leave_at = emit_generic(e, j, s);
+		if (done)
+			patch_to(done, e->p);
 	} else {
 		emit_alu(e, d, pc);
 	}
