@@ -58,9 +58,9 @@ struct cpu_bus {
 	void *opaque;
 	uint8_t *(*ram)(void *opaque, uint64_t pa, bool write);
 	/* What `ram` returns for reads of RAM never written. The read TLB
-	 * caches it like any page; the first write gives the page a home of
-	 * its own, and whoever makes that write calls cpu_ram_mapped (the
-	 * hart's own stores do). */
+	 * caches it like any page; the first write, whoever makes it, gives
+	 * the page a home of its own, and the board must then call
+	 * cpu_ram_homed (its RAM's `homed` callback). */
 	const uint8_t *zero_page;
 	bool (*load)(void *opaque, uint64_t pa, int size, uint64_t *val);
 	bool (*store)(void *opaque, uint64_t pa, int size, uint64_t val);
@@ -195,8 +195,9 @@ void cpu_flush_writable(struct cpu *c);
 void cpu_tlb_save(const struct cpu *c, struct cpu_tlb_saved *s);
 void cpu_tlb_load(struct cpu *c, struct cpu_tlb_saved *s);
 /* RAM page pa, read as zeros until now (bus.zero_page), has a host page
- * of its own: drop the read entries that map it to the shared zeros. */
-void cpu_ram_mapped(struct cpu *c, uint64_t pa);
+ * of its own: drop the read entries of hart `hart` (a struct cpu) that map
+ * it to the shared zeros. The form of struct ram's `homed` callback. */
+void cpu_ram_homed(void *hart, uint64_t pa);
 /* Drop every decoded instruction (after RAM changed behind the hart). */
 void cpu_flush_code(struct cpu *c);
 /* The host page `page` is given up (a restore released it): drop its

@@ -20,8 +20,9 @@
  * machine fork relies on cpu_flush_writable() to make the next write to
  * every page miss in every regime, so the copy-on-write in the bus sees it.
  * The read TLB may hold the bus's shared zero page for RAM never written;
- * every first write to such a page drops those entries (cpu_ram_mapped),
- * which is why the read TLB keeps each entry's physical page. */
+ * every first write to such a page drops those entries (cpu_ram_homed,
+ * which the board's RAM calls), which is why the read TLB keeps each
+ * entry's physical page. */
 #include "cpu_internal.h"
 #include "dcache.h"
 
@@ -133,8 +134,9 @@ void cpu_tlb_load(struct cpu *c, struct cpu_tlb_saved *s)
 	c->tlb_used |= s->used;
 }
 
-void cpu_ram_mapped(struct cpu *c, uint64_t pa)
+void cpu_ram_homed(void *hart, uint64_t pa)
 {
+	struct cpu *c = hart;
 	pa &= ~0xfffULL;
 	for (int r = 0; r < TLB_REGIMES; r++) {
 		if (!(c->tlb_used >> r & 1))
@@ -262,10 +264,7 @@ static uint8_t *page_for(struct cpu *c, uint64_t va, int acc, uint64_t *pa, bool
 	*ok = mmu_translate(c, va, acc, pa);
 	if (!*ok)
 		return NULL;
-	bool was_zeros = acc == ACC_W && c->bus.ram(c->bus.opaque, *pa, false) == c->bus.zero_page;
 	uint8_t *page = c->bus.ram(c->bus.opaque, *pa, acc == ACC_W);
-	if (was_zeros) /* it has a home now (or gets one from bus.store) */
-		cpu_ram_mapped(c, *pa);
 	if (!page)
 		return NULL;
 	struct dpage *code = NULL;

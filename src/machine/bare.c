@@ -103,6 +103,7 @@ int bare_init_blank(struct bare *m, uint64_t mem, FILE *console, char *err, size
 		ram_free(&m->ram);
 		return -1;
 	}
+	m->ram.homed = cpu_ram_homed, m->ram.homed_opaque = &m->cpu;
 	uart16550_init(&m->uart, console);
 	clint_init(&m->clint, &m->cpu);
 	m->finisher = (struct sifive_test){.on_finish = finisher_done, .opaque = m};

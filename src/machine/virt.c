@@ -78,12 +78,9 @@ static bool dma_ram_write(void *opaque, uint64_t pa, const void *buf, uint64_t l
 		uint64_t off = pa % RAM_PAGE_SIZE, n = RAM_PAGE_SIZE - off;
 		if (n > len)
 			n = len;
-		bool was_zeros = ram_page(&v->ram, pa) == ram_zero_page;
 		uint8_t *page = ram_page_w(&v->ram, pa);
 		if (!page)
 			return false;
-		if (was_zeros)
-			cpu_ram_mapped(&v->cpu, pa);
 		memcpy(page + off, in, n);
 		cpu_ram_written(&v->cpu, page + off, n);
 		in += n, pa += n, len -= n;
@@ -462,6 +459,7 @@ int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t e
 		virt_free(v);
 		return -1;
 	}
+	v->ram.homed = cpu_ram_homed, v->ram.homed_opaque = &v->cpu;
 	if (init_devices(v, cfg, err, errlen) || attach_disks(v, cfg, err, errlen) ||
 	    (!cfg->no_boot && load_boot(v, cfg, &entry, &dtb, err, errlen))) {
 		virt_free(v);

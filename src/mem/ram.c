@@ -111,11 +111,13 @@ static uint8_t *save_page(struct ram *r, uint64_t i)
 		page_put(r, saved); /* nothing to restore at the root */
 	else if (saved)
 		r->allocated++;
+	r->saved_at[i] = r->level;
 	if (fresh) {
 		r->pages[i] = fresh;
 		r->allocated++;
+		if (r->homed)
+			r->homed(r->homed_opaque, r->base + i * RAM_PAGE_SIZE);
 	}
-	r->saved_at[i] = r->level;
 	return r->pages[i];
 }
 

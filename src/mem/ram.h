@@ -43,6 +43,12 @@ struct ram {
 	uint8_t **pool;				/* released pages, for reuse */
 	size_t npool, cappool;
 	uint64_t allocated; /* pages in use (live or saved) */
+	/* Called when a page never written gets a home of its own, whoever
+	 * writes it (a hart's store, a device, the host): until then it read
+	 * as ram_zero_page, which a hart's TLB may have cached for it (see
+	 * cpu_ram_homed). May be NULL; the board sets it after ram_init. */
+	void (*homed)(void *opaque, uint64_t pa);
+	void *homed_opaque;
 };
 
 /* Shared read-only zeros: what ram_page returns for a page never written. */

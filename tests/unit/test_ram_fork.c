@@ -11,7 +11,9 @@
  * ram_hash), and the invariants at the top of src/mem/ram.c hold, with
  * each undo entry's saved page equal to the model's copy of that page when
  * its level was opened. A restore reports exactly the pages its level
- * dirtied to the callback. A failure prints the seed and the step. It
+ * dirtied to the callback, and `homed` hears of every page that gets a
+ * home exactly once, when it does (the hart's TLB relies on it for pages
+ * read as zeros until then). A failure prints the seed and the step. It
  * measures no time. */
 #include <errno.h>
 #include <stdio.h>
@@ -66,6 +68,19 @@ static void count_released(void *opaque, const uint8_t *page)
 	released_count++;
 }
 
+/* Per page: homed reported it, and no restore took its home away since. */
+static bool homed[PAGES];
+
+static void note_homed(void *opaque, uint64_t pa)
+{
+	const struct ram *r = opaque;
+	uint64_t i = (pa - BASE) / RAM_PAGE_SIZE;
+	if (CHECK(pa % RAM_PAGE_SIZE == 0 && i < PAGES && r->pages[i] != NULL)) {
+		CHECK(!homed[i]);
+		homed[i] = true;
+	}
+}
+
 /* Invariants 1-4 of ram.c, and the undo entries against the model. */
 static void check_invariants(const struct ram *r, const struct model *m)
 {
@@ -97,6 +112,10 @@ static void check_invariants(const struct ram *r, const struct model *m)
 	for (int p = 0; p < PAGES; p++)
 		CHECK(r->saved_at[p] == top[p]);
 	CHECK(r->allocated == allocated);
+	for (int p = 0; p < PAGES; p++) { /* homed heard of each home (once: note_homed) */
+		CHECK(homed[p] || r->pages[p] == NULL);
+		homed[p] = r->pages[p] != NULL; /* a restore may have taken one away */
+	}
 }
 
 static void check_content(const struct ram *r, const struct model *m)
@@ -167,7 +186,9 @@ int main(void)
 		seed_now = seed;
 		if (!CHECK(ram_init(&r, BASE, BYTES) == 0))
 			break;
+		r.homed = note_homed, r.homed_opaque = &r;
 		memset(&m, 0, sizeof(m));
+		memset(homed, 0, sizeof(homed));
 		for (step_now = 0; step_now < STEPS; step_now++) {
 			random_step(&r, &m, &s);
 			check_invariants(&r, &m);
