@@ -334,8 +334,7 @@ static bool exec_amo(struct cpu *c, uint32_t insn, uint64_t *out)
 		return ((insn >> 20) & 31) ? illegal(c) : exec_lr(c, va, size, out);
 	if (funct5 == 0x03)
 		return exec_sc(c, va, size, src, out);
-	bool known = funct5 == 0x01 || (funct5 % 4 == 0 && funct5 <= 0x1c);
-	if (!known)
+	if (!amo_rmw_known((unsigned)funct5))
 		return illegal(c);
 	if (va & (size - 1)) {
 		cpu_exception(c, EXC_STORE_MISALIGNED, va);

@@ -130,6 +130,13 @@ static inline bool cpu_store(struct cpu *c, uint64_t va, int size, uint64_t val)
 	return mmu_store_slow(c, va, size, val);
 }
 
+/* The read-modify-write AMOs by funct5 (not LR 0x02 / SC 0x03): swap, add,
+ * xor, or, and, min, max, minu, maxu. */
+static inline bool amo_rmw_known(unsigned funct5)
+{
+	return funct5 == 0x01 || (funct5 % 4 == 0 && funct5 <= 0x1c);
+}
+
 /* ---- cpu.c ---- */
 
 /* Execute an instruction the decoder left D_GENERIC (insn expanded to 32

@@ -760,8 +760,7 @@ static void set_raw_insn(struct emit *e, uint32_t insn)
 static bool amo_inline(uint32_t insn)
 {
 	unsigned f5 = insn >> 27, f3 = (insn >> 12) & 7;
-	return (insn & 0x7f) == 0x2f && (f3 == 2 || f3 == 3) &&
-	       (f5 == 0x01 || (f5 % 4 == 0 && f5 <= 0x1c));
+	return (insn & 0x7f) == 0x2f && (f3 == 2 || f3 == 3) && amo_rmw_known(f5);
 }
 
 /* An AMO inline, as exec_amo does it on a hit of the write set (the AMO
@@ -810,17 +809,9 @@ static uint8_t *emit_amo(struct emit *e, const struct jit *j, uint32_t insn)
 	return slow;
 }
 
-/* csrrw/csrrs/csrrc and the immediate forms on the CSRs csr_fast knows:
- * sstatus, and sscratch, sepc, scause, stval (0x140-0x143). */
-static bool csr_op_fast(uint32_t insn)
-{
-	unsigned csr = insn >> 20;
-	return (csr == 0x100 || (csr >= 0x140 && csr <= 0x143)) && (insn & 0x7f) == 0x73 &&
-	       ((insn >> 12) & 3) != 0;
-}
-
-/* A CSR instruction through jit_csr; returns the jump taken when it
- * answers "not here", to the jit_generic path. */
+/* A Zicsr instruction (csrrw/csrrs/csrrc or an immediate form) through
+ * jit_csr: csr_fast knows which CSRs it serves, and answers "not here" for
+ * the rest, which then take the returned jump to the jit_generic path. */
 static uint8_t *emit_csr(struct emit *e, const struct jit *j, uint32_t insn)
 {
 	unsigned rs1 = (insn >> 15) & 31, rd = (insn >> 7) & 31;
@@ -860,7 +851,7 @@ static void emit_insn(struct emit *e, struct jit *j, const struct jit_block *b,
 		uint8_t *slow = NULL;
 		if (amo_inline(s->insn))
 			slow = emit_amo(e, j, s->insn);
-		else if (csr_op_fast(s->insn))
+		else if ((s->insn & 0x7f) == 0x73 && ((s->insn >> 12) & 3) != 0)
 			slow = emit_csr(e, j, s->insn);
 		uint8_t *done = slow ? rel32_at(e, (const uint8_t[]){0xe9}, 1) : NULL;
 		if (slow)
