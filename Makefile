@@ -3,14 +3,14 @@
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE
-LDLIBS   := -lfdt -lxxhash -lhiredis -lm
+LDLIBS   := -lfdt -lxxhash -lhiredis -lext2fs -lcom_err -lm
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 RVCC     := riscv64-linux-gnu-gcc
 RVFLAGS  := -march=rv64gc -mabi=lp64d -mcmodel=medany -nostdlib -nostartfiles -static \
             -fno-pie -no-pie -Wl,--build-id=none
 
-SRCS := $(wildcard src/cpu/*.c src/mem/*.c src/dev/*.c src/disk/*.c src/machine/*.c src/check/*.c)
+SRCS := $(wildcard src/cpu/*.c src/mem/*.c src/dev/*.c src/disk/*.c src/machine/*.c src/check/*.c src/lens/*.c)
 MAIN := $(wildcard src/cli/*.c)
 HDRS := $(wildcard src/*/*.h)
 OBJS := $(SRCS:src/%.c=build/obj/%.o)
@@ -19,7 +19,7 @@ SAN_OBJS := $(SRCS:src/%.c=build/asan/obj/%.o)
 ISA_SRCS := $(wildcard tests/isa/*.S)
 ISA_ELFS := $(ISA_SRCS:tests/isa/%.S=build/isa/%.elf)
 
-.PHONY: all guest test test-unit test-isa test-diff test-fuzz test-cli test-boot test-fork test-check bench format clean
+.PHONY: all guest test test-unit test-isa test-diff test-fuzz test-cli test-boot test-fork test-check test-lens bench format clean
 
 all: build/themis build/asan/themis $(ISA_ELFS) guest
 
@@ -96,12 +96,16 @@ test-fork: build/test_fork guest
 test-check: build/themis guest
 	tests/check/test_explore.sh build
 
+# The lenses: every tests/lens/test_*.sh, each given the build folder.
+test-lens: build/themis build/asan/themis guest
+	@for t in tests/lens/test_*.sh; do [ -e "$$t" ] || continue; echo "== $$t"; $$t build || exit 1; done
+
 test-boot: build/themis guest
 	tests/boot/test_boot.sh build
 	tests/boot/test_snapshot.sh build
 	tests/boot/qemu_compare.sh build
 
-test: test-unit test-cli test-isa test-fuzz test-diff test-boot test-fork test-check
+test: test-unit test-cli test-isa test-fuzz test-diff test-boot test-fork test-check test-lens
 	@echo "make test: all passed"
 
 build/bench_fork: bench/fork/bench_fork.c $(OBJS) $(HDRS)

@@ -29,9 +29,17 @@ double now_seconds(void);
 /* `themis explore --help` (also part of `themis help`). */
 extern const char explore_help[];
 
-int cmd_bare(int argc, char **argv);
-int cmd_boot(int argc, char **argv);
-int cmd_explore(int argc, char **argv);
-int cmd_replay(int argc, char **argv);
+/* The verbs, one line each: X(name, function, one-line summary). main.c
+ * dispatches and lists them from here; a new verb is one line and one
+ * cmd_*.c file. */
+#define THEMIS_VERBS(X)                                                                            \
+	X(bare, cmd_bare, "run a bare-metal RV64GC ELF in M-mode until it writes tohost")          \
+	X(boot, cmd_boot, "boot Linux on the emulated board to the guest agent")                   \
+	X(explore, cmd_explore, "the differential model checker (default: ext4 xfs)")              \
+	X(replay, cmd_replay, "re-run a discrepancy's trace")
+
+#define THEMIS_VERB_DECL(name, fn, summary) int fn(int argc, char **argv);
+THEMIS_VERBS(THEMIS_VERB_DECL)
+#undef THEMIS_VERB_DECL
 
 #endif

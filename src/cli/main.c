@@ -6,17 +6,6 @@
 #include "cli.h"
 
 static const char usage_text[] =
-    "usage: themis <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  bare [options] FILE.elf   run a bare-metal RV64GC ELF in M-mode until it\n"
-    "                            writes its tohost word or the test finisher\n"
-    "  explore [FS FS...] [opts] the differential model checker (default: ext4 xfs)\n"
-    "  replay TRACE              re-run a discrepancy's trace\n"
-    "  boot [options]            boot Linux on the emulated board to the guest agent\n"
-    "                            (themis explore --help: the checker's options)\n"
-    "  help                      show this text\n"
-    "\n"
     "bare options:\n"
     "  --max-insns N   stop after N instructions (exit status 124)\n"
     "  --mem SIZE      RAM size, e.g. 128M or 1G (default 128M)\n"
@@ -49,24 +38,32 @@ static const char usage_text[] =
     "boot exit status: 0 agent reached; 1 the guest panicked, hung or stopped\n"
     "early; 2 bad usage or input.\n";
 
+static void print_commands(void)
+{
+	printf("usage: themis <command> [options]   (themis <command> --help: its options)\n\n"
+	       "commands:\n");
+#define LIST(name, fn, summary) printf("  %-10s %s\n", #name, summary);
+	THEMIS_VERBS(LIST)
+#undef LIST
+	printf("  %-10s %s\n\n", "help", "show this text");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return usage_error("%s", "missing command");
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		print_commands();
 		fputs(usage_text, stdout);
 		fputs("\n", stdout);
 		fputs(explore_help, stdout);
 		return 0;
 	}
-	if (!strcmp(cmd, "bare"))
-		return cmd_bare(argc - 2, argv + 2);
-	if (!strcmp(cmd, "boot"))
-		return cmd_boot(argc - 2, argv + 2);
-	if (!strcmp(cmd, "explore"))
-		return cmd_explore(argc - 2, argv + 2);
-	if (!strcmp(cmd, "replay"))
-		return cmd_replay(argc - 2, argv + 2);
+#define DISPATCH(name, fn, summary)                                                                \
+	if (!strcmp(cmd, #name))                                                                   \
+		return fn(argc - 2, argv + 2);
+	THEMIS_VERBS(DISPATCH)
+#undef DISPATCH
 	return usage_error("unknown command '%s'", cmd);
 }
