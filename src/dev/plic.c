@@ -4,6 +4,8 @@
  * claim/complete 4 bytes above it. Every register is 32 bits wide and only
  * 32-bit aligned accesses decode; holes and absent contexts read as zero
  * and ignore writes, as QEMU's do. */
+#include <string.h>
+
 #include "plic.h"
 
 #define PLIC_PRIORITY  0x000000
@@ -16,9 +18,12 @@
 
 static const int ctx_irq[PLIC_NCTX] = {IRQ_MEI, IRQ_SEI};
 
-void plic_init(struct plic *p, struct cpu *cpu)
+const struct dev_state_desc plic_state_desc = {"plic", 1, sizeof(struct plic_state)};
+
+void plic_init(struct plic *p, struct plic_state *s, struct cpu *cpu)
 {
-	*p = (struct plic){.cpu = cpu};
+	memset(s, 0, sizeof(*s));
+	*p = (struct plic){.s = s, .cpu = cpu};
 }
 
 struct irq_line plic_line(struct plic *p, int source)
@@ -28,7 +33,7 @@ struct irq_line plic_line(struct plic *p, int source)
 
 static uint32_t pending_word(const struct plic *p, int w)
 {
-	return p->level[w] & ~p->claimed[w];
+	return p->s->level[w] & ~p->s->claimed[w];
 }
 
 /* The source a claim by `ctx` would return: the highest priority above the
@@ -36,15 +41,15 @@ static uint32_t pending_word(const struct plic *p, int w)
 static int best_source(const struct plic *p, int ctx)
 {
 	int best = 0;
-	uint32_t best_prio = p->threshold[ctx];
+	uint32_t best_prio = p->s->threshold[ctx];
 	for (int w = 0; w < PLIC_WORDS; w++) {
-		uint32_t bits = pending_word(p, w) & p->enable[ctx][w];
+		uint32_t bits = pending_word(p, w) & p->s->enable[ctx][w];
 		while (bits) {
 			int src = w * 32 + __builtin_ctz(bits);
 			bits &= bits - 1;
-			if (p->priority[src] > best_prio) {
+			if (p->s->priority[src] > best_prio) {
 				best = src;
-				best_prio = p->priority[src];
+				best_prio = p->s->priority[src];
 			}
 		}
 	}
@@ -68,7 +73,7 @@ void plic_set_irq(void *ctl, int source, bool level)
 	struct plic *p = ctl;
 	if (source <= 0 || source >= PLIC_NSRC)
 		return;
-	uint32_t bit = 1U << (source % 32), *w = &p->level[source / 32];
+	uint32_t bit = 1U << (source % 32), *w = &p->s->level[source / 32];
 	if (!!(*w & bit) == level)
 		return;
 	*w = level ? *w | bit : *w & ~bit;
@@ -79,7 +84,7 @@ static uint32_t claim(struct plic *p, int ctx)
 {
 	int src = best_source(p, ctx);
 	if (src) {
-		p->claimed[src / 32] |= 1U << (src % 32);
+		p->s->claimed[src / 32] |= 1U << (src % 32);
 		plic_drive(p);
 	}
 	return (uint32_t)src;
@@ -90,9 +95,9 @@ static uint32_t claim(struct plic *p, int ctx)
  * enabled anyway, and refusing would leave a source claimed forever. */
 static void complete(struct plic *p, uint32_t src)
 {
-	if (src == 0 || src >= PLIC_NSRC || !(p->claimed[src / 32] & (1U << (src % 32))))
+	if (src == 0 || src >= PLIC_NSRC || !(p->s->claimed[src / 32] & (1U << (src % 32))))
 		return;
-	p->claimed[src / 32] &= ~(1U << (src % 32));
+	p->s->claimed[src / 32] &= ~(1U << (src % 32));
 	plic_drive(p);
 }
 
@@ -128,13 +133,13 @@ static bool plic_read(void *dev, uint64_t off, int size, uint64_t *val)
 		return false;
 	*val = 0;
 	if (off < PLIC_PRIORITY + 4 * PLIC_NSRC)
-		*val = p->priority[off / 4];
+		*val = p->s->priority[off / 4];
 	else if (off >= PLIC_PENDING && off < PLIC_PENDING + 4 * PLIC_WORDS)
 		*val = pending_word(p, (int)(off - PLIC_PENDING) / 4);
 	else if (enable_reg(off, &ctx, &w))
-		*val = p->enable[ctx][w];
+		*val = p->s->enable[ctx][w];
 	else if (ctx_reg(off, &ctx, &reg) && reg == 0)
-		*val = p->threshold[ctx];
+		*val = p->s->threshold[ctx];
 	else if (ctx_reg(off, &ctx, &reg) && reg == 4)
 		*val = claim(p, ctx);
 	return true;
@@ -149,11 +154,11 @@ static bool plic_write(void *dev, uint64_t off, int size, uint64_t val)
 		return false;
 	if (off < PLIC_PRIORITY + 4 * PLIC_NSRC) {
 		if (off != 0) /* source 0 does not exist */
-			p->priority[off / 4] = val & PLIC_PRIO_MASK;
+			p->s->priority[off / 4] = val & PLIC_PRIO_MASK;
 	} else if (enable_reg(off, &ctx, &w)) {
-		p->enable[ctx][w] = (uint32_t)val & (w == 0 ? ~1U : ~0U);
+		p->s->enable[ctx][w] = (uint32_t)val & (w == 0 ? ~1U : ~0U);
 	} else if (ctx_reg(off, &ctx, &reg) && reg == 0) {
-		p->threshold[ctx] = val & PLIC_PRIO_MASK;
+		p->s->threshold[ctx] = val & PLIC_PRIO_MASK;
 	} else if (ctx_reg(off, &ctx, &reg) && reg == 4) {
 		complete(p, (uint32_t)val);
 		return true;

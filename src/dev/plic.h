@@ -13,11 +13,15 @@
  * again. Pending bits are derived (line high and not claimed) rather than
  * latched, so a device that lowers its line before the claim withdraws the
  * request, as on QEMU 7.2; Linux never sees a claim of a quiet device.
- * Every change re-drives MEIP/SEIP through cpu_set_irq. */
+ * Every change re-drives MEIP/SEIP through cpu_set_irq.
+ *
+ * The forkable state is struct plic_state (see dev.h); struct plic is its
+ * wiring: the state and the hart, set once by plic_init. */
 #ifndef THEMIS_PLIC_H
 #define THEMIS_PLIC_H
 
 #include "../cpu/cpu.h"
+#include "dev.h"
 #include "irq.h"
 #include "mmio.h"
 
@@ -26,19 +30,25 @@
 #define PLIC_WORDS     (PLIC_NSRC / 32)
 #define PLIC_MMIO_SIZE 0x600000ULL
 
-struct plic {
+struct plic_state {
 	uint32_t priority[PLIC_NSRC]; /* 0 = never interrupts; 1..7 */
 	uint32_t level[PLIC_WORDS];   /* the lines as devices drive them */
 	uint32_t claimed[PLIC_WORDS]; /* claimed and not yet completed */
 	uint32_t enable[PLIC_NCTX][PLIC_WORDS];
 	uint32_t threshold[PLIC_NCTX];
-	struct cpu *cpu; /* not owned */
+};
+
+struct plic {
+	struct plic_state *s; /* not owned */
+	struct cpu *cpu;      /* not owned */
 };
 
 extern const struct mmio_ops plic_ops;
+extern const struct dev_state_desc plic_state_desc;
 
-/* Reset state: every priority, enable and threshold zero, no line high. */
-void plic_init(struct plic *p, struct cpu *cpu);
+/* Wire p to its state and the hart, and reset the state: every priority,
+ * enable and threshold zero, no line high. */
+void plic_init(struct plic *p, struct plic_state *s, struct cpu *cpu);
 
 /* The irq_line callback: `ctl` is the struct plic. Sources outside
  * 1..PLIC_NSRC-1 are ignored. */

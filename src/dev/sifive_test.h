@@ -5,10 +5,14 @@
  * with a failure code, 0x7777 to reset the machine. The device only records
  * the request and calls the board's callback; the board stops the hart, and
  * reads `kind` to tell a power-off from a reboot (the bare board only looks
- * at `code`). */
+ * at `code`).
+ *
+ * The forkable state is struct sifive_test_state (see dev.h); struct
+ * sifive_test is its wiring: the state and the board's callback. */
 #ifndef THEMIS_SIFIVE_TEST_H
 #define THEMIS_SIFIVE_TEST_H
 
+#include "dev.h"
 #include "mmio.h"
 
 enum sifive_test_kind {
@@ -18,17 +22,24 @@ enum sifive_test_kind {
 	SIFIVE_TEST_RESET, /* 0x7777: reboot */
 };
 
-struct sifive_test {
+struct sifive_test_state {
 	bool finished; /* a request was made: see kind */
 	enum sifive_test_kind kind;
 	int code; /* 0 for pass and reset; 1..65535 for fail */
+};
+
+struct sifive_test {
+	struct sifive_test_state *s; /* not owned */
 	void (*on_finish)(void *opaque);
 	void *opaque;
 };
 
 extern const struct mmio_ops sifive_test_ops;
+extern const struct dev_state_desc sifive_test_state_desc;
 
-/* Reset state; `on_finish(opaque)` runs after each request is recorded. */
-void sifive_test_init(struct sifive_test *t, void (*on_finish)(void *opaque), void *opaque);
+/* Wire t to its state and reset it; `on_finish(opaque)` (may be NULL) runs
+ * after each request is recorded. */
+void sifive_test_init(struct sifive_test *t, struct sifive_test_state *s,
+		      void (*on_finish)(void *opaque), void *opaque);
 
 #endif

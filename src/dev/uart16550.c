@@ -10,6 +10,8 @@
  * goes from 0 to 1 (THR being empty) and when a written byte has left, and
  * disarmed by an IIR read that reports it or by turning IER.THRI off. Linux
  * relies on the rising edge re-arming it (its UART_BUG_THRE test). */
+#include <string.h>
+
 #include "uart16550.h"
 
 #define IER_RDI	 0x01
@@ -50,26 +52,29 @@
 #define MSR_RI	 0x40
 #define MSR_DCD	 0x80
 
-void uart16550_init(struct uart16550 *u, FILE *out)
+const struct dev_state_desc uart16550_state_desc = {"uart16550", 1, sizeof(struct uart16550_state)};
+
+void uart16550_init(struct uart16550 *u, struct uart16550_state *s, FILE *out)
 {
-	*u = (struct uart16550){.out = out};
+	memset(s, 0, sizeof(*s));
+	*u = (struct uart16550){.s = s, .out = out};
 }
 
 static bool fifo_enabled(const struct uart16550 *u)
 {
-	return u->fcr & FCR_ENABLE;
+	return u->s->fcr & FCR_ENABLE;
 }
 
 /* The interrupt IIR reports now (IIR_NONE if none): highest priority first. */
 static uint8_t iir_id(const struct uart16550 *u)
 {
-	if ((u->ier & IER_RLSI) && u->lsr_err)
+	if ((u->s->ier & IER_RLSI) && u->s->lsr_err)
 		return IIR_RLSI;
-	if ((u->ier & IER_RDI) && u->rx_count)
+	if ((u->s->ier & IER_RDI) && u->s->rx_count)
 		return IIR_RDI;
-	if ((u->ier & IER_THRI) && u->thr_ipending)
+	if ((u->s->ier & IER_THRI) && u->s->thr_ipending)
 		return IIR_THRI;
-	if ((u->ier & IER_MSI) && u->msr_delta)
+	if ((u->s->ier & IER_MSI) && u->s->msr_delta)
 		return IIR_MSI;
 	return IIR_NONE;
 }
@@ -89,7 +94,7 @@ void uart16550_set_irq_line(struct uart16550 *u, struct irq_line line)
  * console that is always there (CTS, DSR and DCD up), as on QEMU. */
 static uint8_t msr_inputs(const struct uart16550 *u)
 {
-	uint8_t m = u->mcr;
+	uint8_t m = u->s->mcr;
 	if (!(m & MCR_LOOP))
 		return MSR_CTS | MSR_DSR | MSR_DCD;
 	return (m & MCR_RTS ? MSR_CTS : 0) | (m & MCR_DTR ? MSR_DSR : 0) |
@@ -103,27 +108,27 @@ static size_t rx_capacity(const struct uart16550 *u)
 
 static bool rx_put(struct uart16550 *u, uint8_t b)
 {
-	if (u->rx_count >= rx_capacity(u))
+	if (u->s->rx_count >= rx_capacity(u))
 		return false;
-	u->rx[(u->rx_head + u->rx_count) % UART16550_FIFO] = b;
-	u->rx_count++;
+	u->s->rx[(u->s->rx_head + u->s->rx_count) % UART16550_FIFO] = b;
+	u->s->rx_count++;
 	return true;
 }
 
 static uint8_t rx_pop(struct uart16550 *u)
 {
-	if (!u->rx_count)
+	if (!u->s->rx_count)
 		return 0;
-	uint8_t b = u->rx[u->rx_head];
-	u->rx_head = (u->rx_head + 1) % UART16550_FIFO;
-	u->rx_count--;
+	uint8_t b = u->s->rx[u->s->rx_head];
+	u->s->rx_head = (u->s->rx_head + 1) % UART16550_FIFO;
+	u->s->rx_count--;
 	return b;
 }
 
 size_t uart16550_push_input(struct uart16550 *u, const uint8_t *bytes, size_t n)
 {
 	size_t i = 0;
-	if (!(u->mcr & MCR_LOOP)) /* loopback disconnects the serial input */
+	if (!(u->s->mcr & MCR_LOOP)) /* loopback disconnects the serial input */
 		while (i < n && rx_put(u, bytes[i]))
 			i++;
 	update_irq(u);
@@ -132,52 +137,52 @@ size_t uart16550_push_input(struct uart16550 *u, const uint8_t *bytes, size_t n)
 
 static void transmit(struct uart16550 *u, uint8_t b)
 {
-	if (u->mcr & MCR_LOOP) {
+	if (u->s->mcr & MCR_LOOP) {
 		if (!rx_put(u, b))
-			u->lsr_err |= LSR_OE;
+			u->s->lsr_err |= LSR_OE;
 	} else if (u->out) {
 		fputc(b, u->out);
 	}
-	u->thr_ipending = true; /* the byte has left: THR is empty again */
+	u->s->thr_ipending = true; /* the byte has left: THR is empty again */
 }
 
 static uint8_t read_iir(struct uart16550 *u)
 {
 	uint8_t id = iir_id(u);
 	if (id == IIR_THRI)
-		u->thr_ipending = false;
+		u->s->thr_ipending = false;
 	return id | (fifo_enabled(u) ? IIR_FIFOS : 0);
 }
 
 static uint8_t read_lsr(struct uart16550 *u)
 {
-	uint8_t v = (u->rx_count ? LSR_DR : 0) | u->lsr_err | LSR_THRE_TEMT;
-	u->lsr_err = 0;
+	uint8_t v = (u->s->rx_count ? LSR_DR : 0) | u->s->lsr_err | LSR_THRE_TEMT;
+	u->s->lsr_err = 0;
 	return v;
 }
 
 static uint8_t read_msr(struct uart16550 *u)
 {
-	uint8_t v = msr_inputs(u) | u->msr_delta;
-	u->msr_delta = 0;
+	uint8_t v = msr_inputs(u) | u->s->msr_delta;
+	u->s->msr_delta = 0;
 	return v;
 }
 
 static bool uart_read(void *dev, uint64_t off, int size, uint64_t *val)
 {
 	struct uart16550 *u = dev;
-	bool dlab = u->lcr & LCR_DLAB;
+	bool dlab = u->s->lcr & LCR_DLAB;
 	if (size != 1 || off > 7)
 		return false;
 	switch (off) {
-	case 0: *val = dlab ? u->dll : rx_pop(u); break;
-	case 1: *val = dlab ? u->dlm : u->ier; break;
+	case 0: *val = dlab ? u->s->dll : rx_pop(u); break;
+	case 1: *val = dlab ? u->s->dlm : u->s->ier; break;
 	case 2: *val = read_iir(u); break;
-	case 3: *val = u->lcr; break;
-	case 4: *val = u->mcr; break;
+	case 3: *val = u->s->lcr; break;
+	case 4: *val = u->s->mcr; break;
 	case 5: *val = read_lsr(u); break;
 	case 6: *val = read_msr(u); break;
-	default: *val = u->scr; break;
+	default: *val = u->s->scr; break;
 	}
 	update_irq(u);
 	return true;
@@ -185,18 +190,18 @@ static bool uart_read(void *dev, uint64_t off, int size, uint64_t *val)
 
 static void write_ier(struct uart16550 *u, uint8_t b)
 {
-	uint8_t changed = (u->ier ^ b) & 0x0f;
-	u->ier = b & 0x0f;
+	uint8_t changed = (u->s->ier ^ b) & 0x0f;
+	u->s->ier = b & 0x0f;
 	if (changed & IER_THRI) /* THR is always empty: arm on the rising edge */
-		u->thr_ipending = u->ier & IER_THRI;
+		u->s->thr_ipending = u->s->ier & IER_THRI;
 }
 
 static void write_fcr(struct uart16550 *u, uint8_t b)
 {
-	bool toggled = (u->fcr ^ b) & FCR_ENABLE;
+	bool toggled = (u->s->fcr ^ b) & FCR_ENABLE;
 	if (toggled || (b & FCR_CLEAR_RCVR))
-		u->rx_head = u->rx_count = 0; /* the transmit FIFO is always empty */
-	u->fcr = b & FCR_KEPT;
+		u->s->rx_head = u->s->rx_count = 0; /* the transmit FIFO is always empty */
+	u->s->fcr = b & FCR_KEPT;
 }
 
 /* MCR drives the modem-status inputs in loopback: record their changes in
@@ -204,37 +209,37 @@ static void write_fcr(struct uart16550 *u, uint8_t b)
 static void write_mcr(struct uart16550 *u, uint8_t b)
 {
 	uint8_t before = msr_inputs(u);
-	u->mcr = b & MCR_MASK;
+	u->s->mcr = b & MCR_MASK;
 	uint8_t after = msr_inputs(u), changed = before ^ after;
-	u->msr_delta |= (changed & MSR_CTS ? MSR_DCTS : 0) | (changed & MSR_DSR ? MSR_DDSR : 0) |
-			(changed & MSR_DCD ? MSR_DDCD : 0) |
-			((before & MSR_RI) && !(after & MSR_RI) ? MSR_TERI : 0);
+	u->s->msr_delta |= (changed & MSR_CTS ? MSR_DCTS : 0) | (changed & MSR_DSR ? MSR_DDSR : 0) |
+			   (changed & MSR_DCD ? MSR_DDCD : 0) |
+			   ((before & MSR_RI) && !(after & MSR_RI) ? MSR_TERI : 0);
 }
 
 static bool uart_write(void *dev, uint64_t off, int size, uint64_t val)
 {
 	struct uart16550 *u = dev;
-	bool dlab = u->lcr & LCR_DLAB;
+	bool dlab = u->s->lcr & LCR_DLAB;
 	uint8_t b = (uint8_t)val;
 	if (size != 1 || off > 7)
 		return false;
 	switch (off) {
 	case 0:
 		if (dlab)
-			u->dll = b;
+			u->s->dll = b;
 		else
 			transmit(u, b);
 		break;
 	case 1:
 		if (dlab)
-			u->dlm = b;
+			u->s->dlm = b;
 		else
 			write_ier(u, b);
 		break;
 	case 2: write_fcr(u, b); break;
-	case 3: u->lcr = b; break;
+	case 3: u->s->lcr = b; break;
 	case 4: write_mcr(u, b); break;
-	case 7: u->scr = b; break;
+	case 7: u->s->scr = b; break;
 	default: break; /* LSR and MSR are read-only */
 	}
 	update_irq(u);

@@ -12,19 +12,23 @@
  *
  * The interrupt line is kept at "some interrupt enabled in IER is pending"
  * after every access and every push; it is unconnected until the board
- * sets one (the bare board has no interrupt controller). */
+ * sets one (the bare board has no interrupt controller).
+ *
+ * The forkable state is struct uart16550_state (see dev.h); struct
+ * uart16550 is its wiring: the state, the line and the host stream. */
 #ifndef THEMIS_UART16550_H
 #define THEMIS_UART16550_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "dev.h"
 #include "irq.h"
 #include "mmio.h"
 
 #define UART16550_FIFO 16
 
-struct uart16550 {
+struct uart16550_state {
 	uint8_t ier, lcr, mcr, scr, dll, dlm;
 	uint8_t fcr;	   /* FIFO enable and trigger bits as last written */
 	uint8_t lsr_err;   /* overrun (LSR.OE), cleared by reading LSR */
@@ -32,14 +36,20 @@ struct uart16550 {
 	bool thr_ipending; /* THR-empty interrupt armed, see the .c */
 	uint8_t rx[UART16550_FIFO];
 	uint8_t rx_head, rx_count;
+};
+
+struct uart16550 {
+	struct uart16550_state *s; /* not owned */
 	struct irq_line irq;
 	FILE *out; /* not owned */
 };
 
 extern const struct mmio_ops uart16550_ops;
+extern const struct dev_state_desc uart16550_state_desc;
 
-/* Reset state, writing to `out` (may be NULL to discard); no interrupt line. */
-void uart16550_init(struct uart16550 *u, FILE *out);
+/* Wire u to its state, writing to `out` (may be NULL to discard), and reset
+ * the state; no interrupt line. */
+void uart16550_init(struct uart16550 *u, struct uart16550_state *s, FILE *out);
 /* Connect the interrupt line and drive it to the current level. */
 void uart16550_set_irq_line(struct uart16550 *u, struct irq_line line);
 

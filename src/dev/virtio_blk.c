@@ -140,11 +140,14 @@ static const struct virtio_dev_ops blk_ops = {
     .notify = blk_notify,
 };
 
-int virtio_blk_init(struct virtio_blk *b, struct disk *disk, const char *serial,
-		    const struct dma *dma, const struct irq_line *irq)
+const struct dev_state_desc virtio_blk_state_desc = {"virtio_blk", 1,
+						     sizeof(struct virtio_blk_state)};
+
+int virtio_blk_init(struct virtio_blk *b, struct virtio_blk_state *s, struct disk *disk,
+		    const char *serial, const struct dma *dma, const struct irq_line *irq)
 {
 	*b = (struct virtio_blk){.disk = disk};
 	if (serial)
 		memcpy(b->serial, serial, strnlen(serial, VIRTIO_BLK_ID_BYTES));
-	return virtio_mmio_init(&b->vio, &blk_ops, dma, irq);
+	return virtio_mmio_init(&b->vio, &s->vio, &blk_ops, dma, irq);
 }

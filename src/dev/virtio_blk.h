@@ -8,7 +8,11 @@
  * for a read-only disk. Served: IN, OUT, FLUSH, GET_ID; any other type gets
  * VIRTIO_BLK_S_UNSUPP. FLUSH has nothing to do (the disk lives in memory)
  * but is offered so the guest runs its write-back cache path and issues the
- * flushes a crash-consistency checker wants to see. */
+ * flushes a crash-consistency checker wants to see.
+ *
+ * The forkable state is struct virtio_blk_state (see dev.h): the transport's
+ * registers and queues. struct virtio_blk is the wiring: the transport, the
+ * disk and the serial, set once by virtio_blk_init. */
 #ifndef THEMIS_VIRTIO_BLK_H
 #define THEMIS_VIRTIO_BLK_H
 
@@ -35,15 +39,21 @@
 #define VIRTIO_BLK_ID_BYTES   20  /* GET_ID answer: the serial, NUL-padded */
 #define VIRTIO_BLK_QUEUE_SIZE 256 /* QueueNumMax, as QEMU's default */
 
+struct virtio_blk_state {
+	struct virtio_mmio_state vio;
+};
+
 struct virtio_blk {
 	struct virtio_mmio vio; /* map with virtio_mmio_ops, device pointer &vio */
 	struct disk *disk;	/* not owned; read-only if disk->read_only */
 	char serial[VIRTIO_BLK_ID_BYTES];
 };
 
-/* Attach a device to `disk`; `serial` (at most 20 bytes are kept) answers
- * GET_ID. 0 or -errno. */
-int virtio_blk_init(struct virtio_blk *b, struct disk *disk, const char *serial,
-		    const struct dma *dma, const struct irq_line *irq);
+extern const struct dev_state_desc virtio_blk_state_desc;
+
+/* Attach a device to `disk` over its state `s` (reset here); `serial` (at
+ * most 20 bytes are kept) answers GET_ID. 0 or -errno. */
+int virtio_blk_init(struct virtio_blk *b, struct virtio_blk_state *s, struct disk *disk,
+		    const char *serial, const struct dma *dma, const struct irq_line *irq);
 
 #endif

@@ -3,6 +3,7 @@
  * anything else reads as 0 and writes are dropped, as QEMU does, so a
  * sloppy guest sees the same machine under both. */
 #include <errno.h>
+#include <string.h>
 
 #include "virtio_mmio.h"
 
@@ -39,43 +40,45 @@
 
 #define DESC_SIZE 16
 
-int virtio_mmio_init(struct virtio_mmio *vm, const struct virtio_dev_ops *ops,
-		     const struct dma *dma, const struct irq_line *irq)
+int virtio_mmio_init(struct virtio_mmio *vm, struct virtio_mmio_state *s,
+		     const struct virtio_dev_ops *ops, const struct dma *dma,
+		     const struct irq_line *irq)
 {
 	unsigned max = ops->queue_num_max;
 	if (ops->nqueues > VIRTIO_MMIO_MAX_QUEUES || max == 0 || max > VIRTQ_MAX_SIZE ||
 	    (max & (max - 1)) || !ops->features || !ops->config_read || !ops->notify)
 		return -EINVAL;
-	*vm = (struct virtio_mmio){.ops = ops, .dma = *dma, .irq = *irq};
+	memset(s, 0, sizeof(*s));
+	*vm = (struct virtio_mmio){.ops = ops, .dma = *dma, .irq = *irq, .s = s};
 	irq_set(&vm->irq, false);
 	return 0;
 }
 
 static void update_irq(struct virtio_mmio *vm)
 {
-	irq_set(&vm->irq, vm->interrupt_status != 0);
+	irq_set(&vm->irq, vm->s->interrupt_status != 0);
 }
 
 static void raise_irq(struct virtio_mmio *vm, uint32_t bits)
 {
-	vm->interrupt_status |= bits;
+	vm->s->interrupt_status |= bits;
 	update_irq(vm);
 }
 
 void virtio_mmio_needs_reset(struct virtio_mmio *vm)
 {
-	if (vm->status & VIRTIO_STATUS_DEVICE_NEEDS_RESET)
+	if (vm->s->status & VIRTIO_STATUS_DEVICE_NEEDS_RESET)
 		return;
-	vm->status |= VIRTIO_STATUS_DEVICE_NEEDS_RESET;
+	vm->s->status |= VIRTIO_STATUS_DEVICE_NEEDS_RESET;
 	/* 2.1.2: a running driver learns of it through a config change. */
-	if (vm->status & VIRTIO_STATUS_DRIVER_OK)
+	if (vm->s->status & VIRTIO_STATUS_DRIVER_OK)
 		raise_irq(vm, VIRTIO_INT_CONFIG);
 }
 
 void virtio_mmio_config_changed(struct virtio_mmio *vm)
 {
-	vm->config_generation++;
-	if (vm->status & VIRTIO_STATUS_DRIVER_OK)
+	vm->s->config_generation++;
+	if (vm->s->status & VIRTIO_STATUS_DRIVER_OK)
 		raise_irq(vm, VIRTIO_INT_CONFIG);
 }
 
@@ -86,16 +89,15 @@ static uint64_t device_features(const struct virtio_mmio *vm)
 
 bool virtio_mmio_has_feature(const struct virtio_mmio *vm, unsigned bit)
 {
-	return bit < 64 && (vm->driver_features & device_features(vm)) >> bit & 1;
+	return bit < 64 && (vm->s->driver_features & device_features(vm)) >> bit & 1;
 }
 
 /* Back to the state after init: the driver wrote 0 to Status. */
 static void reset(struct virtio_mmio *vm)
 {
-	*vm = (struct virtio_mmio){.ops = vm->ops,
-				   .dma = vm->dma,
-				   .irq = vm->irq,
-				   .config_generation = vm->config_generation};
+	uint32_t generation = vm->s->config_generation;
+	memset(vm->s, 0, sizeof(*vm->s));
+	vm->s->config_generation = generation;
 	update_irq(vm);
 	if (vm->ops->reset)
 		vm->ops->reset(vm);
@@ -103,7 +105,7 @@ static void reset(struct virtio_mmio *vm)
 
 static struct virtq *selected(struct virtio_mmio *vm)
 {
-	return vm->queue_sel < vm->ops->nqueues ? &vm->queues[vm->queue_sel] : NULL;
+	return vm->s->queue_sel < vm->ops->nqueues ? &vm->s->queues[vm->s->queue_sel] : NULL;
 }
 
 /* --- the split virtqueue in guest memory ------------------------------ */
@@ -238,10 +240,10 @@ static int next_head(struct virtio_mmio *vm, struct virtq *vq)
 
 enum virtq_pop_result virtq_pop(struct virtio_mmio *vm, unsigned q, struct virtio_chain *c)
 {
-	if (q >= vm->ops->nqueues || !vm->queues[q].ready ||
-	    (vm->status & VIRTIO_STATUS_DEVICE_NEEDS_RESET))
+	if (q >= vm->ops->nqueues || !vm->s->queues[q].ready ||
+	    (vm->s->status & VIRTIO_STATUS_DEVICE_NEEDS_RESET))
 		return VIRTQ_POP_EMPTY;
-	struct virtq *vq = &vm->queues[q];
+	struct virtq *vq = &vm->s->queues[q];
 	for (;;) {
 		int head = next_head(vm, vq);
 		if (head == -1)
@@ -258,9 +260,9 @@ enum virtq_pop_result virtq_pop(struct virtio_mmio *vm, unsigned q, struct virti
 
 int virtq_push(struct virtio_mmio *vm, unsigned q, uint16_t head, uint32_t len)
 {
-	if (q >= vm->ops->nqueues || !vm->queues[q].ready)
+	if (q >= vm->ops->nqueues || !vm->s->queues[q].ready)
 		return -EINVAL;
-	struct virtq *vq = &vm->queues[q];
+	struct virtq *vq = &vm->s->queues[q];
 	uint8_t elem[8], idx[2];
 	virtio_put_le(elem, head, 4);
 	virtio_put_le(elem + 4, len, 4);
@@ -281,9 +283,9 @@ fail:
 
 void virtq_interrupt(struct virtio_mmio *vm, unsigned q)
 {
-	if (q >= vm->ops->nqueues || !vm->queues[q].signal)
+	if (q >= vm->ops->nqueues || !vm->s->queues[q].signal)
 		return;
-	struct virtq *vq = &vm->queues[q];
+	struct virtq *vq = &vm->s->queues[q];
 	uint16_t flags;
 	vq->signal = false;
 	if (!read_u16(vm, vq->avail, &flags)) {
@@ -365,13 +367,13 @@ static uint32_t reg_read(struct virtio_mmio *vm, uint64_t off)
 	case REG_DEVICE_ID: return vm->ops->device_id;
 	case REG_VENDOR_ID: return VIRTIO_VENDOR;
 	case REG_DEVICE_FEATURES:
-		if (vm->device_features_sel > 1)
+		if (vm->s->device_features_sel > 1)
 			return 0;
-		return (uint32_t)(device_features(vm) >> (32 * vm->device_features_sel));
+		return (uint32_t)(device_features(vm) >> (32 * vm->s->device_features_sel));
 	case REG_QUEUE_NUM_MAX: return vq ? vm->ops->queue_num_max : 0;
-	case REG_INTERRUPT_STATUS: return vm->interrupt_status;
-	case REG_STATUS: return vm->status;
-	case REG_CONFIG_GEN: return vm->config_generation;
+	case REG_INTERRUPT_STATUS: return vm->s->interrupt_status;
+	case REG_STATUS: return vm->s->status;
+	case REG_CONFIG_GEN: return vm->s->config_generation;
 	default: return vq ? queue_reg(vq, off) : 0;
 	}
 }
@@ -404,16 +406,16 @@ static void queue_write(struct virtq *vq, uint64_t off, uint32_t val)
 static void driver_features_write(struct virtio_mmio *vm, uint32_t val)
 {
 	/* 3.1.1: features are fixed once FEATURES_OK is set. */
-	if (vm->driver_features_sel > 1 || (vm->status & VIRTIO_STATUS_FEATURES_OK))
+	if (vm->s->driver_features_sel > 1 || (vm->s->status & VIRTIO_STATUS_FEATURES_OK))
 		return;
-	set_half(&vm->driver_features, vm->driver_features_sel, val);
+	set_half(&vm->s->driver_features, vm->s->driver_features_sel, val);
 }
 
 /* The driver accepts only offered features, and VERSION_1 (this is a
  * modern-only transport). */
 static bool features_acceptable(const struct virtio_mmio *vm)
 {
-	uint64_t f = vm->driver_features;
+	uint64_t f = vm->s->driver_features;
 	return !(f & ~device_features(vm)) && (f >> VIRTIO_F_VERSION_1 & 1);
 }
 
@@ -425,23 +427,23 @@ static void status_write(struct virtio_mmio *vm, uint32_t val)
 	}
 	/* DEVICE_NEEDS_RESET is the device's bit: only a reset clears it. */
 	uint32_t s = (val & 0xff & ~VIRTIO_STATUS_DEVICE_NEEDS_RESET) |
-		     (vm->status & VIRTIO_STATUS_DEVICE_NEEDS_RESET);
-	if ((s & VIRTIO_STATUS_FEATURES_OK) && !(vm->status & VIRTIO_STATUS_FEATURES_OK) &&
+		     (vm->s->status & VIRTIO_STATUS_DEVICE_NEEDS_RESET);
+	if ((s & VIRTIO_STATUS_FEATURES_OK) && !(vm->s->status & VIRTIO_STATUS_FEATURES_OK) &&
 	    !features_acceptable(vm))
 		s &= ~VIRTIO_STATUS_FEATURES_OK; /* 3.1.1: the driver reads it back */
-	vm->status = s;
+	vm->s->status = s;
 }
 
 static void queue_notify(struct virtio_mmio *vm, uint32_t q)
 {
 	uint32_t need = VIRTIO_STATUS_DRIVER_OK | VIRTIO_STATUS_DEVICE_NEEDS_RESET;
-	if (q >= vm->ops->nqueues || !vm->queues[q].ready ||
-	    (vm->status & need) != VIRTIO_STATUS_DRIVER_OK)
+	if (q >= vm->ops->nqueues || !vm->s->queues[q].ready ||
+	    (vm->s->status & need) != VIRTIO_STATUS_DRIVER_OK)
 		return;
 	/* A well-behaved driver cannot offer more than num chains while the
 	 * device runs (the guest is stopped); the budget also stops a guest
 	 * whose rings alias so that the device's own writes refill them. */
-	vm->queues[q].budget = vm->queues[q].num;
+	vm->s->queues[q].budget = vm->s->queues[q].num;
 	vm->ops->notify(vm, q);
 }
 
@@ -449,17 +451,17 @@ static void reg_write(struct virtio_mmio *vm, uint64_t off, uint32_t val)
 {
 	struct virtq *vq = selected(vm);
 	switch (off) {
-	case REG_DEVICE_FEAT_SEL: vm->device_features_sel = val; break;
+	case REG_DEVICE_FEAT_SEL: vm->s->device_features_sel = val; break;
 	case REG_DRIVER_FEATURES: driver_features_write(vm, val); break;
-	case REG_DRIVER_FEAT_SEL: vm->driver_features_sel = val; break;
-	case REG_QUEUE_SEL: vm->queue_sel = val; break;
+	case REG_DRIVER_FEAT_SEL: vm->s->driver_features_sel = val; break;
+	case REG_QUEUE_SEL: vm->s->queue_sel = val; break;
 	case REG_QUEUE_READY:
 		if (vq)
 			set_queue_ready(vm, vq, val & 1);
 		break;
 	case REG_QUEUE_NOTIFY: queue_notify(vm, val); break;
 	case REG_INTERRUPT_ACK:
-		vm->interrupt_status &= ~val;
+		vm->s->interrupt_status &= ~val;
 		update_irq(vm);
 		break;
 	case REG_STATUS: status_write(vm, val); break;

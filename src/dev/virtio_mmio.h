@@ -6,9 +6,13 @@
  * notify(queue) handler. The board maps the 0x200-byte window with
  * virtio_mmio_ops and the struct virtio_mmio as the device pointer. The ops
  * get the transport back and reach their own struct with
- * virtio_container_of(), so the device holds no pointer to itself and a
- * whole-struct copy of it (transport, queues and cursors included) is a
- * complete snapshot.
+ * virtio_container_of().
+ *
+ * The transport's forkable state (registers, queues and their cursors) is
+ * struct virtio_mmio_state, plain data (see dev.h) that a device embeds in
+ * its own state struct; struct virtio_mmio is the wiring: ops, DMA, the
+ * line and a pointer to that state. A copy of the state is a complete
+ * snapshot of the transport.
  *
  * A device's notify handler pops requests with virtq_pop(), which walks a
  * descriptor chain into a list of guest-physical segments, moves data with
@@ -23,6 +27,7 @@
 
 #include <stddef.h>
 
+#include "dev.h"
 #include "dma.h"
 #include "irq.h"
 #include "mmio.h"
@@ -85,10 +90,7 @@ struct virtq {
 	bool signal;		    /* used entries pushed since the last interrupt */
 };
 
-struct virtio_mmio {
-	const struct virtio_dev_ops *ops;
-	struct dma dma;
-	struct irq_line irq;
+struct virtio_mmio_state {
 	uint32_t status;
 	uint32_t interrupt_status;
 	uint32_t config_generation;
@@ -96,6 +98,13 @@ struct virtio_mmio {
 	uint64_t driver_features;
 	uint32_t queue_sel;
 	struct virtq queues[VIRTIO_MMIO_MAX_QUEUES];
+};
+
+struct virtio_mmio {
+	const struct virtio_dev_ops *ops;
+	struct dma dma;
+	struct irq_line irq;
+	struct virtio_mmio_state *s; /* not owned */
 };
 
 /* One guest-physical buffer of a chain. */
@@ -116,10 +125,12 @@ struct virtio_chain {
 
 extern const struct mmio_ops virtio_mmio_ops;
 
-/* Wire the transport to a device; the device starts reset. 0, or -EINVAL if
- * the ops ask for more queues or a larger queue than the transport holds. */
-int virtio_mmio_init(struct virtio_mmio *vm, const struct virtio_dev_ops *ops,
-		     const struct dma *dma, const struct irq_line *irq);
+/* Wire the transport to a device and its state; the state starts reset. 0,
+ * or -EINVAL if the ops ask for more queues or a larger queue than the
+ * transport holds. */
+int virtio_mmio_init(struct virtio_mmio *vm, struct virtio_mmio_state *s,
+		     const struct virtio_dev_ops *ops, const struct dma *dma,
+		     const struct irq_line *irq);
 
 /* The guest broke the protocol: set DEVICE_NEEDS_RESET and, once the driver
  * is running, tell it with a configuration change interrupt. */

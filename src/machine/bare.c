@@ -80,7 +80,7 @@ static bool bus_store(void *opaque, uint64_t pa, int size, uint64_t val)
 static void finisher_done(void *opaque)
 {
 	struct bare *m = opaque;
-	int code = m->finisher.code;
+	int code = m->dev.finisher.code;
 	stop_with(m, code ? BARE_FAIL : BARE_PASS, code > 255 ? 255 : code);
 }
 
@@ -104,9 +104,9 @@ int bare_init_blank(struct bare *m, uint64_t mem, FILE *console, char *err, size
 		return -1;
 	}
 	m->ram.homed = cpu_ram_homed, m->ram.homed_opaque = &m->cpu;
-	uart16550_init(&m->uart, console);
-	clint_init(&m->clint, &m->cpu);
-	m->finisher = (struct sifive_test){.on_finish = finisher_done, .opaque = m};
+	uart16550_init(&m->uart, &m->dev.uart, console);
+	clint_init(&m->clint, &m->dev.clint, &m->cpu);
+	sifive_test_init(&m->finisher, &m->dev.finisher, finisher_done, m);
 	mmio_add(&m->bus, BARE_FINISHER_BASE, 0x1000, &sifive_test_ops, &m->finisher);
 	mmio_add(&m->bus, BARE_CLINT_BASE, 0x10000, &clint_ops, &m->clint);
 	mmio_add(&m->bus, BARE_UART_BASE, 0x100, &uart16550_ops, &m->uart);

@@ -25,9 +25,14 @@ enum bare_stop {
 struct bare {
 	struct cpu cpu;
 	struct ram ram;
-	struct uart16550 uart;
+	struct uart16550 uart; /* the devices' wiring... */
 	struct clint clint;
 	struct sifive_test finisher;
+	struct { /* ...and their state (this board is never forked) */
+		struct uart16550_state uart;
+		struct clint_state clint;
+		struct sifive_test_state finisher;
+	} dev;
 	struct mmio_bus bus;
 	bool has_tohost;
 	uint64_t tohost;

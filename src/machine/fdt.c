@@ -1,7 +1,8 @@
 /* fdt.c - see fdt.h. The layout follows QEMU virt's tree closely (node
  * names, compatibles, interrupt wiring), minus what Linux in S-mode never
- * uses (the CLINT) and with only the virtio-mmio slots that hold a disk.
- * libfdt's sequential-write API keeps this a straight walk down the tree. */
+ * uses (the CLINT) and with only the virtio-mmio slots that hold a disk
+ * (the board lists only those). libfdt's sequential-write API keeps this a
+ * straight walk down the tree. */
 #include <libfdt.h>
 #include <stdio.h>
 
@@ -67,14 +68,14 @@ static int add_cpus(void *fdt)
 	return fdt_end_node(fdt);
 }
 
-static int add_plic(void *fdt)
+int fdt_node_plic(void *fdt, const struct fdt_node *n)
 {
 	/* Context 0 is M-mode external (11), context 1 S-mode external (9). */
 	fdt32_t ext[4] = {cpu_to_fdt32(PH_CPU_INTC), cpu_to_fdt32(11), cpu_to_fdt32(PH_CPU_INTC),
 			  cpu_to_fdt32(9)};
-	TRY(begin_node_at(fdt, "plic", VIRT_PLIC_BASE));
-	TRY(fdt_property_string(fdt, "compatible", "sifive,plic-1.0.0"));
-	TRY(prop_reg(fdt, VIRT_PLIC_BASE, VIRT_PLIC_SIZE));
+	TRY(begin_node_at(fdt, n->name, n->base));
+	TRY(fdt_property(fdt, "compatible", n->compatible, (int)n->compatible_len));
+	TRY(prop_reg(fdt, n->base, n->size));
 	TRY(fdt_property_u32(fdt, "#interrupt-cells", 1));
 	TRY(fdt_property_u32(fdt, "#address-cells", 0));
 	TRY(fdt_property(fdt, "interrupt-controller", NULL, 0));
@@ -84,24 +85,36 @@ static int add_plic(void *fdt)
 	return fdt_end_node(fdt);
 }
 
-/* A device node with one register window and one PLIC interrupt. */
-static int add_irq_device(void *fdt, const char *name, const char *compat, uint64_t base,
-			  uint64_t size, uint32_t irq)
+/* A device node with one register window and its PLIC interrupt, if any;
+ * left open for the caller's own properties. */
+static int begin_device(void *fdt, const struct fdt_node *n)
 {
-	TRY(begin_node_at(fdt, name, base));
-	TRY(fdt_property_string(fdt, "compatible", compat));
-	TRY(prop_reg(fdt, base, size));
-	TRY(fdt_property_u32(fdt, "interrupt-parent", PH_PLIC));
-	TRY(fdt_property_u32(fdt, "interrupts", irq));
+	TRY(begin_node_at(fdt, n->name, n->base));
+	TRY(fdt_property(fdt, "compatible", n->compatible, (int)n->compatible_len));
+	TRY(prop_reg(fdt, n->base, n->size));
+	if (n->irq) {
+		TRY(fdt_property_u32(fdt, "interrupt-parent", PH_PLIC));
+		TRY(fdt_property_u32(fdt, "interrupts", n->irq));
+	}
 	return 0;
 }
 
-static int add_power(void *fdt)
+int fdt_node_device(void *fdt, const struct fdt_node *n)
 {
-	static const char test_compat[] = "sifive,test1\0sifive,test0\0syscon";
-	TRY(begin_node_at(fdt, "test", VIRT_TEST_BASE));
-	TRY(fdt_property(fdt, "compatible", test_compat, sizeof(test_compat)));
-	TRY(prop_reg(fdt, VIRT_TEST_BASE, VIRT_TEST_SIZE));
+	TRY(begin_device(fdt, n));
+	return fdt_end_node(fdt);
+}
+
+int fdt_node_serial(void *fdt, const struct fdt_node *n)
+{
+	TRY(begin_device(fdt, n));
+	TRY(fdt_property_u32(fdt, "clock-frequency", 3686400));
+	return fdt_end_node(fdt);
+}
+
+int fdt_node_syscon(void *fdt, const struct fdt_node *n)
+{
+	TRY(begin_device(fdt, n));
 	TRY(fdt_property_u32(fdt, "phandle", PH_TEST));
 	TRY(fdt_end_node(fdt));
 	static const struct {
@@ -128,21 +141,8 @@ static int add_soc(void *fdt, const struct fdt_config *cfg)
 	TRY(fdt_property_u32(fdt, "#size-cells", 2));
 	TRY(fdt_property_string(fdt, "compatible", "simple-bus"));
 	TRY(fdt_property(fdt, "ranges", NULL, 0));
-	TRY(add_power(fdt));
-	TRY(add_irq_device(fdt, "rtc", "google,goldfish-rtc", VIRT_RTC_BASE, VIRT_RTC_SIZE,
-			   VIRT_IRQ_RTC));
-	TRY(fdt_end_node(fdt));
-	TRY(add_irq_device(fdt, "serial", "ns16550a", VIRT_UART_BASE, VIRT_UART_SIZE,
-			   VIRT_IRQ_UART));
-	TRY(fdt_property_u32(fdt, "clock-frequency", 3686400));
-	TRY(fdt_end_node(fdt));
-	for (int i = 0; i < cfg->ndisks; i++) {
-		uint64_t base = VIRT_VIRTIO_BASE + (uint64_t)i * VIRT_VIRTIO_SIZE;
-		TRY(add_irq_device(fdt, "virtio_mmio", "virtio,mmio", base, VIRT_VIRTIO_SIZE,
-				   (uint32_t)(VIRT_IRQ_VIRTIO0 + i)));
-		TRY(fdt_end_node(fdt));
-	}
-	TRY(add_plic(fdt));
+	for (int i = 0; i < cfg->nsoc; i++)
+		TRY(cfg->soc[i].emit(fdt, &cfg->soc[i]));
 	return fdt_end_node(fdt);
 }
 

@@ -7,8 +7,9 @@
  *            the themis executable), RAM size, wall-clock base, disk count
  *   disks    per disk: path, size, read-only flag, XXH3-128 of the base
  *            image's content (a changed base image is detected)
- *   state    the hart (CPU_STATE_SIZE bytes), the device block without its
- *            pointers, the fork depth (always 0: only whole machines)
+ *   state    the hart (CPU_STATE_SIZE bytes), then the device block as the
+ *            board's parts (virt_parts): a count, and per part its name
+ *            (SNAP_NAMELEN bytes), version, size and bytes
  *   ram      count, then (page index, 4 KiB) for every page ever written
  *   chunks   per disk: count, then (chunk index, 4 KiB) for every chunk the
  *            guest wrote (the rest is the base image)
@@ -24,8 +25,9 @@
 #include "snapshot.h"
 
 #define SNAP_MAGIC   "THMSSNAP"
-#define SNAP_VERSION 1
+#define SNAP_VERSION 2
 #define SNAP_PATHMAX 4096
+#define SNAP_NAMELEN 32
 
 /* ---- a hashing writer and reader ---- */
 
@@ -126,11 +128,26 @@ static void put_disks(struct sfile *s, const struct virt *v, const struct virt_c
 	}
 }
 
+/* The device block, part by part, each named and versioned. */
+static void put_parts(struct sfile *s, const struct virt *v)
+{
+	struct virt_part parts[VIRT_MAX_PARTS];
+	int n = virt_parts(v, parts);
+	put_u64(s, (uint64_t)n);
+	for (int i = 0; i < n; i++) {
+		char name[SNAP_NAMELEN] = {0};
+		snprintf(name, sizeof(name), "%s", parts[i].name);
+		put(s, name, sizeof(name));
+		put_u64(s, parts[i].version);
+		put_u64(s, parts[i].size);
+		put(s, (const char *)&v->dev + parts[i].offset, parts[i].size);
+	}
+}
+
 int virt_save(const struct virt *v, const struct virt_config *cfg, const char *path, char *err,
 	      size_t errlen)
 {
 	uint8_t id[16], hashes[VIRT_MAX_DISKS][16], cpu[CPU_STATE_SIZE], sum[16];
-	struct virt_devs dev;
 	if (v->depth) {
 		snprintf(err, errlen, "cannot save a machine with %u fork levels open", v->depth);
 		return -1;
@@ -160,8 +177,7 @@ int virt_save(const struct virt *v, const struct virt_config *cfg, const char *p
 	put_disks(&s, v, cfg, hashes);
 	cpu_state_save(&v->cpu, cpu);
 	put(&s, cpu, sizeof(cpu));
-	virt_devs_scrub(&v->dev, &dev);
-	put(&s, &dev, sizeof(dev));
+	put_parts(&s, v);
 	put_table(&s, v->ram.pages, v->ram.npages, RAM_PAGE_SIZE);
 	for (int i = 0; i < v->ndisks; i++)
 		put_table(&s, v->disks[i].chunks, v->disks[i].nchunks, DISK_CHUNK_SIZE);
@@ -307,15 +323,31 @@ static bool store_chunk(void *obj, uint64_t i, const uint8_t *data)
 	return ok;
 }
 
+/* The device block, into the parts of this build's board, which must be
+ * the file's: same names, versions and sizes in the same order. */
+static int read_parts(struct sfile *s, struct virt *v)
+{
+	struct virt_part parts[VIRT_MAX_PARTS];
+	int n = virt_parts(v, parts);
+	if (get_u64(s) != (uint64_t)n)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		char name[SNAP_NAMELEN];
+		if (!get(s, name, sizeof(name)) || name[SNAP_NAMELEN - 1] ||
+		    strcmp(name, parts[i].name) || get_u64(s) != parts[i].version ||
+		    get_u64(s) != parts[i].size ||
+		    !get(s, (char *)&v->dev + parts[i].offset, parts[i].size))
+			return -1;
+	}
+	return 0;
+}
+
 static int read_state(struct sfile *s, struct virt *v)
 {
 	uint8_t cpu[CPU_STATE_SIZE];
-	struct virt_devs dev, wired = v->dev;
-	if (!get(s, cpu, sizeof(cpu)) || !get(s, &dev, sizeof(dev)))
+	if (!get(s, cpu, sizeof(cpu)) || read_parts(s, v))
 		return -1;
 	cpu_state_load(&v->cpu, cpu);
-	virt_devs_rewire(&dev, &wired);
-	v->dev = dev;
 	if (read_table(s, v->ram.npages, RAM_PAGE_SIZE, store_page, &v->ram))
 		return -1;
 	for (int i = 0; i < v->ndisks; i++)

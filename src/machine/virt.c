@@ -309,37 +309,183 @@ void virt_print_last_lines(const struct virt *v, FILE *out, unsigned n)
 
 /* ---- building the board ---- */
 
-static int attach_disks(struct virt *v, const struct virt_config *cfg, char *err, size_t errlen)
+/* What the board hands a device's glue. */
+struct virt_attach {
+	const struct virt_config *cfg;
+	int i;		     /* the instance: slot i holds disk i */
+	void *state;	     /* the instance's state, which the device's init resets */
+	struct irq_line irq; /* its PLIC source (unconnected if it has none) */
+	char *err;
+	size_t errlen;
+};
+
+/* Each device's glue: wire it to the board and return what its mmio ops
+ * take; NULL with a.err. */
+
+static void *attach_test(struct virt *v, const struct virt_attach *a)
+{
+	sifive_test_init(&v->wire.test, a->state, test_finished, v);
+	return &v->wire.test;
+}
+
+static void *attach_rtc(struct virt *v, const struct virt_attach *a)
+{
+	goldfish_rtc_init(&v->wire.rtc, a->state, rtc_now_ns, v, a->irq);
+	return &v->wire.rtc;
+}
+
+static void *attach_uart(struct virt *v, const struct virt_attach *a)
+{
+	uart16550_init(&v->wire.uart, a->state, v->console);
+	uart16550_set_irq_line(&v->wire.uart, a->irq);
+	return &v->wire.uart;
+}
+
+static void *attach_blk(struct virt *v, const struct virt_attach *a)
 {
 	const struct dma dma = {v, dma_ram_read, dma_ram_write};
-	if (cfg->ndisks > VIRT_MAX_DISKS) {
-		snprintf(err, errlen, "%d disks given, the board has %d virtio slots", cfg->ndisks,
-			 VIRT_MAX_DISKS);
-		return -1;
+	const struct virt_disk_config *dc = &a->cfg->disks[a->i];
+	char why[200], serial[24];
+	if (disk_open(&v->disks[a->i], dc->path, dc->read_only, why, sizeof(why))) {
+		snprintf(a->err, a->errlen, "%s: %s", dc->path, why);
+		return NULL;
 	}
-	for (int i = 0; i < cfg->ndisks; i++) {
-		char why[200], serial[24];
-		if (disk_open(&v->disks[i], cfg->disks[i].path, cfg->disks[i].read_only, why,
-			      sizeof(why))) {
-			snprintf(err, errlen, "%s: %s", cfg->disks[i].path, why);
-			return -1;
-		}
-		v->ndisks = i + 1;
-		if (!(v->disk_path[i] = strdup(cfg->disks[i].path))) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		struct irq_line irq = plic_line(&v->dev.plic, VIRT_IRQ_VIRTIO0 + i);
-		snprintf(serial, sizeof(serial), "themis-disk%d", i);
-		if (virtio_blk_init(&v->dev.blk[i], &v->disks[i], serial, &dma, &irq)) {
-			snprintf(err, errlen, "%s: cannot attach as virtio-blk",
-				 cfg->disks[i].path);
-			return -1;
-		}
-		mmio_add(&v->bus, VIRT_VIRTIO_BASE + (uint64_t)i * VIRT_VIRTIO_SIZE,
-			 VIRT_VIRTIO_SIZE, &virtio_mmio_ops, &v->dev.blk[i].vio);
+	v->ndisks = a->i + 1;
+	if (!(v->disk_path[a->i] = strdup(dc->path))) {
+		snprintf(a->err, a->errlen, "out of memory");
+		return NULL;
 	}
-	return 0;
+	snprintf(serial, sizeof(serial), "themis-disk%d", a->i);
+	if (virtio_blk_init(&v->wire.blk[a->i], a->state, &v->disks[a->i], serial, &dma, &a->irq)) {
+		snprintf(a->err, a->errlen, "%s: cannot attach as virtio-blk", dc->path);
+		return NULL;
+	}
+	return &v->wire.blk[a->i].vio;
+}
+
+/* Wired before every other device, which drive lines into it (see
+ * init_devices). */
+static void *attach_plic(struct virt *v, const struct virt_attach *a)
+{
+	(void)a;
+	return &v->wire.plic;
+}
+
+/* One entry of the board's device list. */
+struct virt_device {
+	const char *name;	/* device tree node name */
+	const char *compatible; /* its compatible list, NUL-separated */
+	size_t compatible_len;	/* with every NUL of the list */
+	uint64_t base, size;	/* register window; slot i at base + i * size */
+	int irq;		/* PLIC source; slot i has irq + i; 0: none */
+	bool per_disk;		/* one slot per disk, else one instance */
+	const struct mmio_ops *mmio;
+	const struct dev_state_desc *state;
+	size_t state_at; /* offsetof(struct virt_devs, its state) */
+	void *(*attach)(struct virt *v, const struct virt_attach *a);
+	int (*fdt_node)(void *fdt, const struct fdt_node *n);
+};
+
+#define COMPAT(list)	   .compatible = list, .compatible_len = sizeof(list)
+#define STATE(field, desc) .state = &desc, .state_at = offsetof(struct virt_devs, field)
+
+/* The board, as QEMU virt's memmap: every device once, in device-tree order
+ * (the kernel probes in that order: changing it changes the machine). The
+ * MMIO bus, the device tree, the fork, the machine hash and snapshots all
+ * take the devices from here. */
+static const struct virt_device virt_devices[] = {
+    {.name = "test",
+     COMPAT("sifive,test1\0sifive,test0\0syscon"),
+     .base = VIRT_TEST_BASE,
+     .size = VIRT_TEST_SIZE,
+     .mmio = &sifive_test_ops,
+     STATE(test, sifive_test_state_desc),
+     .attach = attach_test,
+     .fdt_node = fdt_node_syscon},
+    {.name = "rtc",
+     COMPAT("google,goldfish-rtc"),
+     .base = VIRT_RTC_BASE,
+     .size = VIRT_RTC_SIZE,
+     .irq = VIRT_IRQ_RTC,
+     .mmio = &goldfish_rtc_ops,
+     STATE(rtc, goldfish_rtc_state_desc),
+     .attach = attach_rtc,
+     .fdt_node = fdt_node_device},
+    {.name = "serial",
+     COMPAT("ns16550a"),
+     .base = VIRT_UART_BASE,
+     .size = VIRT_UART_SIZE,
+     .irq = VIRT_IRQ_UART,
+     .mmio = &uart16550_ops,
+     STATE(uart, uart16550_state_desc),
+     .attach = attach_uart,
+     .fdt_node = fdt_node_serial},
+    {.name = "virtio_mmio",
+     COMPAT("virtio,mmio"),
+     .base = VIRT_VIRTIO_BASE,
+     .size = VIRT_VIRTIO_SIZE,
+     .irq = VIRT_IRQ_VIRTIO0,
+     .per_disk = true,
+     .mmio = &virtio_mmio_ops,
+     STATE(blk, virtio_blk_state_desc),
+     .attach = attach_blk,
+     .fdt_node = fdt_node_device},
+    {.name = "plic",
+     COMPAT("sifive,plic-1.0.0"),
+     .base = VIRT_PLIC_BASE,
+     .size = VIRT_PLIC_SIZE,
+     .mmio = &plic_ops,
+     STATE(plic, plic_state_desc),
+     .attach = attach_plic,
+     .fdt_node = fdt_node_plic},
+};
+
+#define VIRT_NDEVICES		 (int)(sizeof(virt_devices) / sizeof(virt_devices[0]))
+#define VIRT_BOARD_STATE_VERSION 1
+
+/* Every instance (one device is per disk) and the board's own part. */
+_Static_assert(VIRT_NDEVICES + VIRT_MAX_DISKS <= VIRT_MAX_PARTS, "VIRT_MAX_PARTS too small");
+_Static_assert(VIRT_NDEVICES - 1 + VIRT_MAX_DISKS <= MMIO_MAX_REGIONS, "too many windows");
+
+static int instances(const struct virt_device *d, int ndisks)
+{
+	return d->per_disk ? ndisks : 1;
+}
+
+int virt_parts(const struct virt *v, struct virt_part parts[VIRT_MAX_PARTS])
+{
+	int n = 0;
+	for (int k = 0; k < VIRT_NDEVICES; k++) {
+		const struct virt_device *d = &virt_devices[k];
+		for (int i = 0; i < instances(d, v->ndisks); i++)
+			parts[n++] = (struct virt_part){d->state->name, d->state->version,
+							d->state_at + (size_t)i * d->state->size,
+							d->state->size};
+	}
+	size_t own = offsetof(struct virt_devs, timer_deadline);
+	parts[n++] = (struct virt_part){"board", VIRT_BOARD_STATE_VERSION, own,
+					sizeof(struct virt_devs) - own};
+	return n;
+}
+
+/* The device tree's nodes under /soc, from the device list. */
+static int soc_nodes(const struct virt *v, struct fdt_node nodes[VIRT_MAX_PARTS])
+{
+	int n = 0;
+	for (int k = 0; k < VIRT_NDEVICES; k++) {
+		const struct virt_device *d = &virt_devices[k];
+		for (int i = 0; i < instances(d, v->ndisks); i++)
+			nodes[n++] = (struct fdt_node){
+			    .emit = d->fdt_node,
+			    .name = d->name,
+			    .compatible = d->compatible,
+			    .compatible_len = d->compatible_len,
+			    .base = d->base + (uint64_t)i * d->size,
+			    .size = d->size,
+			    .irq = d->irq ? (uint32_t)(d->irq + i) : 0,
+			};
+	}
+	return n;
 }
 
 static void rng_seed_bytes(uint64_t seed, uint8_t *out, size_t n)
@@ -366,6 +512,7 @@ static int load_boot(struct virt *v, const struct virt_config *cfg, uint64_t *en
 		return -1;
 	uint8_t seed[VIRT_RNG_SEED_LEN];
 	rng_seed_bytes(cfg->seed, seed, sizeof(seed));
+	struct fdt_node soc[VIRT_MAX_PARTS];
 	struct fdt_config fc = {
 	    .ram_size = v->ram.size,
 	    .bootargs = cfg->append,
@@ -373,7 +520,8 @@ static int load_boot(struct virt *v, const struct virt_config *cfg, uint64_t *en
 	    .initrd_end = initrd + initrd_size,
 	    .rng_seed = seed,
 	    .rng_seed_len = sizeof(seed),
-	    .ndisks = v->ndisks,
+	    .soc = soc,
+	    .nsoc = soc_nodes(v, soc),
 	};
 	uint8_t *fdt = malloc(VIRT_FDT_MAX);
 	int size = fdt ? fdt_build(&fc, fdt, VIRT_FDT_MAX) : -1;
@@ -411,15 +559,31 @@ static int init_devices(struct virt *v, const struct virt_config *cfg, char *err
 		return -1;
 	}
 	setvbuf(v->console, NULL, _IONBF, 0);
-	plic_init(&v->dev.plic, &v->cpu);
-	uart16550_init(&v->dev.uart, v->console);
-	uart16550_set_irq_line(&v->dev.uart, plic_line(&v->dev.plic, VIRT_IRQ_UART));
-	goldfish_rtc_init(&v->dev.rtc, rtc_now_ns, v, plic_line(&v->dev.plic, VIRT_IRQ_RTC));
-	sifive_test_init(&v->dev.test, test_finished, v);
-	mmio_add(&v->bus, VIRT_TEST_BASE, VIRT_TEST_SIZE, &sifive_test_ops, &v->dev.test);
-	mmio_add(&v->bus, VIRT_RTC_BASE, VIRT_RTC_SIZE, &goldfish_rtc_ops, &v->dev.rtc);
-	mmio_add(&v->bus, VIRT_PLIC_BASE, VIRT_PLIC_SIZE, &plic_ops, &v->dev.plic);
-	mmio_add(&v->bus, VIRT_UART_BASE, VIRT_UART_SIZE, &uart16550_ops, &v->dev.uart);
+	if (cfg->ndisks > VIRT_MAX_DISKS) {
+		snprintf(err, errlen, "%d disks given, the board has %d virtio slots", cfg->ndisks,
+			 VIRT_MAX_DISKS);
+		return -1;
+	}
+	/* The interrupt controller first: attaching a device drives its line. */
+	plic_init(&v->wire.plic, &v->dev.plic, &v->cpu);
+	for (int k = 0; k < VIRT_NDEVICES; k++) {
+		const struct virt_device *d = &virt_devices[k];
+		for (int i = 0; i < instances(d, cfg->ndisks); i++) {
+			const struct virt_attach a = {
+			    .cfg = cfg,
+			    .i = i,
+			    .state = (char *)&v->dev + d->state_at + (size_t)i * d->state->size,
+			    .irq = d->irq ? plic_line(&v->wire.plic, d->irq + i)
+					  : (struct irq_line){0},
+			    .err = err,
+			    .errlen = errlen,
+			};
+			void *dev = d->attach(v, &a);
+			if (!dev)
+				return -1;
+			mmio_add(&v->bus, d->base + (uint64_t)i * d->size, d->size, d->mmio, dev);
+		}
+	}
 	return 0;
 }
 
@@ -460,7 +624,7 @@ int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t e
 		return -1;
 	}
 	v->ram.homed = cpu_ram_homed, v->ram.homed_opaque = &v->cpu;
-	if (init_devices(v, cfg, err, errlen) || attach_disks(v, cfg, err, errlen) ||
+	if (init_devices(v, cfg, err, errlen) ||
 	    (!cfg->no_boot && load_boot(v, cfg, &entry, &dtb, err, errlen))) {
 		virt_free(v);
 		return -1;
@@ -502,7 +666,7 @@ static uint64_t ticks_to_next_event(const struct virt *v)
 	uint64_t now = cpu_time(&v->cpu), next = UINT64_MAX;
 	if (v->dev.timer_deadline != UINT64_MAX)
 		next = v->dev.timer_deadline > now ? v->dev.timer_deadline - now : 0;
-	uint64_t alarm_ns = goldfish_rtc_ns_to_alarm(&v->dev.rtc);
+	uint64_t alarm_ns = goldfish_rtc_ns_to_alarm(&v->wire.rtc);
 	if (alarm_ns != UINT64_MAX)
 		next = min_u64(next, (alarm_ns + VIRT_NS_PER_TICK - 1) / VIRT_NS_PER_TICK);
 	return next;
@@ -515,7 +679,7 @@ enum virt_stop virt_run(struct virt *v, uint64_t max_insns)
 		if (cpu_time(c) > v->dev.timer_deadline && !(c->csr.mip & (1ULL << IRQ_STI)))
 			v->timer_late++;
 		update_timer(v);
-		goldfish_rtc_update(&v->dev.rtc);
+		goldfish_rtc_update(&v->wire.rtc);
 		uint64_t steps = cpu_steps(c);
 		if (v->dev.panic_at && steps - v->dev.panic_at >= VIRT_PANIC_GRACE) {
 			stop_with(v, VIRT_PANIC, "kernel panic");
@@ -624,27 +788,6 @@ int virt_release(struct virt *v)
 	return 0;
 }
 
-/* The device block with every pointer cleared: what is hashed and saved. */
-void virt_devs_scrub(const struct virt_devs *d, struct virt_devs *out)
-{
-	memcpy(out, d, sizeof(*out)); /* padding too: the bytes are hashed */
-	out->plic.cpu = NULL;
-	out->uart.irq = (struct irq_line){0};
-	out->uart.out = NULL;
-	out->rtc.now_ns = NULL;
-	out->rtc.opaque = NULL;
-	out->rtc.irq = (struct irq_line){0};
-	out->test.on_finish = NULL;
-	out->test.opaque = NULL;
-	for (int i = 0; i < VIRT_MAX_DISKS; i++) {
-		struct virtio_blk *b = &out->blk[i];
-		b->disk = NULL;
-		b->vio.ops = NULL;
-		b->vio.dma = (struct dma){0};
-		b->vio.irq = (struct irq_line){0};
-	}
-}
-
 /* Pages and chunks as the machine holds them: (index, content) of every
  * one that is not the never-written / still-the-base kind. Stricter than a
  * content hash (a restore must also put back what was never written) and
@@ -659,38 +802,20 @@ static void hash_table(XXH3_state_t *st, uint8_t *const *table, uint64_t n, size
 	XXH3_128bits_update(st, &n, sizeof(n));
 }
 
-/* Put back the pointers virt_devs_scrub cleared, from a wired block. */
-void virt_devs_rewire(struct virt_devs *d, const struct virt_devs *w)
-{
-	d->plic.cpu = w->plic.cpu;
-	d->uart.irq = w->uart.irq;
-	d->uart.out = w->uart.out;
-	d->rtc.now_ns = w->rtc.now_ns;
-	d->rtc.opaque = w->rtc.opaque;
-	d->rtc.irq = w->rtc.irq;
-	d->test.on_finish = w->test.on_finish;
-	d->test.opaque = w->test.opaque;
-	for (int i = 0; i < VIRT_MAX_DISKS; i++) {
-		struct virtio_blk *b = &d->blk[i];
-		const struct virtio_blk *wb = &w->blk[i];
-		b->disk = wb->disk;
-		b->vio.ops = wb->vio.ops;
-		b->vio.dma = wb->vio.dma;
-		b->vio.irq = wb->vio.irq;
-	}
-}
-
 void virt_state_hash(const struct virt *v, uint8_t out[16])
 {
 	uint8_t cpu[CPU_STATE_SIZE];
-	struct virt_devs dev;
+	struct virt_part parts[VIRT_MAX_PARTS];
 	XXH3_state_t *st = XXH3_createState();
 	XXH3_128bits_reset(st);
 	hash_table(st, v->ram.pages, v->ram.npages, RAM_PAGE_SIZE);
 	cpu_state_save(&v->cpu, cpu);
 	XXH3_128bits_update(st, cpu, sizeof(cpu));
-	virt_devs_scrub(&v->dev, &dev);
-	XXH3_128bits_update(st, &dev, sizeof(dev));
+	for (int i = 0, n = virt_parts(v, parts); i < n; i++) {
+		XXH3_128bits_update(st, parts[i].name, strlen(parts[i].name) + 1);
+		XXH3_128bits_update(st, &parts[i].version, sizeof(parts[i].version));
+		XXH3_128bits_update(st, (const char *)&v->dev + parts[i].offset, parts[i].size);
+	}
 	for (int i = 0; i < v->ndisks; i++)
 		hash_table(st, v->disks[i].chunks, v->disks[i].nchunks, DISK_CHUNK_SIZE);
 	XXH128_canonical_t c;

@@ -61,19 +61,40 @@ enum virt_stop {
 	VIRT_WAITING,  /* the agent waits at the doorbell for a command */
 };
 
-/* Every device and every bit of board state a fork must capture, in one
- * struct copied whole at fork and put back whole at restore. The structs
- * hold pointers (to the hart, to callbacks): the same within a process;
- * virt_wire() sets them, and hashes and files leave them out. */
+/* The board's forkable state: every device's state struct (plain data, see
+ * dev.h) and the board's own, with no pointer anywhere, so the fork copies
+ * it whole, and hashes and snapshots take its bytes part by part
+ * (virt_parts). A device's state is reached through its wiring in struct
+ * virt_wires, which virt_init sets once and nothing forks. */
 struct virt_devs {
-	struct plic plic;
-	struct uart16550 uart;
-	struct goldfish_rtc rtc;
-	struct sifive_test test;
-	struct virtio_blk blk[VIRT_MAX_DISKS];
+	struct sifive_test_state test;
+	struct goldfish_rtc_state rtc;
+	struct uart16550_state uart;
+	struct virtio_blk_state blk[VIRT_MAX_DISKS];
+	struct plic_state plic;
+	/* The board's own, last (virt_parts takes it from timer_deadline on): */
 	uint64_t timer_deadline; /* SBI timer: STIP when time >= this */
 	uint64_t panic_at;	 /* instruction count when a panic was seen, or 0 */
 };
+
+/* The devices' wiring (state, hart, lines, DMA, disk, callbacks). */
+struct virt_wires {
+	struct sifive_test test;
+	struct goldfish_rtc rtc;
+	struct uart16550 uart;
+	struct virtio_blk blk[VIRT_MAX_DISKS];
+	struct plic plic;
+};
+
+/* One named, versioned run of bytes of struct virt_devs: a device instance
+ * or the board's own state. Hashes and snapshots walk these. */
+struct virt_part {
+	const char *name;
+	uint32_t version;
+	size_t offset, size; /* within struct virt_devs */
+};
+
+#define VIRT_MAX_PARTS 16
 
 /* One fork level: the hart and the devices as they were at the fork. */
 struct virt_level {
@@ -90,6 +111,7 @@ struct virt {
 	struct cpu cpu;
 	struct ram ram;
 	struct virt_devs dev;
+	struct virt_wires wire;
 	struct disk disks[VIRT_MAX_DISKS];
 	char *disk_path[VIRT_MAX_DISKS]; /* owned copies of the base images' paths */
 	int ndisks;
@@ -147,12 +169,13 @@ void virt_clear_log(struct virt *v);
  * keeps it open; virt_release does that and closes it. 0 or -errno
  * (-EINVAL: no level open; nothing changed). */
 int virt_fork(struct virt *v);
-/* The device block without its pointers (for hashes and files), and the
- * pointers put back from a wired block. */
-void virt_devs_scrub(const struct virt_devs *d, struct virt_devs *out);
-void virt_devs_rewire(struct virt_devs *d, const struct virt_devs *wired);
 int virt_restore(struct virt *v);
 int virt_release(struct virt *v);
+
+/* The parts of v->dev in the board's order: each device instance of the
+ * board's device list (virt.c), then the board's own state. Returns how
+ * many (at most VIRT_MAX_PARTS). */
+int virt_parts(const struct virt *v, struct virt_part parts[VIRT_MAX_PARTS]);
 
 /* The last console lines, oldest first, for error reports. */
 void virt_print_last_lines(const struct virt *v, FILE *out, unsigned n);

@@ -99,7 +99,7 @@ static void allow(struct fuzz *f, uint64_t lo, uint64_t len)
  * it stands now. */
 static void scan_table(struct fuzz *f)
 {
-	const struct virtq *vq = &f->blk->vio.queues[0];
+	const struct virtq *vq = &f->blk->vio.s->queues[0];
 	if (!vq->ready)
 		return;
 	allow(f, vq->used, 6 + 8ULL * vq->num);
@@ -149,7 +149,7 @@ static bool ram_write(void *opaque, uint64_t pa, const void *buf, uint64_t len)
 		fprintf(stderr, "device wrote %llu bytes at 0x%llx, not handed to it\n",
 			(unsigned long long)len, (unsigned long long)pa);
 	}
-	const struct virtq *vq = &f->blk->vio.queues[0];
+	const struct virtq *vq = &f->blk->vio.s->queues[0];
 	f->used += vq->ready && pa == vq->used + 2 && len == 2; /* a used index published */
 	memcpy(gp(f, pa), buf, len);
 	scan_table(f);
@@ -362,7 +362,7 @@ static void scribble(struct fuzz *f, uint32_t num, uint64_t desc, uint64_t avail
 /* One random step of the driver. */
 static void step(struct fuzz *f, uint32_t num, uint64_t desc, uint64_t avail, uint64_t used)
 {
-	const struct virtq *vq = &f->blk->vio.queues[0];
+	const struct virtq *vq = &f->blk->vio.s->queues[0];
 	uint64_t v = rnd(f);
 	switch (below(f, 12)) {
 	case 0:
@@ -394,8 +394,8 @@ static void step(struct fuzz *f, uint32_t num, uint64_t desc, uint64_t avail, ui
 static bool sane(struct fuzz *f)
 {
 	const struct virtio_mmio *vm = &f->blk->vio;
-	const struct virtq *vq = &vm->queues[0];
-	if (f->irq_level[f->blk == f->blks + 1] != (vm->interrupt_status != 0)) {
+	const struct virtq *vq = &vm->s->queues[0];
+	if (f->irq_level[f->blk == f->blks + 1] != (vm->s->interrupt_status != 0)) {
 		fprintf(stderr, "interrupt line does not follow InterruptStatus\n");
 		return false;
 	}
@@ -435,6 +435,7 @@ int main(int argc, char **argv)
 	static struct fuzz f;
 	static uint8_t image[DISK_SIZE];
 	static struct virtio_blk blk[2];
+	static struct virtio_blk_state state[2];
 	struct disk disk[2];
 	char path[2][256], err[200];
 	f.ram = calloc(1, RAM_SIZE);
@@ -447,7 +448,7 @@ int main(int argc, char **argv)
 		struct irq_line line = {irq_drive, &f, i};
 		if (!make_image(path[i], sizeof(path[i]), image) ||
 		    disk_open(&disk[i], path[i], i == 1, err, sizeof(err)) ||
-		    virtio_blk_init(&blk[i], &disk[i], "fuzz", &dma, &line)) {
+		    virtio_blk_init(&blk[i], &state[i], &disk[i], "fuzz", &dma, &line)) {
 			fprintf(stderr, "fuzz_virtio: cannot set up disk %d\n", i);
 			return 1;
 		}

@@ -113,7 +113,8 @@ static void test_plic_reset_is_quiet(struct tally *t)
 {
 	struct cpu c = {0};
 	struct plic p;
-	plic_init(&p, &c);
+	struct plic_state ps;
+	plic_init(&p, &ps, &c);
 	plic_set_irq(&p, 10, true);
 	CHECK_EQ(prd(t, &p, P_PENDING(0)), 1U << 10); /* the gateway sees it */
 	CHECK_EQ(c.csr.mip, 0);			      /* priority 0, not enabled */
@@ -131,7 +132,8 @@ static void test_plic_threshold_gates(struct tally *t)
 {
 	struct cpu c = {0};
 	struct plic p;
-	plic_init(&p, &c);
+	struct plic_state ps;
+	plic_init(&p, &ps, &c);
 	pwr(t, &p, P_PRIO(33), 3);
 	plic_enable(t, &p, P_S, 33);
 	CHECK_EQ(prd(t, &p, P_ENABLE(P_S) + 4), 1U << 1);
@@ -157,7 +159,8 @@ static void test_plic_claim_order(struct tally *t)
 	} lines[] = {{40, 1}, {7, 5}, {3, 2}, {5, 5}, {95, 5}, {64, 2}};
 	struct cpu c = {0};
 	struct plic p;
-	plic_init(&p, &c);
+	struct plic_state ps;
+	plic_init(&p, &ps, &c);
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
 		pwr(t, &p, P_PRIO(lines[i].src), lines[i].prio);
 		plic_enable(t, &p, P_S, lines[i].src);
@@ -178,7 +181,8 @@ static void test_plic_complete_rearms_level(struct tally *t)
 {
 	struct cpu c = {0};
 	struct plic p;
-	plic_init(&p, &c);
+	struct plic_state ps;
+	plic_init(&p, &ps, &c);
 	pwr(t, &p, P_PRIO(10), 1);
 	plic_enable(t, &p, P_S, 10);
 	plic_set_irq(&p, 10, true);
@@ -204,7 +208,8 @@ static void test_plic_complete_ignores_strays(struct tally *t)
 {
 	struct cpu c = {0};
 	struct plic p;
-	plic_init(&p, &c);
+	struct plic_state ps;
+	plic_init(&p, &ps, &c);
 	pwr(t, &p, P_PRIO(4), 1);
 	pwr(t, &p, P_PRIO(6), 1);
 	plic_enable(t, &p, P_S, 4);
@@ -230,7 +235,8 @@ static void test_plic_contexts_drive_meip_and_seip(struct tally *t)
 {
 	struct cpu c = {0};
 	struct plic p;
-	plic_init(&p, &c);
+	struct plic_state ps;
+	plic_init(&p, &ps, &c);
 	pwr(t, &p, P_PRIO(1), 1);
 	pwr(t, &p, P_PRIO(2), 1);
 	plic_enable(t, &p, P_M, 1);
@@ -262,8 +268,9 @@ static void test_plic_register_decoding(struct tally *t)
 {
 	struct cpu c = {0};
 	struct plic p;
+	struct plic_state ps;
 	uint64_t v;
-	plic_init(&p, &c);
+	plic_init(&p, &ps, &c);
 	CHECK(!plic_ops.read(&p, P_PRIO(1), 8, &v)); /* 32-bit registers only */
 	CHECK(!plic_ops.read(&p, P_PRIO(1), 1, &v));
 	CHECK(!plic_ops.write(&p, P_PRIO(1) + 2, 4, 1));
@@ -287,17 +294,19 @@ static void test_plic_register_decoding(struct tally *t)
 	CHECK_EQ(c.csr.mip, 0);
 }
 
-/* Copying the struct is a complete snapshot: the copy and the original go
- * their own ways from the same state. */
+/* Copying the state struct is a complete snapshot: the copy and the
+ * original go their own ways from the same state. */
 static void test_plic_copy_is_snapshot(struct tally *t)
 {
 	struct cpu c = {0};
 	struct plic p, q;
-	plic_init(&p, &c);
+	struct plic_state ps, qs;
+	plic_init(&p, &ps, &c);
+	plic_init(&q, &qs, &c);
 	pwr(t, &p, P_PRIO(8), 1);
 	plic_enable(t, &p, P_S, 8);
 	plic_set_irq(&p, 8, true);
-	q = p;
+	qs = ps; /* q is the same wiring over a copy of p's state */
 	CHECK_EQ(prd(t, &p, P_CLAIM(P_S)), 8);
 	CHECK_EQ(prd(t, &q, P_CLAIM(P_S)), 8);
 	CHECK_EQ(prd(t, &q, P_CLAIM(P_S)), 0);
@@ -322,6 +331,7 @@ static void uwr(struct tally *t, struct uart16550 *u, int reg, uint64_t val)
 /* A UART writing to a memory stream, its line going to `rec` source 1. */
 struct uart_rig {
 	struct uart16550 u;
+	struct uart16550_state us;
 	struct recorder rec;
 	char *buf;
 	size_t len;
@@ -336,7 +346,7 @@ static void rig_open(struct uart_rig *r)
 		perror("open_memstream");
 		exit(2);
 	}
-	uart16550_init(&r->u, r->out);
+	uart16550_init(&r->u, &r->us, r->out);
 	uart16550_set_irq_line(&r->u, (struct irq_line){record_irq, &r->rec, 1});
 }
 
@@ -556,7 +566,8 @@ static void test_rtc_time_low_latches_high(struct tally *t)
 	struct fake_clock clk = {0x00000001fffffff0ULL};
 	struct recorder rec = {0};
 	struct goldfish_rtc rtc;
-	goldfish_rtc_init(&rtc, fake_now, &clk, (struct irq_line){record_irq, &rec, 2});
+	struct goldfish_rtc_state rs;
+	goldfish_rtc_init(&rtc, &rs, fake_now, &clk, (struct irq_line){record_irq, &rec, 2});
 	CHECK_EQ(rrd(t, &rtc, R_TIME_LOW), 0xfffffff0);
 	clk.ns += 0x20; /* the low half wraps between the two reads */
 	CHECK_EQ(rrd(t, &rtc, R_TIME_HIGH), 1);
@@ -572,16 +583,19 @@ static void test_rtc_set_time_moves_offset(struct tally *t)
 {
 	struct fake_clock clk = {1000};
 	struct goldfish_rtc rtc;
-	goldfish_rtc_init(&rtc, fake_now, &clk, (struct irq_line){0});
+	struct goldfish_rtc_state rs;
+	goldfish_rtc_init(&rtc, &rs, fake_now, &clk, (struct irq_line){0});
 	uint64_t want = 1700000000ULL * 1000000000ULL; /* rtc-goldfish's set_time */
 	rwr(t, &rtc, R_TIME_HIGH, want >> 32);
 	rwr(t, &rtc, R_TIME_LOW, (uint32_t)want);
 	CHECK_EQ(rtc_time(t, &rtc), want);
 	clk.ns += 5000; /* it keeps ticking with the board's clock */
 	CHECK_EQ(rtc_time(t, &rtc), want + 5000);
-	CHECK_EQ(rtc.offset, want - 1000);
+	CHECK_EQ(rs.offset, want - 1000);
 	CHECK_EQ(rtc_time(t, &rtc) / 1000000000ULL, 1700000000ULL);
-	struct goldfish_rtc copy = rtc; /* the offset is all a snapshot needs */
+	struct goldfish_rtc_state copied = rs; /* the offset is all a snapshot needs */
+	struct goldfish_rtc copy = rtc;
+	copy.s = &copied;
 	CHECK_EQ(rtc_time(t, &copy), want + 5000);
 }
 
@@ -590,7 +604,8 @@ static void test_rtc_alarm_fires_on_time(struct tally *t)
 	struct fake_clock clk = {5ULL << 32};
 	struct recorder rec = {0};
 	struct goldfish_rtc rtc;
-	goldfish_rtc_init(&rtc, fake_now, &clk, (struct irq_line){record_irq, &rec, 2});
+	struct goldfish_rtc_state rs;
+	goldfish_rtc_init(&rtc, &rs, fake_now, &clk, (struct irq_line){record_irq, &rec, 2});
 	CHECK_EQ(goldfish_rtc_ns_to_alarm(&rtc), UINT64_MAX);
 	uint64_t at = clk.ns + 0x180000000ULL; /* crosses a high-half boundary */
 	rwr(t, &rtc, R_ALARM_HIGH, at >> 32);
@@ -622,7 +637,8 @@ static void test_rtc_alarm_enable_and_clear(struct tally *t)
 	struct fake_clock clk = {1000000};
 	struct recorder rec = {0};
 	struct goldfish_rtc rtc;
-	goldfish_rtc_init(&rtc, fake_now, &clk, (struct irq_line){record_irq, &rec, 2});
+	struct goldfish_rtc_state rs;
+	goldfish_rtc_init(&rtc, &rs, fake_now, &clk, (struct irq_line){record_irq, &rec, 2});
 	rwr(t, &rtc, R_ALARM_HIGH, 0);
 	rwr(t, &rtc, R_ALARM_LOW, 999999); /* already past: fires at once */
 	CHECK_EQ(rrd(t, &rtc, R_STATUS), 0);
@@ -662,39 +678,42 @@ static void test_finisher_codes(struct tally *t)
 {
 	struct finish_count n = {0};
 	struct sifive_test d;
-	sifive_test_init(&d, count_finish, &n);
+	struct sifive_test_state ds;
+	sifive_test_init(&d, &ds, count_finish, &n);
 	CHECK_EQ(rd(t, &sifive_test_ops, &d, 0, 4), 0);
 	wr(t, &sifive_test_ops, &d, 0, 4, 0x1234); /* not a request */
 	wr(t, &sifive_test_ops, &d, 0, 2, 0x5555); /* too narrow */
 	wr(t, &sifive_test_ops, &d, 4, 4, 0x5555); /* wrong offset */
 	CHECK_EQ(n.calls, 0);
-	CHECK(!d.finished);
-	CHECK_EQ(d.kind, SIFIVE_TEST_NONE);
+	CHECK(!ds.finished);
+	CHECK_EQ(ds.kind, SIFIVE_TEST_NONE);
 
 	wr(t, &sifive_test_ops, &d, 0, 4, 0x5555); /* syscon-poweroff */
 	CHECK_EQ(n.calls, 1);
-	CHECK(d.finished);
-	CHECK_EQ(d.kind, SIFIVE_TEST_PASS);
-	CHECK_EQ(d.code, 0);
+	CHECK(ds.finished);
+	CHECK_EQ(ds.kind, SIFIVE_TEST_PASS);
+	CHECK_EQ(ds.code, 0);
 
-	sifive_test_init(&d, count_finish, &n);
+	sifive_test_init(&d, &ds, count_finish, &n);
 	wr(t, &sifive_test_ops, &d, 0, 4, 0x7777); /* syscon-reboot */
 	CHECK_EQ(n.calls, 2);
-	CHECK_EQ(d.kind, SIFIVE_TEST_RESET);
-	CHECK_EQ(d.code, 0);
+	CHECK_EQ(ds.kind, SIFIVE_TEST_RESET);
+	CHECK_EQ(ds.code, 0);
 
-	sifive_test_init(&d, count_finish, &n);
+	sifive_test_init(&d, &ds, count_finish, &n);
 	wr(t, &sifive_test_ops, &d, 0, 4, 42 << 16 | 0x3333);
 	CHECK_EQ(n.calls, 3);
-	CHECK_EQ(d.kind, SIFIVE_TEST_FAIL);
-	CHECK_EQ(d.code, 42);
+	CHECK_EQ(ds.kind, SIFIVE_TEST_FAIL);
+	CHECK_EQ(ds.code, 42);
 	wr(t, &sifive_test_ops, &d, 0, 8, 0x3333); /* fail without a code */
-	CHECK_EQ(d.kind, SIFIVE_TEST_FAIL);
-	CHECK_EQ(d.code, 1);
+	CHECK_EQ(ds.kind, SIFIVE_TEST_FAIL);
+	CHECK_EQ(ds.code, 1);
 
-	struct sifive_test bare = {.on_finish = NULL}; /* no callback: just records */
+	struct sifive_test bare;
+	struct sifive_test_state bs;
+	sifive_test_init(&bare, &bs, NULL, NULL); /* no callback: just records */
 	wr(t, &sifive_test_ops, &bare, 0, 4, 0x5555);
-	CHECK(bare.finished);
+	CHECK(bs.finished);
 }
 
 /* ---- Wiring: devices through the PLIC to the hart ----------------------- */
@@ -705,13 +724,16 @@ static void test_wiring_devices_to_seip(struct tally *t)
 {
 	struct cpu c = {0};
 	struct plic p;
+	struct plic_state ps;
 	struct uart16550 u;
+	struct uart16550_state us;
 	struct goldfish_rtc rtc;
+	struct goldfish_rtc_state rs;
 	struct fake_clock clk = {0};
-	plic_init(&p, &c);
-	uart16550_init(&u, NULL);
+	plic_init(&p, &ps, &c);
+	uart16550_init(&u, &us, NULL);
 	uart16550_set_irq_line(&u, plic_line(&p, 10));
-	goldfish_rtc_init(&rtc, fake_now, &clk, plic_line(&p, 11));
+	goldfish_rtc_init(&rtc, &rs, fake_now, &clk, plic_line(&p, 11));
 	for (int src = 10; src <= 11; src++) {
 		pwr(t, &p, P_PRIO(src), 1);
 		plic_enable(t, &p, P_S, src);

@@ -98,6 +98,7 @@ struct rig {
 	struct fake_irq irq;
 	struct disk disk;
 	struct virtio_blk blk;
+	struct virtio_blk_state st;		  /* blk's state */
 	char path[256];				  /* the base image */
 	uint8_t *orig;				  /* its bytes when created */
 	uint64_t size;				  /* its size */
@@ -191,7 +192,8 @@ static bool rig_open(struct rig *r, uint64_t size, bool read_only)
 	}
 	struct dma dma = {&r->ram, ram_read, ram_write};
 	struct irq_line line = {irq_drive, &r->irq, 1};
-	return CHECK(virtio_blk_init(&r->blk, &r->disk, "themis-serial-0", &dma, &line) == 0);
+	return CHECK(virtio_blk_init(&r->blk, &r->st, &r->disk, "themis-serial-0", &dma, &line) ==
+		     0);
 }
 
 static void rig_close(struct rig *r)
@@ -667,7 +669,7 @@ static void test_reset_forgets_everything(void)
 	mw(&r, STATUS, 0);
 	CHECK(!r.irq.level && mr(&r, STATUS) == 0 && mr(&r, INT_STATUS) == 0);
 	CHECK(mr(&r, QUEUE_READY) == 0 && mr(&r, QUEUE_NUM) == 0);
-	CHECK(r.blk.vio.queues[0].last_avail_idx == 0 && r.blk.vio.driver_features == 0);
+	CHECK(r.st.vio.queues[0].last_avail_idx == 0 && r.st.vio.driver_features == 0);
 	/* A ready queue is not served before DRIVER_OK (3.1.1). */
 	CHECK(negotiate(&r, FEATURES_LINUX));
 	memset(gp(&r, DESC_AT), 0, 0x3000);
@@ -719,7 +721,7 @@ static void test_batches_and_ring_wrap(void)
 		take_interrupt(&r);
 	}
 	CHECK(ok);
-	CHECK(r.blk.vio.queues[0].used_idx == (uint16_t)70004);
+	CHECK(r.st.vio.queues[0].used_idx == (uint16_t)70004);
 	rig_close(&r);
 }
 
@@ -815,24 +817,24 @@ static void test_lengths_past_4gib_are_refused(void)
 	rig_close(&r);
 }
 
-/* The device holds no pointer into itself: a copy of the struct is a
- * working device with the same cursors, and restoring a copy rewinds them. */
-static void test_struct_copy_is_a_snapshot(void)
+/* The device's state is plain data: a copy of it holds the same cursors,
+ * and putting a copy back rewinds them. */
+static void test_state_copy_is_a_snapshot(void)
 {
 	struct rig r;
 	if (!rig_open(&r, 4096, false) || !bring_up(&r, 4))
 		return;
 	CHECK(blk_read(&r, 0, 512, 512) == VIRTIO_BLK_S_OK);
-	struct virtio_blk saved = r.blk;
+	struct virtio_blk_state saved = r.st;
 	struct rig snap = r;
 	CHECK(blk_read(&r, 1, 512, 512) == VIRTIO_BLK_S_OK);
-	CHECK(r.blk.vio.queues[0].last_avail_idx == 2);
-	r.blk = saved;
+	CHECK(r.st.vio.queues[0].last_avail_idx == 2);
+	r.st = saved;
 	r.next_desc = snap.next_desc;
 	r.avail_idx = snap.avail_idx;
 	r.used_seen = snap.used_seen;
 	gput(&r, AVAIL_AT + 2, r.avail_idx, 2);
-	CHECK(r.blk.vio.queues[0].last_avail_idx == 1);
+	CHECK(r.st.vio.queues[0].last_avail_idx == 1);
 	CHECK(blk_read(&r, 2, 512, 512) == VIRTIO_BLK_S_OK && data_is(&r, r.orig + 1024, 512));
 	rig_close(&r);
 }
@@ -855,7 +857,7 @@ static const struct {
     {"no_interrupt_flag_is_honoured", test_no_interrupt_flag_is_honoured},
     {"malformed_chains_are_failed", test_malformed_chains_are_failed},
     {"lengths_past_4gib_are_refused", test_lengths_past_4gib_are_refused},
-    {"struct_copy_is_a_snapshot", test_struct_copy_is_a_snapshot},
+    {"state_copy_is_a_snapshot", test_state_copy_is_a_snapshot},
 };
 
 int main(int argc, char **argv)
