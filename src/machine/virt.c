@@ -1,21 +1,19 @@
-/* virt.c - see virt.h. Three parts: the bus (how the hart and the devices
- * reach RAM and each other), the boot (kernel, initrd, device tree, hart
- * state as after firmware), and the run loop, which slices execution at the
- * next timer or alarm deadline so every interrupt arrives at the same
- * instruction on every run. */
-#include <assert.h>
+/* virt.c - see virt.h: the board and its run loop. The bus (how the hart
+ * and the devices reach RAM and each other), the device list the board is
+ * built from, the boot (kernel, initrd, device tree, hart state as after
+ * firmware), and the run loop, which slices execution at the next timer or
+ * alarm deadline so every interrupt arrives at the same instruction on
+ * every run. The link to the guest agent is in virt_agent.c, the fork in
+ * virt_fork.c, the hashes in virt_hash.c. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "../../guest/agent/doorbell.h"
 #include "fdt.h"
 #include "image.h"
 #include "sbi.h"
-#include "virt.h"
-
-#include <xxhash.h>
+#include "virt_internal.h"
 
 #define VIRT_SLICE	  (1ULL << 20)
 #define VIRT_FDT_MAX	  (64u << 10)
@@ -28,7 +26,7 @@
 #define VIRT_MEDELEG 0xb1ffULL
 #define VIRT_MIDELEG ((1ULL << IRQ_SSI) | (1ULL << IRQ_STI) | (1ULL << IRQ_SEI))
 
-static void stop_with(struct virt *v, enum virt_stop why, const char *detail)
+void virt_stop_with(struct virt *v, enum virt_stop why, const char *detail)
 {
 	if (v->stop != VIRT_RUNNING)
 		return;
@@ -66,9 +64,7 @@ static bool dma_ram_read(void *opaque, uint64_t pa, void *buf, uint64_t len)
 	return ram_read(&v->ram, pa, buf, len);
 }
 
-/* A device writes RAM: page by page, copy-on-write, and the hart's decoded
- * instructions of those bytes dropped. */
-static bool dma_ram_write(void *opaque, uint64_t pa, const void *buf, uint64_t len)
+bool virt_dma_write(void *opaque, uint64_t pa, const void *buf, uint64_t len)
 {
 	struct virt *v = opaque;
 	const uint8_t *in = buf;
@@ -88,123 +84,6 @@ static bool dma_ram_write(void *opaque, uint64_t pa, const void *buf, uint64_t l
 	return true;
 }
 
-/* Copy a guest-virtual buffer of the calling process out; false if any
- * page is unmapped or outside RAM. */
-static bool copy_from_guest(struct virt *v, uint64_t va, void *buf, uint64_t len)
-{
-	uint8_t *out = buf;
-	while (len) {
-		uint64_t pa, n = 4096 - (va & 0xfff);
-		if (n > len)
-			n = len;
-		if (!cpu_virt_to_phys(&v->cpu, va, false, &pa) || !ram_read(&v->ram, pa, out, n))
-			return false;
-		out += n, va += n, len -= n;
-	}
-	return true;
-}
-
-/* Copy into a guest-virtual buffer of the calling process. */
-static bool copy_to_guest(struct virt *v, uint64_t va, const void *buf, uint64_t len)
-{
-	const uint8_t *in = buf;
-	while (len) {
-		uint64_t pa, n = 4096 - (va & 0xfff);
-		if (n > len)
-			n = len;
-		if (!cpu_virt_to_phys(&v->cpu, va, true, &pa) || !dma_ram_write(v, pa, in, n))
-			return false;
-		in += n, va += n, len -= n;
-	}
-	return true;
-}
-
-static void log_append(struct virt *v, const char *line)
-{
-	size_t n = strlen(line);
-	if (v->log_len + n + 2 > v->log_cap) {
-		size_t cap = (v->log_cap ? v->log_cap * 2 : 4096) + n;
-		char *nl = realloc(v->log, cap);
-		if (!nl)
-			return;
-		v->log = nl;
-		v->log_cap = cap;
-	}
-	memcpy(v->log + v->log_len, line, n);
-	v->log_len += n;
-	v->log[v->log_len++] = '\n';
-	v->log[v->log_len] = 0;
-}
-
-void virt_clear_log(struct virt *v)
-{
-	v->log_len = 0;
-	if (v->log)
-		v->log[0] = 0;
-}
-
-int virt_command(struct virt *v, const char *cmd)
-{
-	size_t n = strlen(cmd);
-	if (v->stop != VIRT_WAITING || n >= sizeof(v->cmd))
-		return -EINVAL;
-	memcpy(v->cmd, cmd, n);
-	v->cmd_len = n;
-	v->cmd_pending = true;
-	v->stop = VIRT_RUNNING;
-	return 0;
-}
-
-/* A text buffer of the agent, as one printable line. */
-static bool guest_text(struct virt *v, uint64_t va, uint64_t len, char *out, size_t outlen)
-{
-	if (len > DB_MAX_LEN || len >= outlen)
-		len = outlen - 1;
-	if (!copy_from_guest(v, va, out, len))
-		return false;
-	out[len] = 0;
-	for (uint64_t i = 0; i < len; i++)
-		if (out[i] == '\n' && i + 1 == len)
-			out[i] = 0;
-		else if ((unsigned char)out[i] < ' ' && out[i] != '\n')
-			out[i] = '?';
-	return true;
-}
-
-static uint64_t bus_doorbell(void *opaque, uint64_t cmd, uint64_t buf, uint64_t len)
-{
-	struct virt *v = opaque;
-	char text[DB_MAX_LEN + 1];
-	switch (cmd) {
-	case DB_PING: return DB_MAGIC;
-	case DB_READY:
-		if (!guest_text(v, buf, len, v->ready_report, sizeof(v->ready_report)))
-			return DB_ERROR;
-		if (v->wait)
-			return DB_NEXT_WAIT;
-		if (v->next)
-			return (uint64_t)v->next;
-		stop_with(v, VIRT_READY, NULL);
-		return DB_NEXT_POWEROFF;
-	case DB_LOG:
-		if (!guest_text(v, buf, len, text, sizeof(text)))
-			return DB_ERROR;
-		fprintf(v->console, "%s\n", text); /* as the agent prints without a host */
-		log_append(v, text);
-		return 0;
-	case DB_WAIT:
-		if (!v->cmd_pending) {
-			stop_with(v, VIRT_WAITING, NULL);
-			return CPU_DOORBELL_STALL; /* executed again once a command is there */
-		}
-		if (v->cmd_len > len || !copy_to_guest(v, buf, v->cmd, v->cmd_len))
-			return DB_ERROR;
-		v->cmd_pending = false;
-		return v->cmd_len;
-	default: return DB_ERROR;
-	}
-}
-
 static void bus_m_trap(void *opaque, uint64_t mcause, uint64_t tval)
 {
 	struct virt *v = opaque;
@@ -212,7 +91,7 @@ static void bus_m_trap(void *opaque, uint64_t mcause, uint64_t tval)
 	snprintf(detail, sizeof(detail), "trap into M-mode: mcause 0x%llx, mtval 0x%llx, pc 0x%llx",
 		 (unsigned long long)mcause, (unsigned long long)tval,
 		 (unsigned long long)v->cpu.pc);
-	stop_with(v, VIRT_MTRAP, detail);
+	virt_stop_with(v, VIRT_MTRAP, detail);
 }
 
 /* ---- the SBI's effects ---- */
@@ -243,7 +122,7 @@ static void sbi_reset(void *opaque, enum sbi_reset type, uint32_t reason)
 	struct virt *v = opaque;
 	char detail[64];
 	snprintf(detail, sizeof(detail), "SBI system reset, reason %u", reason);
-	stop_with(v, type == SBI_RESET_SHUTDOWN ? VIRT_POWEROFF : VIRT_REBOOT, detail);
+	virt_stop_with(v, type == SBI_RESET_SHUTDOWN ? VIRT_POWEROFF : VIRT_REBOOT, detail);
 }
 
 static bool bus_sbi(void *opaque, struct cpu *c)
@@ -257,11 +136,11 @@ static void test_finished(void *opaque)
 {
 	struct virt *v = opaque;
 	if (v->dev.test.kind == SIFIVE_TEST_RESET)
-		stop_with(v, VIRT_REBOOT, "syscon reboot");
+		virt_stop_with(v, VIRT_REBOOT, "syscon reboot");
 	else if (v->dev.test.kind == SIFIVE_TEST_FAIL)
-		stop_with(v, VIRT_POWEROFF, "syscon power-off with a failure code");
+		virt_stop_with(v, VIRT_POWEROFF, "syscon power-off with a failure code");
 	else
-		stop_with(v, VIRT_POWEROFF, "syscon power-off");
+		virt_stop_with(v, VIRT_POWEROFF, "syscon power-off");
 }
 
 static uint64_t rtc_now_ns(void *opaque)
@@ -343,7 +222,7 @@ static void *attach_uart(struct virt *v, const struct virt_attach *a)
 
 static void *attach_blk(struct virt *v, const struct virt_attach *a)
 {
-	const struct dma dma = {v, dma_ram_read, dma_ram_write};
+	const struct dma dma = {v, dma_ram_read, virt_dma_write};
 	const struct virt_disk_config *dc = &a->cfg->disks[a->i];
 	char why[200], serial[24];
 	if (disk_open(&v->disks[a->i], dc->path, dc->read_only, why, sizeof(why))) {
@@ -614,7 +493,7 @@ int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t e
 				    .zero_page = ram_zero_page,
 				    .load = bus_load,
 				    .store = bus_store,
-				    .doorbell = bus_doorbell,
+				    .doorbell = virt_doorbell,
 				    .sbi_call = bus_sbi,
 				    .m_trap = bus_m_trap};
 	uint64_t entry, dtb;
@@ -682,18 +561,18 @@ enum virt_stop virt_run(struct virt *v, uint64_t max_insns)
 		goldfish_rtc_update(&v->wire.rtc);
 		uint64_t steps = cpu_steps(c);
 		if (v->dev.panic_at && steps - v->dev.panic_at >= VIRT_PANIC_GRACE) {
-			stop_with(v, VIRT_PANIC, "kernel panic");
+			virt_stop_with(v, VIRT_PANIC, "kernel panic");
 			break;
 		}
 		uint64_t left = max_insns ? max_insns - min_u64(steps, max_insns) : UINT64_MAX;
 		if (left == 0) {
-			stop_with(v, VIRT_BUDGET, NULL);
+			virt_stop_with(v, VIRT_BUDGET, NULL);
 			break;
 		}
 		uint64_t next = ticks_to_next_event(v);
 		if (c->wfi && !(c->csr.mip & c->csr.mie)) {
 			if (next == UINT64_MAX) {
-				stop_with(v, VIRT_HUNG, "the hart sleeps with no timer armed");
+				virt_stop_with(v, VIRT_HUNG, "the hart sleeps with no timer armed");
 				break;
 			}
 			c->time_skip += next;
@@ -705,121 +584,4 @@ enum virt_stop virt_run(struct virt *v, uint64_t max_insns)
 		cpu_run(c, slice);
 	}
 	return v->stop;
-}
-
-void virt_ram_hash(const struct virt *v, char out[33])
-{
-	uint8_t h[16];
-	ram_hash(&v->ram, h);
-	for (int i = 0; i < 16; i++)
-		snprintf(out + 2 * i, 3, "%02x", h[i]);
-}
-
-/* ---- the fork ---- */
-
-static void forget_page(void *opaque, const uint8_t *page)
-{
-	struct virt *v = opaque;
-	cpu_forget_page(&v->cpu, page);
-}
-
-static bool depths_agree(const struct virt *v)
-{
-	for (int i = 0; i < v->ndisks; i++)
-		if (disk_depth(&v->disks[i]) != v->depth)
-			return false;
-	return ram_depth(&v->ram) == v->depth;
-}
-
-int virt_fork(struct virt *v)
-{
-	if (v->depth == VIRT_MAX_LEVELS)
-		return -EOVERFLOW;
-	int rc = ram_fork(&v->ram);
-	for (int i = 0; rc == 0 && i < v->ndisks; i++)
-		if ((rc = disk_fork(&v->disks[i])) != 0) {
-			while (i--)
-				disk_release(&v->disks[i]);
-			ram_release(&v->ram, forget_page, v);
-		}
-	if (rc)
-		return rc;
-	struct virt_level *l = &v->levels[v->depth++];
-	cpu_state_save(&v->cpu, l->cpu);
-	l->dev = v->dev;
-	l->stop = v->stop;
-	/* Every page now belongs to an older level: no write may bypass
-	 * ram_page_w through a cached pointer. Reads and fetches may. */
-	cpu_flush_writable(&v->cpu);
-	cpu_tlb_save(&v->cpu, &l->tlb);
-	assert(depths_agree(v));
-	return 0;
-}
-
-int virt_restore(struct virt *v)
-{
-	if (v->depth == 0)
-		return -EINVAL;
-	struct virt_level *l = &v->levels[v->depth - 1];
-	int rc = ram_restore(&v->ram, forget_page, v);
-	for (int i = 0; rc == 0 && i < v->ndisks; i++)
-		rc = disk_restore(&v->disks[i]);
-	if (rc)
-		return rc;		 /* cannot happen with depths in lockstep */
-	cpu_state_load(&v->cpu, l->cpu); /* drops the TLB: pages moved */
-	cpu_tlb_load(&v->cpu, &l->tlb);	 /* but what still holds of the fork's */
-	v->dev = l->dev;
-	v->stop = (enum virt_stop)l->stop;
-	v->cmd_pending = false;
-	assert(depths_agree(v));
-	return 0;
-}
-
-int virt_release(struct virt *v)
-{
-	int rc = virt_restore(v);
-	if (rc)
-		return rc;
-	ram_release(&v->ram, forget_page, v);
-	for (int i = 0; i < v->ndisks; i++)
-		disk_release(&v->disks[i]);
-	v->depth--;
-	assert(depths_agree(v));
-	return 0;
-}
-
-/* Pages and chunks as the machine holds them: (index, content) of every
- * one that is not the never-written / still-the-base kind. Stricter than a
- * content hash (a restore must also put back what was never written) and
- * proportional to what the guest touched, not to RAM or disk size. */
-static void hash_table(XXH3_state_t *st, uint8_t *const *table, uint64_t n, size_t size)
-{
-	for (uint64_t i = 0; i < n; i++)
-		if (table[i]) {
-			XXH3_128bits_update(st, &i, sizeof(i));
-			XXH3_128bits_update(st, table[i], size);
-		}
-	XXH3_128bits_update(st, &n, sizeof(n));
-}
-
-void virt_state_hash(const struct virt *v, uint8_t out[16])
-{
-	uint8_t cpu[CPU_STATE_SIZE];
-	struct virt_part parts[VIRT_MAX_PARTS];
-	XXH3_state_t *st = XXH3_createState();
-	XXH3_128bits_reset(st);
-	hash_table(st, v->ram.pages, v->ram.npages, RAM_PAGE_SIZE);
-	cpu_state_save(&v->cpu, cpu);
-	XXH3_128bits_update(st, cpu, sizeof(cpu));
-	for (int i = 0, n = virt_parts(v, parts); i < n; i++) {
-		XXH3_128bits_update(st, parts[i].name, strlen(parts[i].name) + 1);
-		XXH3_128bits_update(st, &parts[i].version, sizeof(parts[i].version));
-		XXH3_128bits_update(st, (const char *)&v->dev + parts[i].offset, parts[i].size);
-	}
-	for (int i = 0; i < v->ndisks; i++)
-		hash_table(st, v->disks[i].chunks, v->disks[i].nchunks, DISK_CHUNK_SIZE);
-	XXH128_canonical_t c;
-	XXH128_canonicalFromHash(&c, XXH3_128bits_digest(st));
-	memcpy(out, c.digest, 16);
-	XXH3_freeState(st);
 }
