@@ -1,7 +1,8 @@
 /* trace.c - see trace.h. Format:
- *   themis-trace 1
+ *   themis-trace 2
  *   fs ext4 xfs
- *   kernel PATH HASH          (XXH3-128 of the file's content)
+ *   build HASH                (the machine's identity, identity.h: XXH3-128
+ *   kernel PATH HASH           of each file's content)
  *   initrd PATH HASH
  *   image FS PATH HASH        (one per filesystem, in disk order)
  *   mem BYTES
@@ -14,45 +15,47 @@
  *   discrepancy SIG DETAIL    (what they lead to)
  *   end
  * A file that breaks the format, lacks `end`, or names files whose content
- * changed since is refused. */
+ * changed since is refused. Format 1 is format 2 without the build line,
+ * and is read as such. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../machine/snapshot.h"
 #include "trace.h"
 
-#define TRACE_MAGIC "themis-trace 1"
-
-/* The file's content hash as 32 hex digits. */
-static bool file_hash(const char *path, char out[33])
-{
-	uint8_t h[16];
-	if (!virt_file_hash(path, h))
-		return false;
-	for (int i = 0; i < 16; i++)
-		snprintf(out + 2 * i, 3, "%02x", h[i]);
-	return true;
-}
+#define TRACE_MAGIC    "themis-trace 2"
+#define TRACE_MAGIC_V1 "themis-trace 1"
+#define TRACE_ID_MAX   (16u << 10)
 
 int trace_write(const char *path, const struct check_machine *m, char ops[][OP_TEXT_MAX], int nops,
 		const char *sig, const char *detail, char *err, size_t errlen)
 {
-	char hk[33], hi[33], himg[CHECK_MAX_FS][33];
-	bool ok = file_hash(m->kernel, hk) && file_hash(m->initrd, hi);
-	for (int i = 0; ok && i < m->nfs; i++)
-		ok = file_hash(m->images[i], himg[i]);
-	FILE *f = ok ? fopen(path, "w") : NULL;
-	if (!f) {
+	struct identity *id = malloc(sizeof(*id));
+	char *text = malloc(TRACE_ID_MAX);
+	int rc = id && text ? 0 : -1;
+	if (rc)
+		snprintf(err, errlen, "%s: cannot write the trace: out of memory", path);
+	if (!rc && identity_take(id, m->kernel, m->initrd, m->images, m->fs, m->nfs, err, errlen))
+		rc = -1;
+	if (!rc && (text[0] = 0, identity_to_text(id, true, text, TRACE_ID_MAX) < 0)) {
+		snprintf(err, errlen, "%s: cannot write the trace: paths too long", path);
+		rc = -1;
+	}
+	FILE *f = rc ? NULL : fopen(path, "w");
+	if (!rc && !f) {
 		snprintf(err, errlen, "%s: cannot write the trace: %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(id);
+	if (rc) {
+		free(text);
 		return -1;
 	}
 	fprintf(f, "%s\nfs", TRACE_MAGIC);
 	for (int i = 0; i < m->nfs; i++)
 		fprintf(f, " %s", m->fs[i]);
-	fprintf(f, "\nkernel %s %s\ninitrd %s %s\n", m->kernel, hk, m->initrd, hi);
-	for (int i = 0; i < m->nfs; i++)
-		fprintf(f, "image %s %s %s\n", m->fs[i], m->images[i], himg[i]);
+	fprintf(f, "\n%s", text);
+	free(text);
 	fprintf(f, "mem %llu\nclock %llu\nmachine-seed %llu\ntime %d\n", (unsigned long long)m->mem,
 		(unsigned long long)m->clock_ns, (unsigned long long)m->machine_seed, m->time);
 	fprintf(f, "durability %s\n", check_durability_name(m->durability));
@@ -66,32 +69,14 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 	return 0;
 }
 
-/* Check a recorded file against the one on disk now. */
-static int check_file(const char *what, const char *path, const char *hash, char *err,
-		      size_t errlen)
-{
-	char now[33];
-	if (!file_hash(path, now)) {
-		snprintf(err, errlen, "the trace's %s %.300s cannot be read", what, path);
-		return -1;
-	}
-	if (strcmp(now, hash)) {
-		snprintf(err, errlen,
-			 "the trace's %s %.300s changed since it was recorded (another "
-			 "configuration: rebuild it as it was, or record the trace again)",
-			 what, path);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_line(struct trace *t, char *line, int *nimg, bool *done, bool check_kernel,
-		      char *err, size_t errlen)
+static int parse_line(struct trace *t, char *line, bool *done)
 {
 	struct check_machine *m = &t->m;
-	char a[1024], b[64], c[64];
+	char b[64];
 	unsigned long long u;
-	int n;
+	int n, id = identity_parse_line(&t->id, line);
+	if (id)
+		return id < 0 ? -1 : 0;
 	if (!strncmp(line, "op ", 3)) {
 		if (t->nops == TRACE_MAX_OPS || strlen(line) >= OP_TEXT_MAX ||
 		    op_kind_of_text(line) < 0)
@@ -104,19 +89,6 @@ static int parse_line(struct trace *t, char *line, int *nimg, bool *done, bool c
 			m->nfs++;
 			p += n;
 		}
-	} else if (sscanf(line, "kernel %1023s %63s", a, b) == 2) {
-		strcpy(t->paths[0], a);
-		m->kernel = t->paths[0];
-		return check_kernel && check_file("kernel", a, b, err, errlen) ? -2 : 0;
-	} else if (sscanf(line, "initrd %1023s %63s", a, b) == 2) {
-		strcpy(t->paths[1], a);
-		m->initrd = t->paths[1];
-		return check_file("initrd", a, b, err, errlen) ? -2 : 0;
-	} else if (sscanf(line, "image %63s %1023s %63s", c, a, b) == 3 && *nimg < CHECK_MAX_FS) {
-		int k = (*nimg)++;
-		strcpy(t->paths[2 + k], a);
-		m->images[k] = t->paths[2 + k];
-		return check_file("image", a, b, err, errlen) ? -2 : 0;
 	} else if (sscanf(line, "mem %llu", &u) == 1) {
 		m->mem = u;
 	} else if (sscanf(line, "clock %llu", &u) == 1) {
@@ -140,6 +112,38 @@ static int parse_line(struct trace *t, char *line, int *nimg, bool *done, bool c
 	return 0;
 }
 
+/* The files the trace names, as they are now, against its record. */
+static int check_files(const char *path, struct trace *t, bool check_kernel, char *err,
+		       size_t errlen)
+{
+	struct check_machine *m = &t->m;
+	struct identity *now = malloc(sizeof(*now));
+	char why[1100];
+	unsigned parts = IDENTITY_INITRD | IDENTITY_IMAGES | (check_kernel ? IDENTITY_KERNEL : 0);
+	int rc = now ? 0 : -1;
+	if (rc)
+		snprintf(err, errlen, "%s: out of memory", path);
+	if (!rc && identity_take(now, check_kernel ? m->kernel : NULL, m->initrd, m->images, m->fs,
+				 m->nfs, why, sizeof(why))) {
+		snprintf(err, errlen, "the trace names a file that cannot be read: %s", why);
+		rc = -1;
+	}
+	if (!rc && identity_diff(&t->id, now, parts, why, sizeof(why))) {
+		snprintf(err, errlen,
+			 "the trace's %s changed since it was recorded (another configuration: "
+			 "rebuild it as it was, or record the trace again)",
+			 why);
+		rc = -1;
+	}
+	if (!rc)
+		t->build = !t->id.build.known ? TRACE_BUILD_UNKNOWN
+			   : identity_diff(&t->id, now, IDENTITY_BUILD, why, sizeof(why))
+			       ? TRACE_BUILD_OTHER
+			       : TRACE_BUILD_SAME;
+	free(now);
+	return rc;
+}
+
 int trace_read(const char *path, struct trace *t, bool check_kernel, char *err, size_t errlen)
 {
 	memset(t, 0, sizeof(*t));
@@ -149,9 +153,10 @@ int trace_read(const char *path, struct trace *t, bool check_kernel, char *err, 
 		return -1;
 	}
 	char line[2048];
-	int lineno = 0, nimg = 0, rc = 0;
+	int lineno = 0, rc = 0;
 	bool done = false;
-	if (!fgets(line, sizeof(line), f) || strncmp(line, TRACE_MAGIC, strlen(TRACE_MAGIC))) {
+	if (!fgets(line, sizeof(line), f) ||
+	    (strcmp(line, TRACE_MAGIC "\n") && strcmp(line, TRACE_MAGIC_V1 "\n"))) {
 		fclose(f);
 		snprintf(err, errlen, "%s: not a Themis trace (no '%s' header)", path, TRACE_MAGIC);
 		return -1;
@@ -159,20 +164,29 @@ int trace_read(const char *path, struct trace *t, bool check_kernel, char *err, 
 	while (rc == 0 && !done && fgets(line, sizeof(line), f)) {
 		lineno++;
 		line[strcspn(line, "\n")] = 0;
-		rc = parse_line(t, line, &nimg, &done, check_kernel, err, errlen);
+		rc = parse_line(t, line, &done);
 	}
 	fclose(f);
-	if (rc == -1 || (rc == 0 && !done))
+	struct check_machine *m = &t->m;
+	if (rc || !done) {
 		snprintf(err, errlen, "%s: damaged trace (%s line %d)", path,
-			 done ? "bad"
-			 : rc ? "bad"
-			      : "no 'end' after",
-			 lineno + 1);
-	if (rc == 0 && done &&
-	    (t->m.nfs < 1 || nimg != t->m.nfs || !t->m.kernel || !t->m.initrd || !t->m.mem ||
-	     !t->sig[0])) {
+			 rc ? "bad" : "no 'end' after", lineno + 1);
+		return -1;
+	}
+	const struct identity *id = &t->id;
+	if (m->nfs < 1 || id->nimages != m->nfs || !id->kernel.known || !id->kernel.path[0] ||
+	    !id->initrd.known || !id->initrd.path[0] || !m->mem || !t->sig[0]) {
 		snprintf(err, errlen, "%s: damaged trace (incomplete header)", path);
 		return -1;
 	}
-	return rc == 0 && done ? 0 : -1;
+	m->kernel = id->kernel.path;
+	m->initrd = id->initrd.path;
+	for (int i = 0; i < m->nfs; i++) {
+		if (!id->images[i].path[0]) {
+			snprintf(err, errlen, "%s: damaged trace (image %d has no path)", path, i);
+			return -1;
+		}
+		m->images[i] = id->images[i].path;
+	}
+	return check_files(path, t, check_kernel, err, errlen);
 }

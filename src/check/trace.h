@@ -1,19 +1,29 @@
 /* trace.h - a discrepancy written out so it can be re-run: the machine
- * (filesystems, kernel, initrd and base images with their content hashes,
- * RAM, clock, seeds) and the operations from the root, in order, then the
- * discrepancy they lead to. A plain text file, one item a line. */
+ * (filesystems; the identity of identity.h: the build, kernel, initrd and
+ * base images with their content hashes; RAM, clock, seeds) and the
+ * operations from the root, in order, then the discrepancy they lead to. A
+ * plain text file, one item a line. */
 #ifndef THEMIS_TRACE_H
 #define THEMIS_TRACE_H
 
 #include <stddef.h>
 
+#include "../machine/identity.h"
 #include "check.h"
 
 #define TRACE_MAX_OPS 256
 
+/* How the build that recorded a trace compares with this one. */
+enum trace_build {
+	TRACE_BUILD_SAME,
+	TRACE_BUILD_OTHER,   /* another build of themis recorded it */
+	TRACE_BUILD_UNKNOWN, /* recorded before traces named their build */
+};
+
 struct trace {
-	struct check_machine m;
-	char paths[2 + CHECK_MAX_FS][1024]; /* storage for m's strings */
+	struct check_machine m; /* its paths point into id */
+	struct identity id;	/* as recorded */
+	enum trace_build build;
 	char fsnames[CHECK_MAX_FS][16];
 	char ops[TRACE_MAX_OPS][OP_TEXT_MAX];
 	int nops;
@@ -28,7 +38,9 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 /* Read a trace and check that its kernel, initrd and images are the ones
  * it was recorded with (the kernel only if check_kernel: a replay may run
  * the operations on another kernel on purpose). 0 or -1 with err (damaged,
- * or another setup). */
+ * or another setup). Another build is not refused: t->build says, and the
+ * caller warns (the operations replay the same, the run may not be bit for
+ * bit the recorded one). */
 int trace_read(const char *path, struct trace *t, bool check_kernel, char *err, size_t errlen);
 
 #endif

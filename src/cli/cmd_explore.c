@@ -12,8 +12,9 @@
 #include "../check/check.h"
 #include "../check/share.h"
 #include "../check/trace.h"
-#include "../machine/snapshot.h"
 #include "../disk/fstype.h"
+#include "../machine/identity.h"
+#include "../machine/virt.h"
 #include "cli.h"
 
 #define EXPLORE_DEFAULT_DEPTH  3
@@ -390,34 +391,32 @@ static bool local_option(const char *opt)
 	return false;
 }
 
-/* What a worker must match: this build, kernel, initramfs and images
- * (hashes), then the run's own arguments, one a line. */
-static int identity(const struct explore_args *a, char *out, size_t cap)
+#define RUN_MAGIC "themis-run 2"
+
+/* The machine of a run as its host has it (identity.h). 0, or -1 said. */
+static int run_identity(const struct explore_args *a, struct identity *id)
 {
 	const struct check_machine *m = &a->cfg.m;
-	const char *files[2 + CHECK_MAX_FS] = {"/proc/self/exe", m->kernel, m->initrd};
-	static const char *const what[] = {"build", "kernel", "initramfs"};
-	size_t n = (size_t)snprintf(out, cap, "themis-run 1\n");
-	for (int i = 0; i < 3 + m->nfs && n < cap; i++) {
-		uint8_t h[16];
-		const char *f = i < 3 ? files[i] : m->images[i - 3];
-		if (!virt_file_hash(f, h)) {
-			fprintf(stderr, "themis: cannot read %s\n", f);
-			return -1;
-		}
-		n += (size_t)snprintf(out + n, cap - n, "%s%s%s ", i < 3 ? what[i] : "image ",
-				      i < 3 ? "" : m->fs[i - 3], "");
-		for (int k = 0; k < 16 && n < cap; k++)
-			n += (size_t)snprintf(out + n, cap - n, "%02x", h[k]);
-		n += (size_t)snprintf(out + n, cap - n, "\n");
+	char err[1100];
+	if (identity_take(id, m->kernel, m->initrd, m->images, m->fs, m->nfs, err, sizeof(err))) {
+		fprintf(stderr, "themis: %s\n", err);
+		return -1;
 	}
-	return n < cap ? 0 : -1;
+	return 0;
 }
 
+/* What a worker must match: the run's identity without its paths (each
+ * host has its own), then the run's own arguments, one a line. */
 static int run_config(const struct explore_args *a, int argc, char **argv, char *out, size_t cap)
 {
-	if (identity(a, out, cap))
+	struct identity *id = malloc(sizeof(*id));
+	int len = snprintf(out, cap, "%s\n", RUN_MAGIC);
+	if (!id || len < 0 || (size_t)len >= cap || run_identity(a, id) ||
+	    identity_to_text(id, false, out, cap) < 0) {
+		free(id);
 		return -1;
+	}
+	free(id);
 	size_t n = strlen(out);
 	for (int i = 0; i < argc && n < cap; i++) {
 		if (local_option(argv[i])) {
@@ -446,32 +445,46 @@ static int worker_args(char *config, int argc, char **argv, char **out, int max)
 	return n < max ? n : -1;
 }
 
-/* The first line of `want` (the run's identity) this host does not match. */
-static int same_machine(const char *want, const char *have)
+/* 0 if this host's machine (run, as the run's arguments describe it with
+ * this host's files) is the one in the run's config; else EXIT_USAGE, said. */
+static int same_machine(const char *config, const struct explore_args *run)
 {
-	for (const char *l = want; *l && strncmp(l, "arg ", 4);) {
+	struct identity *want = calloc(1, sizeof(*want)), *have = malloc(sizeof(*have));
+	char why[1100];
+	size_t n = strlen(RUN_MAGIC);
+	int rc = want && have ? 0 : EXIT_USAGE;
+	if (!rc && (strncmp(config, RUN_MAGIC, n) || config[n] != '\n')) {
+		fprintf(stderr, "themis: the run was started by another version of themis: this "
+				"worker cannot join\n");
+		rc = EXIT_USAGE;
+	}
+	for (const char *l = config + n + 1; !rc && *l && strncmp(l, "arg ", 4);) {
 		size_t len = strcspn(l, "\n");
-		bool found = false;
-		for (const char *h = have; *h && !found;) {
-			size_t hl = strcspn(h, "\n");
-			found = hl == len && !memcmp(h, l, len);
-			h += hl + (h[hl] == '\n');
-		}
-		if (!found) {
-			fprintf(stderr,
-				"themis: this worker's %.*s differs from the run's (another build, "
-				"kernel, initramfs or disk image): it cannot join\n",
-				(int)strcspn(l, " "), l);
-			return EXIT_USAGE;
+		char line[2048];
+		snprintf(line, sizeof(line), "%.*s", (int)len, l);
+		if (len >= sizeof(line) || identity_parse_line(want, line) != 1) {
+			fprintf(stderr, "themis: the run's configuration is damaged\n");
+			rc = EXIT_USAGE;
 		}
 		l += len + (l[len] == '\n');
 	}
-	return 0;
+	if (!rc && run_identity(run, have))
+		rc = EXIT_USAGE;
+	if (!rc && identity_diff(want, have, IDENTITY_ALL, why, sizeof(why))) {
+		fprintf(stderr,
+			"themis: this worker's machine differs from the run's in %s (another "
+			"build, kernel, initrd or disk image): it cannot join\n",
+			why);
+		rc = EXIT_USAGE;
+	}
+	free(want);
+	free(have);
+	return rc;
 }
 
 static int cmd_worker(struct explore_args *a, int argc, char **argv)
 {
-	static char config[65536], copy[65536], have[8192];
+	static char config[65536], copy[65536];
 	char err[1024];
 	struct share *sh = share_redis_join(a->worker, config, sizeof(config), err, sizeof(err));
 	if (!sh) {
@@ -485,10 +498,8 @@ static int cmd_worker(struct explore_args *a, int argc, char **argv)
 	int rc = n < 0 ? usage_error("%s", "the run's arguments are too many") : 0;
 	if (!rc)
 		rc = parse_explore(n, args, &run);
-	if (!rc && identity(&run, have, sizeof(have)))
-		rc = EXIT_USAGE;
 	if (!rc)
-		rc = same_machine(config, have);
+		rc = same_machine(config, &run);
 	if (rc) {
 		sh->ops->close(sh);
 		return rc;
@@ -581,6 +592,13 @@ int cmd_replay(int argc, char **argv)
 	bool ok = t && v && trace_read(argv[0], t, !kernel, err, sizeof(err)) == 0;
 	if (ok && kernel)
 		t->m.kernel = kernel; /* the same operations on another kernel */
+	if (ok && t->build != TRACE_BUILD_SAME)
+		fprintf(stderr,
+			"themis: warning: %s: the operations replay the same, but the run may not "
+			"be bit for bit the recorded one\n",
+			t->build == TRACE_BUILD_OTHER
+			    ? "the trace was recorded by another build of themis"
+			    : "the trace does not say which build of themis recorded it");
 	if (!ok || check_boot(v, &t->m, err, sizeof(err))) {
 		fprintf(stderr, "themis: %s\n", t && v ? err : "out of memory");
 		free(t);

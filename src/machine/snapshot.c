@@ -3,10 +3,10 @@
  *
  * File layout (little-endian, as the host writes it; the build check below
  * makes a file from another host layout fail before any field is used):
- *   header   magic "THMSSNAP", version, the build's identity (XXH3-128 of
- *            the themis executable), RAM size, wall-clock base, disk count
- *   disks    per disk: path, size, read-only flag, XXH3-128 of the base
- *            image's content (a changed base image is detected)
+ *   header   magic "THMSSNAP", version, the machine's identity as text
+ *            (identity.h: the build and each disk's base image with its
+ *            path; length, then the bytes), RAM size, wall-clock base
+ *   disks    count, then per disk its read-only flag
  *   state    the hart (CPU_STATE_SIZE bytes), then the device block as the
  *            board's parts (virt_parts): a count, and per part its name
  *            (SNAP_NAMELEN bytes), version, size and bytes
@@ -14,34 +14,45 @@
  *   chunks   per disk: count, then (chunk index, 4 KiB) for every chunk the
  *            guest wrote (the rest is the base image)
  *   trailer  XXH3-128 of everything before it (a damaged file is refused)
- * Loading checks everything (build, sizes, disks, integrity) before it
- * builds the machine; nothing is half loaded. */
+ * The identity has no kernel or initrd: they are in the saved RAM. Loading
+ * checks everything (integrity, build, disks) before it builds the
+ * machine; nothing is half loaded. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
 
+#include "identity.h"
 #include "snapshot.h"
 
 #define SNAP_MAGIC   "THMSSNAP"
-#define SNAP_VERSION 2
-#define SNAP_PATHMAX 4096
+#define SNAP_VERSION 3
 #define SNAP_NAMELEN 32
+#define SNAP_ID_MAX  (16u << 10) /* the identity's text, at most */
 
 /* ---- a hashing writer and reader ---- */
 
 struct sfile {
 	FILE *f;
-	XXH3_state_t *h;
+	XXH3_state_t h;
 	bool bad;
 };
+
+static void sfile_start(struct sfile *s, FILE *f)
+{
+	s->f = f;
+	s->bad = false;
+	XXH3_INITSTATE(&s->h);
+	XXH3_128bits_reset(&s->h);
+}
 
 static void put(struct sfile *s, const void *p, size_t n)
 {
 	if (!s->bad && fwrite(p, 1, n, s->f) != n)
 		s->bad = true;
-	XXH3_128bits_update(s->h, p, n);
+	XXH3_128bits_update(&s->h, p, n);
 }
 
 static void put_u64(struct sfile *s, uint64_t v)
@@ -55,7 +66,7 @@ static bool get(struct sfile *s, void *p, size_t n)
 		s->bad = true;
 		return false;
 	}
-	XXH3_128bits_update(s->h, p, n);
+	XXH3_128bits_update(&s->h, p, n);
 	return true;
 }
 
@@ -73,32 +84,6 @@ static void digest(XXH3_state_t *h, uint8_t out[16])
 	memcpy(out, c.digest, 16);
 }
 
-bool virt_file_hash(const char *path, uint8_t out[16])
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return false;
-	XXH3_state_t *h = XXH3_createState();
-	XXH3_128bits_reset(h);
-	static const size_t bufsize = 1 << 20;
-	uint8_t *buf = malloc(bufsize);
-	size_t n;
-	bool ok = buf != NULL;
-	while (ok && (n = fread(buf, 1, bufsize, f)) > 0)
-		XXH3_128bits_update(h, buf, n);
-	ok = ok && !ferror(f);
-	digest(h, out);
-	XXH3_freeState(h);
-	free(buf);
-	fclose(f);
-	return ok;
-}
-
-static bool build_id(uint8_t out[16])
-{
-	return virt_file_hash("/proc/self/exe", out);
-}
-
 /* ---- saving ---- */
 
 static void put_table(struct sfile *s, uint8_t *const *table, uint64_t n, size_t size)
@@ -114,18 +99,15 @@ static void put_table(struct sfile *s, uint8_t *const *table, uint64_t n, size_t
 		}
 }
 
-static void put_disks(struct sfile *s, const struct virt *v, const struct virt_config *cfg,
-		      uint8_t hashes[][16])
+static void put_config(struct sfile *s, const struct virt *v, const char *id)
 {
+	put_u64(s, strlen(id));
+	put(s, id, strlen(id));
+	put_u64(s, v->ram.size);
+	put_u64(s, v->clock_base_ns);
 	put_u64(s, (uint64_t)v->ndisks);
-	for (int i = 0; i < v->ndisks; i++) {
-		char path[SNAP_PATHMAX] = {0};
-		snprintf(path, sizeof(path), "%s", cfg->disks[i].path);
-		put(s, path, sizeof(path));
-		put_u64(s, v->disks[i].size);
+	for (int i = 0; i < v->ndisks; i++)
 		put_u64(s, v->disks[i].read_only);
-		put(s, hashes[i], 16);
-	}
 }
 
 /* The device block, part by part, each named and versioned. */
@@ -144,47 +126,64 @@ static void put_parts(struct sfile *s, const struct virt *v)
 	}
 }
 
+/* The identity of this build and v's base images, as text. */
+static char *identity_text(const struct virt *v, const struct virt_config *cfg, char *err,
+			   size_t errlen)
+{
+	const char *images[VIRT_MAX_DISKS];
+	for (int i = 0; i < v->ndisks; i++)
+		images[i] = cfg->disks[i].path;
+	struct identity *id = malloc(sizeof(*id));
+	char *text = malloc(SNAP_ID_MAX);
+	bool ok = id && text;
+	if (!ok)
+		snprintf(err, errlen, "out of memory");
+	if (ok && identity_take(id, NULL, NULL, images, NULL, v->ndisks, err, errlen))
+		ok = false;
+	if (ok && (text[0] = 0, identity_to_text(id, true, text, SNAP_ID_MAX) < 0)) {
+		snprintf(err, errlen, "the disk paths are too long to record");
+		ok = false;
+	}
+	free(id);
+	if (!ok) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 int virt_save(const struct virt *v, const struct virt_config *cfg, const char *path, char *err,
 	      size_t errlen)
 {
-	uint8_t id[16], hashes[VIRT_MAX_DISKS][16], cpu[CPU_STATE_SIZE], sum[16];
+	uint8_t cpu[CPU_STATE_SIZE], sum[16];
 	if (v->depth) {
 		snprintf(err, errlen, "cannot save a machine with %u fork levels open", v->depth);
 		return -1;
 	}
-	if (!build_id(id)) {
-		snprintf(err, errlen, "cannot read the themis executable to identify the build");
+	char *id = identity_text(v, cfg, err, errlen);
+	if (!id)
 		return -1;
-	}
-	for (int i = 0; i < v->ndisks; i++)
-		if (!virt_file_hash(cfg->disks[i].path, hashes[i])) {
-			snprintf(err, errlen, "%s: cannot read: %s", cfg->disks[i].path,
-				 strerror(errno));
-			return -1;
-		}
-	struct sfile s = {fopen(path, "wb"), XXH3_createState(), false};
-	if (!s.f) {
+	FILE *f = fopen(path, "wb");
+	if (!f) {
 		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-		XXH3_freeState(s.h);
+		free(id);
 		return -1;
 	}
-	XXH3_128bits_reset(s.h);
+	struct sfile s;
+	sfile_start(&s, f);
 	put(&s, SNAP_MAGIC, 8);
 	put_u64(&s, SNAP_VERSION);
-	put(&s, id, 16);
-	put_u64(&s, v->ram.size);
-	put_u64(&s, v->clock_base_ns);
-	put_disks(&s, v, cfg, hashes);
+	put_config(&s, v, id);
+	free(id);
 	cpu_state_save(&v->cpu, cpu);
 	put(&s, cpu, sizeof(cpu));
 	put_parts(&s, v);
 	put_table(&s, v->ram.pages, v->ram.npages, RAM_PAGE_SIZE);
 	for (int i = 0; i < v->ndisks; i++)
 		put_table(&s, v->disks[i].chunks, v->disks[i].nchunks, DISK_CHUNK_SIZE);
-	digest(s.h, sum);
+	digest(&s.h, sum);
 	if (!s.bad && fwrite(sum, 1, 16, s.f) != 16)
 		s.bad = true;
-	XXH3_freeState(s.h);
 	if (fclose(s.f) != 0 || s.bad) {
 		snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
 		remove(path);
@@ -213,7 +212,8 @@ static int check_trailer(const char *path, char *err, size_t errlen)
 	}
 	long size = ftell(f) - 16;
 	rewind(f);
-	XXH3_state_t *h = XXH3_createState();
+	XXH3_state_t state, *h = &state;
+	XXH3_INITSTATE(h);
 	XXH3_128bits_reset(h);
 	uint8_t buf[1 << 16], sum[16], want[16];
 	char magic[8];
@@ -229,7 +229,6 @@ static int check_trailer(const char *path, char *err, size_t errlen)
 		ok = ok && fread(want, 1, 16, f) == 16;
 	}
 	digest(h, sum);
-	XXH3_freeState(h);
 	fclose(f);
 	if (!ok && memcmp(magic, SNAP_MAGIC, 8) != 0)
 		return fail(err, errlen, path, "not a Themis snapshot (bad magic)");
@@ -238,55 +237,71 @@ static int check_trailer(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-/* The header and disk list: fill cfg, check build and base images. */
-static int read_config(struct sfile *s, const char *path, struct virt_config *cfg,
-		       char paths[][SNAP_PATHMAX], char *err, size_t errlen)
+/* The recorded identity: text of at most SNAP_ID_MAX bytes, one part a
+ * line. */
+static int read_identity(struct sfile *s, struct identity *want)
 {
-	char magic[8], why[SNAP_PATHMAX + 128];
-	uint8_t id[16], mine[16], want[16], have[16];
+	uint64_t len = get_u64(s);
+	char *text = len < SNAP_ID_MAX ? malloc(len + 1) : NULL;
+	int rc = text && get(s, text, len) ? 0 : -1;
+	if (rc == 0) {
+		text[len] = 0;
+		memset(want, 0, sizeof(*want));
+		for (char *l = strtok(text, "\n"); l && rc == 0; l = strtok(NULL, "\n"))
+			rc = identity_parse_line(want, l) == 1 ? 0 : -1;
+	}
+	free(text);
+	return rc;
+}
+
+/* The header and disk list: fill cfg (disk paths default to the recorded
+ * ones, in want), check the build and the base images. */
+static int read_config(struct sfile *s, const char *path, struct virt_config *cfg,
+		       struct identity *want, char *err, size_t errlen)
+{
+	char magic[8], why[2048], what[1100];
+	struct identity have;
 	get(s, magic, 8);
 	if (get_u64(s) != SNAP_VERSION)
 		return fail(err, errlen, path,
 			    "snapshot format version not supported by this build");
-	get(s, id, 16);
-	if (!build_id(mine) || memcmp(id, mine, 16) != 0)
+	if (read_identity(s, want))
+		return fail(err, errlen, path, "damaged snapshot (identity)");
+	if (identity_take(&have, NULL, NULL, NULL, NULL, 0, why, sizeof(why)) ||
+	    identity_diff(want, &have, IDENTITY_BUILD, what, sizeof(what)))
 		return fail(err, errlen, path,
 			    "snapshot made by another build of themis (rebuild it with this one)");
 	cfg->mem = get_u64(s);
 	cfg->clock_ns = get_u64(s);
 	uint64_t nd = get_u64(s);
-	if (nd > VIRT_MAX_DISKS)
+	if (nd > VIRT_MAX_DISKS || nd != (uint64_t)want->nimages)
 		return fail(err, errlen, path, "damaged snapshot (disk count)");
 	if (cfg->ndisks && (uint64_t)cfg->ndisks != nd) {
 		snprintf(why, sizeof(why), "snapshot has %llu disks, %d given with --disk",
 			 (unsigned long long)nd, cfg->ndisks);
 		return fail(err, errlen, path, why);
 	}
+	const char *images[VIRT_MAX_DISKS];
 	for (uint64_t i = 0; i < nd; i++) {
-		get(s, paths[i], SNAP_PATHMAX);
-		paths[i][SNAP_PATHMAX - 1] = 0;
-		uint64_t size = get_u64(s), ro = get_u64(s);
-		get(s, want, 16);
-		if (!cfg->ndisks || i >= (uint64_t)cfg->ndisks)
-			cfg->disks[i] = (struct virt_disk_config){paths[i], ro != 0};
-		const char *p = cfg->disks[i].path;
-		if (!virt_file_hash(p, have)) {
-			snprintf(why, sizeof(why), "disk %llu: %.256s: cannot read",
-				 (unsigned long long)i, p);
-			return fail(err, errlen, path, why);
-		}
-		if (memcmp(have, want, 16) != 0) {
-			snprintf(
-			    why, sizeof(why),
-			    "disk %llu: %.256s is not the base image the snapshot was taken with "
-			    "(changed since, or another disk: %llu bytes expected)",
-			    (unsigned long long)i, p, (unsigned long long)size);
-			return fail(err, errlen, path, why);
-		}
+		uint64_t ro = get_u64(s);
+		if (!cfg->ndisks)
+			cfg->disks[i] = (struct virt_disk_config){want->images[i].path, ro != 0};
+		images[i] = cfg->disks[i].path;
 	}
 	cfg->ndisks = (int)nd;
+	if (s->bad)
+		return fail(err, errlen, path, "damaged snapshot (truncated header)");
+	if (identity_take(&have, NULL, NULL, images, NULL, (int)nd, what, sizeof(what)))
+		return fail(err, errlen, path, what);
+	if (identity_diff(want, &have, IDENTITY_IMAGES, what, sizeof(what))) {
+		snprintf(why, sizeof(why),
+			 "%s is not the base image the snapshot was taken with (changed since, "
+			 "or another disk)",
+			 what);
+		return fail(err, errlen, path, why);
+	}
 	cfg->no_boot = true;
-	return s->bad ? fail(err, errlen, path, "damaged snapshot (truncated header)") : 0;
+	return 0;
 }
 
 static int read_table(struct sfile *s, uint64_t n, size_t size,
@@ -360,32 +375,32 @@ static int read_state(struct sfile *s, struct virt *v)
 
 int virt_load(struct virt *v, struct virt_config *cfg, const char *path, char *err, size_t errlen)
 {
-	char(*paths)[SNAP_PATHMAX] =
-	    calloc(VIRT_MAX_DISKS, SNAP_PATHMAX); /* virt_init copies them */
-	if (!paths)
+	struct identity *want = calloc(1, sizeof(*want)); /* holds the recorded paths */
+	if (!want)
 		return fail(err, errlen, path, "out of memory");
 	if (check_trailer(path, err, errlen)) {
-		free(paths);
+		free(want);
 		return -1;
 	}
-	struct sfile s = {fopen(path, "rb"), XXH3_createState(), false};
-	if (!s.f) {
-		XXH3_freeState(s.h);
-		free(paths);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		free(want);
 		return fail(err, errlen, path, strerror(errno));
 	}
-	XXH3_128bits_reset(s.h);
-	int rc = read_config(&s, path, cfg, paths, err, errlen);
+	struct sfile s;
+	sfile_start(&s, f);
+	int rc = read_config(&s, path, cfg, want, err, errlen);
 	if (rc == 0 && (rc = virt_init(v, cfg, err, errlen)) == 0 && read_state(&s, v)) {
 		virt_free(v);
 		rc = fail(err, errlen, path, "damaged snapshot (machine state)");
 	}
-	XXH3_freeState(s.h);
 	fclose(s.f);
+	/* Paths taken from the file point into want, which is going: the
+	 * machine's own copies replace them, or nothing on failure. */
 	for (int i = 0; i < cfg->ndisks; i++)
-		if (cfg->disks[i].path >= paths[0] && cfg->disks[i].path < paths[VIRT_MAX_DISKS])
-			cfg->disks[i].path = v->disk_path[i]; /* the copy, paths[] is going */
-	free(paths);
+		if (cfg->disks[i].path == want->images[i].path)
+			cfg->disks[i].path = rc == 0 ? v->disk_path[i] : NULL;
+	free(want);
 	if (rc == 0)
 		v->stop = VIRT_WAITING;
 	return rc;

@@ -1,7 +1,8 @@
 /* snapshot.h - saving a whole machine (at the agent's command loop) to a
  * file and loading it back, refused with a clear reason when the file is
  * damaged, was made by another build, or the disks are not the same base
- * images. See snapshot.c for the layout. */
+ * images (the machine's identity, identity.h). See snapshot.c for the
+ * layout. */
 #ifndef THEMIS_SNAPSHOT_H
 #define THEMIS_SNAPSHOT_H
 
@@ -16,9 +17,5 @@ int virt_save(const struct virt *v, const struct virt_config *cfg, const char *p
  * (which must be the snapshot's base images); the rest comes from the file.
  * On success the machine waits at the doorbell (VIRT_WAITING). */
 int virt_load(struct virt *v, struct virt_config *cfg, const char *path, char *err, size_t errlen);
-
-/* XXH3-128 of a whole file's content (canonical byte order); false if it
- * cannot be read. What snapshots and traces record to recognise a file. */
-bool virt_file_hash(const char *path, uint8_t out[16]);
 
 #endif
