@@ -18,7 +18,7 @@
  *
  * I is the disk's index; a disk that is not mounted answers "r I unmounted",
  * "f I unmounted", "e I unmounted". A malformed command touches no disk and
- * gets one line "error usage: ...". The grammar of op is in ops[] below;
+ * gets one line "error usage: ...". The grammar of op is src/check/op_table.h;
  * RECORD and the fingerprint are defined above the walk.
  *
  * Each disk's test root is its mount point; lost+found (and nilfs2's .nilfs) at the root is never
@@ -48,6 +48,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "../../src/check/op_table.h"
 #include "agent.h"
 #include "doorbell.h"
 
@@ -272,34 +273,59 @@ static struct res remount(struct disk *d)
 	return (struct res){r < 0 ? -1 : 0, d->err};
 }
 
-/* Argument letters: P a path (relative to the test root: "." or names
- * without "", "." or ".." parts, not in lost+found), T a symlink target
- * (any word), M an octal mode <= 07777, N a decimal <= 2^31, I a decimal
- * uid/gid < 2^32 - 1, S a decimal seed < 2^64, X an xattr name (any word),
- * C create flags (- or a comma list of excl, trunc), W write flags (- or a
- * comma list of append, sync), F a fallocate mode (0 or keep_size). */
+static struct res op_sync(const struct args *a)
+{
+	(void)a;
+	int fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return res_of(-1);
+	struct res r = res_of(syncfs(fd));
+	close(fd);
+	return r;
+}
+
+static struct res op_stat(const struct args *a)
+{
+	struct stat st;
+	return res_of(lstat(a->path[0], &st));
+}
+
+/* RET the bytes read (a cold read's probe for the io lens). */
+static struct res op_read(const struct args *a)
+{
+	int fd = open(a->path[0], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return res_of(-1);
+	uint64_t off = a->num[0], size = a->num[1], done = 0;
+	struct res r = {0, 0};
+	while (done < size) {
+		size_t n = size - done < CHUNK ? (size_t)(size - done) : CHUNK;
+		ssize_t got = pread(fd, chunk, n, (off_t)(off + done));
+		if (got < 0)
+			r = res_of(-1);
+		if (got <= 0)
+			break;
+		done += (uint64_t)got;
+	}
+	if (!r.err)
+		r.ret = (long long)done;
+	close(fd);
+	return r;
+}
+
+/* The operations, generated from the one table the host shares
+ * (src/check/op_table.h: names, argument letters and names). Each runs
+ * chrooted into a disk; remount (run NULL) is done outside, by step_disk. */
+#define op_remount NULL
 static const struct opdef {
-	const char *name, *letters, *usage;
+	const char *name, *letters, *args;
 	struct res (*run)(const struct args *a); /* NULL: remount */
 } ops[] = {
-    {"create", "PMC", "create PATH MODE FLAGS (FLAGS: - or excl,trunc)", op_create},
-    {"write", "PNNSW", "write PATH OFF SIZE SEED FLAGS (FLAGS: - or append,sync)", op_write},
-    {"truncate", "PN", "truncate PATH SIZE", op_truncate},
-    {"unlink", "P", "unlink PATH", op_unlink},
-    {"mkdir", "PM", "mkdir PATH MODE", op_mkdir},
-    {"rmdir", "P", "rmdir PATH", op_rmdir},
-    {"chmod", "PM", "chmod PATH MODE", op_chmod},
-    {"chown", "PI", "chown PATH UID", op_chown},
-    {"chgrp", "PI", "chgrp PATH GID", op_chgrp},
-    {"setxattr", "PXNS", "setxattr PATH NAME SIZE SEED", op_setxattr},
-    {"removexattr", "PX", "removexattr PATH NAME", op_removexattr},
-    {"rename", "PP", "rename SRC DST", op_rename},
-    {"link", "PP", "link SRC DST", op_link},
-    {"symlink", "TP", "symlink TARGET PATH", op_symlink},
-    {"fsync", "P", "fsync PATH", op_fsync},
-    {"fallocate", "PFNN", "fallocate PATH MODE OFF LEN (MODE: 0 or keep_size)", op_fallocate},
-    {"remount", "", "remount", NULL},
+#define AGENT_OP(e, name, letters, args, flags) {#name, letters, args, op_##name},
+    OP_TABLE(AGENT_OP)
+#undef AGENT_OP
 };
+#undef op_remount
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
 
 /* ---- parsing ---- */
@@ -406,9 +432,9 @@ static const struct opdef *parse_op(char **w, int nw, struct args *a)
 		if (!strcmp(w[1], ops[i].name))
 			op = &ops[i];
 	if (!op) {
-		out("error usage: op NAME ARGS... (NAME: create write truncate unlink mkdir "
-		    "rmdir chmod chown chgrp setxattr removexattr rename link symlink fsync "
-		    "fallocate remount)");
+#define AGENT_NAME(e, name, letters, args, flags) " " #name
+		out("error usage: op NAME ARGS... (NAME:" OP_TABLE(AGENT_NAME) ")");
+#undef AGENT_NAME
 		return NULL;
 	}
 	memset(a, 0, sizeof(*a));
@@ -417,7 +443,8 @@ static const struct opdef *parse_op(char **w, int nw, struct args *a)
 	for (int i = 0; ok && i < n; i++)
 		ok = parse_arg(op->letters[i], w[2 + i], a, &np, &nn);
 	if (!ok)
-		out("error usage: op %s", op->usage);
+		out("error usage: op %s %s (letters %s: see op_table.h)", op->name, op->args,
+		    op->letters);
 	return ok ? op : NULL;
 }
 

@@ -40,10 +40,14 @@ const char explore_help[] =
     "                      drawn at random (seeded) from the pools\n"
     "  --swarm N           N exhaustive searches of small random slices of the\n"
     "                      scope (a few operations, paths and sizes each)\n"
-    "  --ops LIST          comma list of operations (default: all every fs\n"
+    "  --ops LIST          comma list of operations (default: the scope every fs\n"
     "                      supports: create, write, truncate, unlink, mkdir, rmdir,\n"
     "                      chmod, chown, chgrp, setxattr, removexattr, rename, link,\n"
-    "                      symlink, fsync, fallocate, remount)\n"
+    "                      symlink, fsync, fallocate, remount; 'all' adds sync,\n"
+    "                      stat and read)\n"
+    "  --lens LIST         lenses to add, comma-separated: io (each operation's\n"
+    "                      disk requests by structure, in the report and in every\n"
+    "                      discrepancy); coverage and the on-disk view are always on\n"
     "  --paths LIST        path pool, comma list, directories end in / (default:\n"
     "                      f0,f1,f2,d0/f0,d0/f1,d0/f2,d1/f0,d0/,d1/,d0/d0/,d0/d1/)\n"
     "  --sizes LIST        offsets and lengths (default: 0,1,4095,4096,4097)\n"
@@ -191,6 +195,8 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 		c->m.load = val;
 	} else if (!strcmp(opt, "--ops")) {
 		a->ops = val;
+	} else if (!strcmp(opt, "--lens")) {
+		c->lens_names = val;
 	} else if (!strcmp(opt, "--out")) {
 		c->out_dir = val;
 	} else if (!strcmp(opt, "--kernel")) {
@@ -290,22 +296,19 @@ static int resolve_images(struct explore_args *a)
 static int resolve_ops(struct explore_args *a)
 {
 	struct check_config *c = &a->cfg;
-	uint32_t common = (1u << OP_NKINDS) - 1;
+	uint32_t common = OP_ALL_MASK;
 	for (int i = 0; i < c->m.nfs; i++)
 		common &= fs_supported_ops(c->m.fs[i]);
 	if (!a->ops) {
-		c->ops = common;
+		c->ops = common & op_scope_mask();
 		return 0;
 	}
 	const char *bad = NULL;
 	int badlen = 0;
 	int64_t mask = op_mask_parse(a->ops, &bad, &badlen);
 	if (mask < 0) {
-		fprintf(stderr,
-			"themis: unknown operation '%.*s' in --ops (known: create, write, "
-			"truncate, unlink, mkdir, rmdir, chmod, chown, chgrp, setxattr, "
-			"removexattr, rename, link, symlink, fsync, fallocate, remount, all)\n",
-			badlen, bad);
+		fprintf(stderr, "themis: unknown operation '%.*s' in --ops (known: %s)\n", badlen,
+			bad, op_names_list());
 		return EXIT_USAGE;
 	}
 	for (int k = 0; k < OP_NKINDS; k++)
@@ -531,7 +534,12 @@ static void print_summary(const struct check_config *c, const struct check_resul
 	       r->complete ? "; the whole scope" : "; stopped before the end of the scope");
 	if (r->note[0])
 		printf("note: %s\n", r->note);
-	cov_print(stdout, &r->cov, &r->scope, c->ops);
+	struct lens_set ls;
+	char err[256];
+	if (lens_set_open(&ls, c->lens_names, c, &c->m, err, sizeof(err)) == 0) {
+		lens_set_report(&ls, r->lens, stdout, false);
+		lens_set_close(&ls);
+	}
 	printf("%u discrepanc%s, %u finding%s (guest failures)%s%s\n", r->discrepancies,
 	       r->discrepancies == 1 ? "y" : "ies", r->findings, r->findings == 1 ? "" : "s",
 	       c->out_dir ? "; report and traces in " : "", c->out_dir ? c->out_dir : "");
@@ -591,9 +599,11 @@ int cmd_replay(int argc, char **argv)
 	int rc = 0, n = t->nops ? t->nops : 1;
 	struct check_step st[2];
 	for (int i = 0; i < n && rc == 0; i++) {
-		const char *cmd = t->nops ? t->ops[i] : "fp";
-		printf("%3d  %s\n", i + 1, t->nops ? cmd : "(the state at the root)");
-		if (check_state(v, &t->m, cmd, i ? &st[(i - 1) & 1] : NULL, &st[i & 1], why,
+		struct op op = check_root_op;
+		if (t->nops)
+			check_op_of_text(t->ops[i], &op);
+		printf("%3d  %s\n", i + 1, t->nops ? op.text : "(the state at the root)");
+		if (check_state(v, &t->m, &op, i ? &st[(i - 1) & 1] : NULL, &st[i & 1], why,
 				sizeof(why), sig, sizeof(sig)))
 			rc = 1;
 		if (rc)
