@@ -121,6 +121,43 @@ debugfs_queries() {
 	done
 }
 
+# xfs_queries IMG PATH...: the AG headers, btree roots (agf, agi), the log
+# and the root inode's chunk as xfs_db puts them; then each path's extents
+# (xfs_db bmap) as directory or data owned by its inode.
+xfs_queries() {
+	img=$1
+	shift
+	xdb() { xfs_db -r "$@" "$img" 2>/dev/null; }
+	eval "$(xdb -c 'sb 0' -c 'p agblocks agcount blocksize sectsize logstart logblocks rootino' |
+		sed 's/ = /=/')"
+	spb=$((blocksize / 512)) sps=$((sectsize / 512))
+	a=0
+	while [ "$a" -lt "$agcount" ]; do
+		base=$((a * agblocks * spb))
+		[ "$a" -eq 0 ] && sbname=superblock || sbname=superblock-backup
+		echo "$base $((base + sps - 1)) $sbname"
+		echo "$((base + sps)) $((base + 2 * sps - 1)) agf"
+		echo "$((base + 2 * sps)) $((base + 3 * sps - 1)) agi"
+		echo "$((base + 3 * sps)) $((base + 4 * sps - 1)) agfl"
+		xdb -c "agf $a" -c 'p bnoroot cntroot refcntroot' -c "agi $a" -c 'p root free_root' |
+			awk -v base=$base -v spb=$spb '$3 ~ /^[0-9]+$/ {
+				what = $1 == "refcntroot" ? "refcount-btree" : ($1 ~ /root$/ && $1 != "bnoroot" && $1 != "cntroot") ? "inode-btree" : "free-space-btree"
+				printf "%d %d %s\n", base + $3 * spb, base + ($3 + 1) * spb - 1, what }'
+		a=$((a + 1))
+	done
+	log=$(xdb -c "convert fsb $logstart daddr" | sed 's/.*(\(.*\))/\1/')
+	echo "$log $((log + logblocks * spb - 1)) log"
+	ino=$(xdb -c "convert ino $rootino daddr" | sed 's/.*(\(.*\))/\1/')
+	echo "$ino $ino inode-chunk"
+	for p in "$@"; do
+		xdb -c "path $p" -c 'p core.mode' -c bmap -c inode | awk -v agb=$agblocks -v spb=$spb '
+			/^core.mode/ { kind = ($3 ~ /^04/) ? "directory" : "data"; k = 0 }
+			/startblock/ { split($6, ag, "/"); gsub(/[()]/, "", ag[1]); gsub(/[()]/, "", ag[2])
+				start = (ag[1] * agb + ag[2]) * spb; n[++k] = start " " start + $8 * spb - 1 }
+			/current inode number/ { for (i = 1; i <= k; i++) print n[i], kind, $5 }'
+	done
+}
+
 # Images the tests write into: copies, never the base images.
 cksum_before=$(cat "$images"/*.img | md5sum)
 
@@ -180,6 +217,33 @@ if map "$work/e4k.img" "$work/e4k.map"; then
 	check_map "$work/e4k.map" "$work/q" "ext4 4k extents vs debugfs"
 	dumpe2fs_queries "$work/e4k.img" >"$work/q"
 	check_map "$work/e4k.map" "$work/q" "ext4 4k vs dumpe2fs"
+fi
+
+# xfs against xfs_db, then a copy populated by mkfs.xfs -p (a prototype
+# file: a directory of 60 files and a 3 MB file, so blocks exist).
+check_xfs() {
+	map "$1" "$work/xfs.q.map" || return
+	xfs_queries "$@" >"$work/q"
+	check_map "$work/xfs.q.map" "$work/q" "$2"
+}
+check_xfs "$images/xfs.img" "xfs vs xfs_db"
+head -c 3000000 /dev/urandom >"$work/big3m"
+{
+	echo /dev/null
+	echo 0 0
+	echo 'd--755 0 0'
+	echo 'd d--755 0 0'
+	for i in $(seq 1 60); do echo "file_with_a_longish_name_$i ---644 0 0 $work/small"; done
+	echo "big ---644 0 0 $work/big3m"
+	echo '$'
+	echo '$'
+} >"$work/proto"
+truncate -s 300M "$work/xp.img"
+if QA_CHECK_FS=1 mkfs.xfs -q -f -p "$work/proto" "$work/xp.img"; then
+	check_xfs "$work/xp.img" "xfs files vs xfs_db" /d /d/big /d/file_with_a_longish_name_7
+	grep -q "directory" "$work/q" || fail "xfs: xfs_db showed no directory block"
+else
+	fail "mkfs.xfs -p failed"
 fi
 
 # Bad input: one line naming the file, exit 2, no crash (the ASan build).
