@@ -112,6 +112,12 @@ int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t 
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
 		size_t whylen);
 
+/* Parse the agent's reply to a command: "r I RET ERR", "f I HEX32" and
+ * "v PATH:K ..." lines into s (which the caller zeroed); every disk must
+ * answer with both (need_r) or with its fingerprint. 0, or -1 with why. */
+int check_parse_reply(const char *log, int nfs, bool need_r, struct check_step *s, char *why,
+		      size_t whylen);
+
 /* Run `op` (an operation, or check_root_op for the state as it is) and
  * check the state it leaves, through every lens of m (the on-disk view is
  * one) (parent: the step that led to the state op runs in, or NULL when

@@ -133,9 +133,7 @@ static void parse_view(const char *l, struct op_view *view)
 	}
 }
 
-/* "r I RET ERR", "f I HEX32" and "v ..." lines; every disk must answer
- * with both (or only with its fingerprint, for "fp" and "durable"). */
-static int parse_step(const char *log, int nfs, bool need_r, struct check_step *s, char *why,
+int check_parse_reply(const char *log, int nfs, bool need_r, struct check_step *s, char *why,
 		      size_t whylen)
 {
 	unsigned have_r = 0, have_f = 0;
@@ -191,8 +189,9 @@ int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, 
 		return -1;
 	}
 	memset(s, 0, sizeof(*s));
-	return answers_fp(cmd) ? parse_step(v->log, nfs, !strncmp(cmd, "op ", 3), s, why, whylen)
-			       : 0;
+	return answers_fp(cmd)
+		   ? check_parse_reply(v->log, nfs, !strncmp(cmd, "op ", 3), s, why, whylen)
+		   : 0;
 }
 
 /* POSIX lets rmdir of a non-empty directory fail with either. */
@@ -441,7 +440,7 @@ static int run_lenses(const struct lens_set *ls, struct virt *v, const struct ch
 		rc = s->verdict;
 	size_t used = strlen(why);
 	if (rc > 0 && notes[0] && used + 1 < whylen)
-		snprintf(why + used, whylen - used, "\n%s", notes);
+		snprintf(why + used, whylen - used, " | %s", notes);
 	return rc;
 }
 

@@ -159,7 +159,7 @@ int lens_set_after(const struct lens_set *ls, uint64_t *words, struct virt *v,
 				       &out);
 		if (out.note[0] && used < noteslen)
 			used += (size_t)snprintf(notes + used, noteslen - used, "%s%s",
-						 used ? "\n" : "", out.note);
+						 used ? " | " : "", out.note);
 	}
 	return rc;
 }

@@ -101,7 +101,8 @@ void lens_set_kinds(const struct lens_set *ls, char *out);
 
 /* The check step's calls (step.c): every lens's before(); every lens's
  * after(), in order, stopping at the first that does not return 0 (its
- * status is returned), with every lens's note gathered into notes. */
+ * status is returned), with every lens's note gathered into notes, one line joined by " | "
+ * (a trace keeps the detail on one line). */
 void lens_set_before(const struct lens_set *ls, struct virt *v, const struct op *op);
 int lens_set_after(const struct lens_set *ls, uint64_t *words, struct virt *v,
 		   const struct check_machine *m, const struct op *op,
