@@ -1,10 +1,6 @@
 /* layout_other.c - the layout map of the formats not parsed yet: each says so
  * (exit 2 from `themis layout`) until its parser lands. */
 #include "layout_int.h"
-int layout_btrfs(struct lb *b)
-{
-	return lb_fail(b, "not mapped yet");
-}
 int layout_f2fs(struct lb *b)
 {
 	return lb_fail(b, "not mapped yet");

@@ -146,6 +146,7 @@ static const char *const mkfs_cmds[][2] = {
     {"ext4", "mkfs.ext4 -q -F -O metadata_csum,64bit %s 8M"},
     {"ext4k", "mkfs.ext4 -q -F -b 4096 %s 16M"},
     {"xfs", "truncate -s 300M %s && mkfs.xfs -q -f %s"},
+    {"btrfs", "truncate -s 128M %s && mkfs.btrfs -q -f %s"},
 };
 
 int main(int argc, char **argv)
