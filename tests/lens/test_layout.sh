@@ -290,6 +290,34 @@ else
 	fail "mkfs.btrfs --rootdir failed"
 fi
 
+# vfat, exfat and f2fs: where their own tools put the fixed areas (the
+# first sector of each).
+one() { echo "$1 $1 $2"; }
+map "$images/vfat.img" "$work/vfat.map" && {
+	fsck.fat -n -v "$images/vfat.img" 2>/dev/null | sed -n 's/.*(sector \([0-9]*\)).*/\1/p' >"$work/s"
+	{ one "$(sed -n 1p "$work/s")" fat; one "$(sed -n 2p "$work/s")" directory; } >"$work/q"
+	check_map "$work/vfat.map" "$work/q" "vfat vs fsck.fat"
+}
+map "$images/exfat.img" "$work/exfat.map" && {
+	dump.exfat "$images/exfat.img" 2>/dev/null | awk -F: '
+		/FAT Offset/ { fat = $2 + 0 } /Cluster Heap Offset/ { heap = $2 + 0 }
+		/Sector per Cluster bits/ { spc = 2 ^ ($2 + 0) }
+		/Bitmap start cluster/ { bm = $2 + 0 } /Upcase table start cluster/ { up = $2 + 0 }
+		/Root Cluster/ { root = $2 + 0 }
+		END { print fat, fat, "fat"; print heap + (bm - 2) * spc, heap + (bm - 2) * spc, "allocation-bitmap"
+		      print heap + (up - 2) * spc, heap + (up - 2) * spc, "upcase-table"
+		      print heap + (root - 2) * spc, heap + (root - 2) * spc, "directory" }' >"$work/q"
+	check_map "$work/exfat.map" "$work/q" "exfat vs dump.exfat"
+}
+cp "$images/f2fs.img" "$work/f2fs.img"
+map "$work/f2fs.img" "$work/f2fs.map" && {
+	dump.f2fs -d 1 "$work/f2fs.img" 2>/dev/null | awk '
+		/^(cp|sit|nat|ssa|main)_blkaddr/ { gsub(/\]/, "", $NF); n = $NF * 8
+			w = $1; sub(/_blkaddr/, "", w); if (w == "cp") w = "checkpoint"; if (w == "main") w = "main-area"
+			print n, n, w }' >"$work/q"
+	check_map "$work/f2fs.map" "$work/q" "f2fs vs dump.f2fs"
+}
+
 # Bad input: one line naming the file, exit 2, no crash (the ASan build).
 : >"$work/empty"
 head -c 1048576 /dev/urandom >"$work/random"
