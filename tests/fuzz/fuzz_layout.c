@@ -146,6 +146,15 @@ static const char *const mkfs_cmds[][2] = {
     {"ext4", "mkfs.ext4 -q -F -O metadata_csum,64bit %s 8M"},
     {"ext4k", "mkfs.ext4 -q -F -b 4096 %s 16M"},
     {"xfs", "truncate -s 300M %s && mkfs.xfs -q -f %s"},
+    {"btrfs", "truncate -s 128M %s && mkfs.btrfs -q -f %s"},
+    {"vfat", "truncate -s 8M %s && mkfs.vfat %s"},
+    {"vfat32", "truncate -s 64M %s && mkfs.vfat -F 32 %s"},
+    {"exfat", "truncate -s 8M %s && mkfs.exfat %s"},
+    {"minix", "truncate -s 8M %s && mkfs.minix -3 %s"},
+    {"minix1", "truncate -s 8M %s && mkfs.minix -1 %s"},
+    {"f2fs", "truncate -s 64M %s && mkfs.f2fs -q %s"},
+    {"jfs", "truncate -s 16M %s && mkfs.jfs -q %s"},
+    {"nilfs2", "truncate -s 160M %s && mkfs.nilfs2 -q -f %s"},
 };
 
 int main(int argc, char **argv)

@@ -158,6 +158,31 @@ xfs_queries() {
 	done
 }
 
+# btrfs_queries IMG: every tree node dump-tree lists, at each copy
+# btrfs-map-logical gives, named by its tree; every regular file extent
+# as data owned by its inode; the superblock and its 64 MiB mirror.
+btrfs_queries() {
+	img=$1
+	nodesize=$(btrfs inspect-internal dump-super "$img" | awk '$1 == "nodesize" { print $2 }')
+	echo "128 135 superblock"
+	[ "$(stat -c %s "$img")" -ge $((64 * 1048576 + 4096)) ] && echo "131072 131079 superblock-backup"
+	btrfs inspect-internal dump-tree "$img" 2>/dev/null | awk '
+		/^(leaf|node) [0-9]+ (items|level)/ { o = $NF; t = "other"
+			if (o == "ROOT_TREE") t = "root"; if (o == "EXTENT_TREE") t = "extent"
+			if (o == "CHUNK_TREE") t = "chunk"; if (o == "DEV_TREE") t = "dev"
+			if (o == "FS_TREE" || o ~ /^[0-9]+$/) t = "fs"; if (o == "CSUM_TREE") t = "csum"
+			if (o == "UUID_TREE") t = "uuid"; if (o == "FREE_SPACE_TREE") t = "free-space"
+			if (o == "DATA_RELOC_TREE") t = "data-reloc"; if (o == "QUOTA_TREE") t = "quota"
+			if (o == "BLOCK_GROUP_TREE") t = "block-group"
+			print $2, "tree:" t, ""; next }
+		/key \([0-9]+ EXTENT_DATA/ { ino = substr($4, 2) }
+		/extent data disk byte/ && $5 != 0 { print $5, "data", ino, $7 }' |
+		while read -r logical what owner len; do
+			btrfs-map-logical -l "$logical" "$img" 2>/dev/null | awk -v w="$what" -v o="$owner" \
+				-v n="${len:-$nodesize}" '/^mirror/ { printf "%d %d %s %s\n", $6 / 512, ($6 + n) / 512 - 1, w, o }'
+		done
+}
+
 # Images the tests write into: copies, never the base images.
 cksum_before=$(cat "$images"/*.img | md5sum)
 
@@ -245,6 +270,53 @@ if QA_CHECK_FS=1 mkfs.xfs -q -f -p "$work/proto" "$work/xp.img"; then
 else
 	fail "mkfs.xfs -p failed"
 fi
+
+# btrfs against dump-tree and btrfs-map-logical, then a copy populated by
+# mkfs.btrfs --rootdir (300 small files, inline, and a 3 MB file).
+check_btrfs() {
+	map "$1" "$work/btrfs.q.map" || return
+	btrfs_queries "$1" >"$work/q"
+	grep -q "$3" "$work/q" || fail "$2: the tools listed no $3"
+	check_map "$work/btrfs.q.map" "$work/q" "$2"
+}
+check_btrfs "$images/btrfs.img" "btrfs vs dump-tree" "tree:extent"
+mkdir -p "$work/root/d"
+cp "$work/big3m" "$work/root/d/big"
+for i in $(seq 1 300); do echo "$i" >"$work/root/d/f$i"; done
+truncate -s 128M "$work/bp.img"
+if mkfs.btrfs -q -f -r "$work/root" "$work/bp.img" >/dev/null 2>&1; then
+	check_btrfs "$work/bp.img" "btrfs files vs dump-tree" " data "
+else
+	fail "mkfs.btrfs --rootdir failed"
+fi
+
+# vfat, exfat and f2fs: where their own tools put the fixed areas (the
+# first sector of each).
+one() { echo "$1 $1 $2"; }
+map "$images/vfat.img" "$work/vfat.map" && {
+	fsck.fat -n -v "$images/vfat.img" 2>/dev/null | sed -n 's/.*(sector \([0-9]*\)).*/\1/p' >"$work/s"
+	{ one "$(sed -n 1p "$work/s")" fat; one "$(sed -n 2p "$work/s")" directory; } >"$work/q"
+	check_map "$work/vfat.map" "$work/q" "vfat vs fsck.fat"
+}
+map "$images/exfat.img" "$work/exfat.map" && {
+	dump.exfat "$images/exfat.img" 2>/dev/null | awk -F: '
+		/FAT Offset/ { fat = $2 + 0 } /Cluster Heap Offset/ { heap = $2 + 0 }
+		/Sector per Cluster bits/ { spc = 2 ^ ($2 + 0) }
+		/Bitmap start cluster/ { bm = $2 + 0 } /Upcase table start cluster/ { up = $2 + 0 }
+		/Root Cluster/ { root = $2 + 0 }
+		END { print fat, fat, "fat"; print heap + (bm - 2) * spc, heap + (bm - 2) * spc, "allocation-bitmap"
+		      print heap + (up - 2) * spc, heap + (up - 2) * spc, "upcase-table"
+		      print heap + (root - 2) * spc, heap + (root - 2) * spc, "directory" }' >"$work/q"
+	check_map "$work/exfat.map" "$work/q" "exfat vs dump.exfat"
+}
+cp "$images/f2fs.img" "$work/f2fs.img"
+map "$work/f2fs.img" "$work/f2fs.map" && {
+	dump.f2fs -d 1 "$work/f2fs.img" 2>/dev/null | awk '
+		/^(cp|sit|nat|ssa|main)_blkaddr/ { gsub(/\]/, "", $NF); n = $NF * 8
+			w = $1; sub(/_blkaddr/, "", w); if (w == "cp") w = "checkpoint"; if (w == "main") w = "main-area"
+			print n, n, w }' >"$work/q"
+	check_map "$work/f2fs.map" "$work/q" "f2fs vs dump.f2fs"
+}
 
 # Bad input: one line naming the file, exit 2, no crash (the ASan build).
 : >"$work/empty"
