@@ -61,9 +61,13 @@ build/asan/fuzz_cpu: tests/fuzz/fuzz_cpu.c $(SAN_OBJS) $(HDRS)
 build/asan/fuzz_virtio: tests/fuzz/fuzz_virtio.c $(SAN_OBJS) $(HDRS)
 	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -Isrc $< $(SAN_OBJS) $(LDLIBS) -o $@
 
-test-fuzz: build/asan/fuzz_cpu build/asan/fuzz_virtio
+build/asan/fuzz_layout: tests/fuzz/fuzz_layout.c $(SAN_OBJS) $(HDRS)
+	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -Isrc $< $(SAN_OBJS) $(LDLIBS) -o $@
+
+test-fuzz: build/asan/fuzz_cpu build/asan/fuzz_virtio build/asan/fuzz_layout
 	build/asan/fuzz_cpu 3000 1
 	build/asan/fuzz_virtio 20000 1
+	build/asan/fuzz_layout 1500 1
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_*.c))
 
