@@ -13,6 +13,10 @@
  * the same field there. Both counts are kept: sectors_raw (every differing
  * byte) and sectors (those with a difference no mask explains).
  *
+ * A byte's structure is image A's layout map's, unless A's calls it free
+ * and B's does not (a block B allocated); fields are placed by A's
+ * geometry, or B's where A's has no record.
+ *
  * Images of different sizes are not compared (an error): their geometries
  * differ, so no byte of one has a counterpart in the other. */
 #ifndef THEMIS_DIFF_H
