@@ -13,9 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../disk/fstype.h"
 #include "layout_int.h"
-
-#define PROBE_BYTES (68u << 10)
 
 /* Which parser reads which of fstype's names. One entry per format. */
 static const struct {
@@ -27,46 +26,6 @@ static const struct {
     {"vfat", layout_vfat},     {"exfat", layout_exfat}, {"jfs", layout_jfs},
     {"nilfs2", layout_nilfs2}, {"minix", layout_minix},
 };
-
-/* ext2, ext3 or ext4 by feature flags, as the kernel would mount it. */
-static const char *ext_kind(const uint8_t *sb)
-{
-	uint32_t compat = lb_le32(sb + 0x5c), incompat = lb_le32(sb + 0x60);
-	uint32_t ext4_only = 0x0040 | 0x0080 | 0x0200 | 0x0400 | 0x1000 | 0x10000;
-	if (incompat & ext4_only)
-		return "ext4";
-	return (compat & 0x0004) ? "ext3" : "ext2";
-}
-
-/* The same magic numbers, in the same order, as disk/fstype.c's probe
- * (which reads a path, where this reads through the callback): keep the
- * two in step. */
-static const char *probe(const uint8_t *b, size_t n)
-{
-	if (n >= 1024 + 0x68 && lb_le16(b + 1024 + 0x38) == 0xef53)
-		return ext_kind(b + 1024);
-	if (n >= 4 && memcmp(b, "XFSB", 4) == 0)
-		return "xfs";
-	if (n >= 0x10048 && memcmp(b + 0x10040, "_BHRfS_M", 8) == 0)
-		return "btrfs";
-	if (n >= 1028 && lb_le32(b + 1024) == 0xf2f52010)
-		return "f2fs";
-	if (n >= 11 && memcmp(b + 3, "EXFAT   ", 8) == 0)
-		return "exfat";
-	if (n >= 32768 + 4 && memcmp(b + 32768, "JFS1", 4) == 0)
-		return "jfs";
-	if (n >= 1024 + 8 && lb_le16(b + 1024 + 6) == 0x3434)
-		return "nilfs2";
-	if (n >= 512 && b[510] == 0x55 && b[511] == 0xaa &&
-	    (memcmp(b + 54, "FAT", 3) == 0 || memcmp(b + 82, "FAT32", 5) == 0))
-		return "vfat";
-	if (n >= 1024 + 0x20) {
-		uint16_t m = lb_le16(b + 1024 + 0x10), m3 = lb_le16(b + 1024 + 0x18);
-		if (m == 0x137f || m == 0x138f || m == 0x2468 || m == 0x2478 || m3 == 0x4d5a)
-			return "minix";
-	}
-	return NULL;
-}
 
 int lb_fail(struct lb *b, const char *fmt, ...)
 {
@@ -252,7 +211,7 @@ int layout_parse(struct layout *l, layout_read_fn read, void *ctx, uint64_t size
 		return lb_fail(&b, "image of %" PRIu64 " bytes is too small for any filesystem",
 			       size);
 	l->sectors = size / LAYOUT_SECTOR;
-	size_t n = size < PROBE_BYTES ? (size_t)size : PROBE_BYTES;
+	size_t n = size < FSTYPE_PROBE_BYTES ? (size_t)size : FSTYPE_PROBE_BYTES;
 	uint8_t *head = malloc(n);
 	if (!head)
 		return lb_fail(&b, "out of memory");
@@ -260,7 +219,7 @@ int layout_parse(struct layout *l, layout_read_fn read, void *ctx, uint64_t size
 		free(head);
 		return -1;
 	}
-	const char *fs = probe(head, n);
+	const char *fs = fstype_probe(head, n);
 	free(head);
 	if (!fs)
 		return lb_fail(&b, "not a filesystem Themis knows");
