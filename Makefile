@@ -120,3 +120,4 @@ bench: build/themis build/bench_fork guest
 	bench/boot/run.sh --build build
 	build/bench_fork build
 	bench/check/run.sh --build build
+	bench/lens/run.sh --build build
