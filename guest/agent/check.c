@@ -2,6 +2,9 @@
  *
  *   op NAME ARGS...  one operation on every disk; per disk "r I RET ERRNO",
  *                    then per disk "f I HEX32" (the fingerprint after it)
+ *   run NAME ARGS... the same operation with only the "r" lines: no walk
+ *                    after it, so the disks see the operation's own I/O
+ *                    (the io profile's probe)
  *   fp [time]        per disk "f I HEX32", then a "v" line as for op
  *   dump [time]      per disk and entry, sorted by path, "e I RECORD"
  *   reset            empty every test root; per disk "r I RET ERRNO"
@@ -1136,11 +1139,11 @@ struct step {
 
 /* The op on a mounted disk and the fingerprint after it, in one visit. */
 static void step_disk(struct disk *d, const struct opdef *op, const struct args *a, struct step *s,
-		      struct sb *view)
+		      struct sb *view, bool fp)
 {
 	if (!op->run) {
 		s->r = remount(d);
-		if (enter_or_say(d, s->fp)) {
+		if (fp && enter_or_say(d, s->fp)) {
 			fp_here(false, s->fp, view);
 			leave_disk();
 		}
@@ -1154,7 +1157,8 @@ static void step_disk(struct disk *d, const struct opdef *op, const struct args 
 	mode_t old = umask(0);
 	s->r = op->run(a);
 	umask(old);
-	fp_here(false, s->fp, view);
+	if (fp)
+		fp_here(false, s->fp, view);
 	leave_disk();
 }
 
@@ -1166,7 +1170,9 @@ static void print_res(const struct disk *d, bool ran, struct res r)
 		out("r %d unmounted", d->idx);
 }
 
-static void cmd_op(struct disk *disks, int ndisks, char **w, int nw)
+/* op: the results, the fingerprints and the view; run (fp false): the
+ * results only, so that the disks see the operation's own I/O alone. */
+static void cmd_op(struct disk *disks, int ndisks, char **w, int nw, bool fp)
 {
 	struct args a;
 	struct step s[AGENT_MAX_DISKS];
@@ -1180,15 +1186,16 @@ static void cmd_op(struct disk *disks, int ndisks, char **w, int nw)
 	for (int i = 0; i < ndisks; i++) {
 		s[i].ran = disks[i].mounted;
 		if (s[i].ran)
-			step_disk(&disks[i], op, &a, &s[i], i == 0 ? &view : NULL);
+			step_disk(&disks[i], op, &a, &s[i], i == 0 ? &view : NULL, fp);
 		else
 			snprintf(s[i].fp, FP_LEN, "unmounted");
 	}
 	for (int i = 0; i < ndisks; i++)
 		print_res(&disks[i], s[i].ran, s[i].r);
-	for (int i = 0; i < ndisks; i++)
+	for (int i = 0; i < ndisks && fp; i++)
 		out("f %d %s", disks[i].idx, s[i].fp);
-	out("v %.*s", DB_MAX_LEN - 8, view.s);
+	if (fp)
+		out("v %.*s", DB_MAX_LEN - 8, view.s);
 	free(view.s);
 }
 
@@ -1326,8 +1333,8 @@ static void cmd_ignore(char **w, int nw)
 bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 {
 	const char *c = w[0];
-	if (!strcmp(c, "op"))
-		cmd_op(disks, ndisks, w, nw);
+	if (!strcmp(c, "op") || !strcmp(c, "run"))
+		cmd_op(disks, ndisks, w, nw, c[0] == 'o');
 	else if (!strcmp(c, "reset"))
 		cmd_reset(disks, ndisks, nw);
 	else if (!strcmp(c, "ignore"))

@@ -9,7 +9,10 @@
 
 #include "profile.h"
 
-/* The populated state every measure starts from (see profile.h). */
+/* The populated state every measure starts from (see profile.h); the
+ * measures run each operation with the agent's `run` (no tree walk after
+ * it) and unmount and mount with `umount` and `mount` (no walk either),
+ * so a disk's log holds the operation's own requests only. */
 static const char *const populate[] = {
     "op mkdir d0 0755",		  "op mkdir e0 0755",
     "op create f0 0644 -",	  "op write f0 0 8192 1 -",
@@ -193,6 +196,33 @@ static int apply(struct virt *v, const struct check_machine *m, const char *cmd,
 	return -1;
 }
 
+/* Run an operation with the agent's `run`: its results, and no walk of
+ * the tree after it, so the disks see the operation's own requests. */
+static int run_op(struct virt *v, const struct check_machine *m, const struct op *op,
+		  struct check_step *st, char *err, size_t errlen)
+{
+	char cmd[OP_TEXT_MAX + 8];
+	snprintf(cmd, sizeof(cmd), "run %s", op->text + 3);
+	if (apply(v, m, cmd, st, err, errlen))
+		return -1;
+	unsigned have = 0;
+	for (const char *l = v->log; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		int i;
+		long long ret;
+		char e[24];
+		if (sscanf(l, "r %d %lld %23s", &i, &ret, e) == 3 && i >= 0 && i < m->nfs) {
+			st->ret[i] = ret;
+			snprintf(st->err[i], sizeof(st->err[i]), "%s", e);
+			have |= 1u << i;
+		}
+	}
+	if (have == (1u << m->nfs) - 1)
+		return 0;
+	snprintf(err, errlen, "the agent did not answer '%s' for every disk: %.200s", cmd,
+		 v->log ? v->log : "(nothing)");
+	return -1;
+}
+
 static void log_marks(struct virt *v, int nfs, uint64_t *mark)
 {
 	const struct disk_req *log;
@@ -226,14 +256,16 @@ static int measure_writes(struct virt *v, const struct check_machine *m, const s
 	log_marks(v, m->nfs, mark);
 	if (virt_fork(v))
 		return snprintf(err, errlen, "cannot fork the machine"), -1;
-	int rc = apply(v, m, op->text, &st, err, errlen);
+	int rc = run_op(v, m, op, &st, err, errlen);
 	for (int i = 0; i < m->nfs && !rc; i++) {
 		e[i].ret = st.ret[i];
 		snprintf(e[i].err, sizeof(e[i].err), "%s", st.err[i]);
 	}
 	struct check_step sy;
+	struct op sync_op;
+	check_op_of_text("op sync", &sync_op);
 	if (!rc)
-		rc = apply(v, m, "op sync", &sy, err, errlen);
+		rc = run_op(v, m, &sync_op, &sy, err, errlen);
 	for (int i = 0; i < m->nfs && !rc; i++) {
 		struct layout after;
 		char why[256];
@@ -256,7 +288,9 @@ static int measure_reads(struct virt *v, const struct check_machine *m, const st
 	if (virt_fork(v))
 		return snprintf(err, errlen, "cannot fork the machine"), -1;
 	log_marks(v, m->nfs, mark);
-	int rc = apply(v, m, "op remount", &st, err, errlen);
+	int rc = apply(v, m, "umount", &st, err, errlen);
+	if (!rc)
+		rc = apply(v, m, "mount", &st, err, errlen);
 	for (int i = 0; i < m->nfs && !rc; i++) {
 		struct profile_io base;
 		rc = collect(&v->disks[i], mark[i], DISK_REQ_READ, NULL, &base);
@@ -264,7 +298,7 @@ static int measure_reads(struct virt *v, const struct check_machine *m, const st
 	}
 	log_marks(v, m->nfs, mark);
 	if (!rc)
-		rc = apply(v, m, op->text, &st, err, errlen);
+		rc = run_op(v, m, op, &st, err, errlen);
 	for (int i = 0; i < m->nfs && !rc; i++)
 		rc = collect(&v->disks[i], mark[i], DISK_REQ_READ, &r->map[i], &e[i].read);
 	virt_release(v);
