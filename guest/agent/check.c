@@ -14,6 +14,23 @@
  *                    (MODE remount), then per disk "f I HEX32" (or, with
  *                    dump, its "e I RECORD" lines). The host runs it inside
  *                    a fork and throws the machine away afterwards.
+ *   times PATH...    up to TIMES_MAX_PATHS paths; per disk and path
+ *                    "t I PATH atime=SEC.NSEC mtime=SEC.NSEC ctime=SEC.NSEC"
+ *                    (or "t I PATH !ERRNO"; "t I unmounted"): lstat's
+ *                    times and nothing else. Unlike dump, it reads no
+ *                    symlink (readlink moves a symlink's atime), so it
+ *                    moves no time itself: the semantics lens
+ *                    (src/lens/semantics.c) takes a dump first and this
+ *                    last before an operation, this first after it.
+ *   mountopt NAME    remount every mounted disk (MS_REMOUNT) with the
+ *                    atime option NAME (strictatime, relatime or noatime:
+ *                    ATIME_TABLE in op_table.h) in place of the one it had,
+ *                    kept for every later mount of the disk (op remount,
+ *                    durable remount, mount); per disk "r I RET ERRNO"
+ *   sleep SECONDS    nanosleep up to 3600 s, then "slept SECONDS": lets
+ *                    the guest's clock move on (it is virtual, so a sleep
+ *                    costs the host next to nothing) so that an operation
+ *                    after it stamps times a 1-second granularity shows
  *
  * After op's fingerprints, one line "v ENTRY..." lists what exists on the
  * first disk, as PATH:K (K: d directory, f file, l symlink, o other) for
@@ -46,6 +63,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #define XXH_INLINE_ALL
@@ -61,6 +79,9 @@
 #define MAX_SIZE  (1ull << 31)	/* sizes and offsets */
 #define MAX_ID	  4294967294ull /* uids and gids (not -1) */
 #define ROOT_MODE 0755		/* what reset leaves the root with */
+
+#define TIMES_MAX_PATHS 4    /* paths a times command takes */
+#define SLEEP_MAX	3600 /* seconds: well below relatime's one-day rule */
 
 static uint8_t chunk[CHUNK];
 static int real_root = -1; /* the agent's own "/", to leave a chroot */
@@ -1330,6 +1351,98 @@ static void cmd_ignore(char **w, int nw)
 	out("ignore %u", ignored);
 }
 
+/* times PATH...: see the top of this file. lstat only: nothing here may
+ * move a time it reports. */
+static void cmd_times(struct disk *disks, int ndisks, char **w, int nw)
+{
+	bool ok = nw >= 2 && nw <= 1 + TIMES_MAX_PATHS;
+	for (int k = 1; ok && k < nw; k++)
+		ok = good_path(w[k]);
+	if (!ok) {
+		out("error usage: times PATH... (1 to %d paths)", TIMES_MAX_PATHS);
+		return;
+	}
+	for (int i = 0; i < ndisks; i++) {
+		char why[FP_LEN];
+		if (!enter_or_say(&disks[i], why)) {
+			out("t %d %s", disks[i].idx, why);
+			continue;
+		}
+		for (int k = 1; k < nw; k++) {
+			struct stat st;
+			struct sb b = {0};
+			sb_str(&b, w[k]);
+			if (lstat(w[k], &st) < 0) {
+				sb_str(&b, " !");
+				sb_str(&b, errname(errno));
+			} else {
+				sb_time(&b, " atime=", &st.st_atim);
+				sb_time(&b, " mtime=", &st.st_mtim);
+				sb_time(&b, " ctime=", &st.st_ctim);
+			}
+			out("t %d %s", disks[i].idx, b.s);
+			free(b.s);
+		}
+		leave_disk();
+	}
+}
+
+/* mountopt NAME: see the top of this file. MS_REMOUNT changes the
+ * mount's atime flags in place, the page cache kept: what an operation
+ * then does to the times is the option's doing alone. */
+static void cmd_mountopt(struct disk *disks, int ndisks, char **w, int nw)
+{
+	static const struct {
+		const char *name;
+		unsigned long flag;
+	} opts[] = {
+#define AGENT_ATIME(name, FLAG) {#name, MS_##FLAG},
+	    ATIME_TABLE(AGENT_ATIME)
+#undef AGENT_ATIME
+	};
+	const size_t nopts = sizeof(opts) / sizeof(opts[0]);
+	unsigned long atime_flags = 0, want = 0;
+	bool known = false;
+	for (size_t i = 0; i < nopts; i++) {
+		atime_flags |= opts[i].flag;
+		if (nw == 2 && !strcmp(w[1], opts[i].name))
+			known = true, want = opts[i].flag;
+	}
+	if (!known) {
+#define AGENT_ATIME_NAME(name, FLAG) " " #name
+		out("error usage: mountopt NAME (NAME:" ATIME_TABLE(AGENT_ATIME_NAME) ")");
+#undef AGENT_ATIME_NAME
+		return;
+	}
+	for (int i = 0; i < ndisks; i++) {
+		struct disk *d = &disks[i];
+		if (!d->mounted) {
+			out("r %d unmounted", d->idx);
+			continue;
+		}
+		unsigned long flags = (d->flags & ~atime_flags) | want;
+		int r = mount(d->dev, d->mnt, d->type, MS_REMOUNT | flags, d->data);
+		d->err = r < 0 ? errno : 0;
+		if (r == 0)
+			d->flags = flags;
+		out("r %d %d %s", d->idx, r < 0 ? -1 : 0, errname(d->err));
+	}
+}
+
+/* sleep SECONDS: see the top of this file. */
+static void cmd_sleep(char **w, int nw)
+{
+	uint64_t secs;
+	if (nw != 2 || !parse_dec(w[1], SLEEP_MAX, &secs)) {
+		out("error usage: sleep SECONDS (0 to %d)", SLEEP_MAX);
+		return;
+	}
+	struct timespec left = {(time_t)secs, 0};
+	while (nanosleep(&left, &left) < 0 && errno == EINTR)
+		;
+	out("slept %llu", (unsigned long long)secs);
+}
+
 bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 {
 	const char *c = w[0];
@@ -1345,6 +1458,12 @@ bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 		cmd_mounts(disks, ndisks, c[0] == 'm', nw);
 	else if (!strcmp(c, "fp") || !strcmp(c, "dump"))
 		cmd_tree(disks, ndisks, w, nw);
+	else if (!strcmp(c, "times"))
+		cmd_times(disks, ndisks, w, nw);
+	else if (!strcmp(c, "mountopt"))
+		cmd_mountopt(disks, ndisks, w, nw);
+	else if (!strcmp(c, "sleep"))
+		cmd_sleep(w, nw);
 	else
 		return false;
 	return true;

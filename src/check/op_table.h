@@ -26,7 +26,11 @@
  * FS_TABLE(X) calls X(name, unsupported, unrepresented) per filesystem the
  * checker knows: the operations it cannot do (a mask of OPB(ENUM) bits)
  * and the fingerprint fields it cannot represent (the agent's `ignore`
- * list). */
+ * list).
+ *
+ * ATIME_TABLE(X) calls X(name, FLAG) per atime mount option the agent's
+ * `mountopt` command takes: FLAG is mount(2)'s MS_FLAG. relatime is what
+ * the kernel gives a mount that names none (the agent's at boot). */
 #ifndef THEMIS_OP_TABLE_H
 #define THEMIS_OP_TABLE_H
 
@@ -78,5 +82,10 @@
 	X(minix, OPS_NO_FALLOCATE | OPS_NO_XATTR, "")                                              \
 	X(vfat, OPS_FAT, "mode,nlink,xattrs")                                                      \
 	X(exfat, OPS_FAT, "mode,nlink,xattrs")
+
+#define ATIME_TABLE(X)                                                                             \
+	X(strictatime, STRICTATIME)                                                                \
+	X(relatime, RELATIME)                                                                      \
+	X(noatime, NOATIME)
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "../disk/fstype.h"
 #include "../lens/profile.h"
+#include "../lens/semantics.h"
 #include "cli.h"
 
 #define PROFILE_DEFAULT_MEM   (256ULL << 20)
@@ -17,7 +18,8 @@
 
 static const char profile_help[] =
     "usage: themis profile [FS...] [--ops LIST] [--sizes LIST] [--json FILE] [--svg DIR]\n"
-    "                      [--kernel IMAGE] [--initrd FILE] [--disk IMG]... [--mem SIZE]\n"
+    "                      [--semantics] [--kernel IMAGE] [--initrd FILE] [--disk IMG]... [--mem "
+    "SIZE]\n"
     "\n"
     "Boots one machine with a disk per filesystem (default: ext2 ext4 xfs, from\n"
     "build/images/), populates each (f0 of 8 KiB, d0/f1 of 64 KiB, d0, an empty e0,\n"
@@ -36,6 +38,14 @@ static const char profile_help[] =
     "                 count, structure}])\n"
     "  --svg DIR      amplification.svg and layout-FS.svg (the disk's structures\n"
     "                 with each operation's writes overlaid)\n"
+    "  --semantics    also the observed transition model, in forks of the same\n"
+    "                 populated state under each atime mount option (strictatime,\n"
+    "                 relatime, noatime), each operation 2 s of guest time after\n"
+    "                 the state before: the footprint (which fields of the target,\n"
+    "                 of its parent directory and of other entries it changes) and\n"
+    "                 the timestamp matrix (which of atime, mtime and ctime of the\n"
+    "                 target and the parent it moves); read-only operations run a\n"
+    "                 second time too (relatime's case); in --json: \"semantics\"\n"
     "  --disk IMG     one image per filesystem instead of build/images/FS.img\n"
     "Exit status: 0 done, 2 bad usage or input (and the guest failing).\n";
 
@@ -44,6 +54,7 @@ struct profile_args {
 	const char *fs[CHECK_MAX_FS], *disks[CHECK_MAX_FS];
 	int ndisks;
 	const char *ops, *sizes, *json, *svg;
+	bool semantics;
 	char kernel[PATH_MAX], initrd[PATH_MAX], images[CHECK_MAX_FS][PATH_MAX];
 };
 
@@ -81,7 +92,9 @@ static int parse_args(int argc, char **argv, struct profile_args *a)
 	a->m.clock_ns = PROFILE_DEFAULT_CLOCK * 1000000000ULL;
 	a->m.durability = CHECK_DURABLE_OFF;
 	for (int i = 0; i < argc; i++) {
-		if (argv[i][0] == '-') {
+		if (!strcmp(argv[i], "--semantics")) {
+			a->semantics = true;
+		} else if (argv[i][0] == '-') {
 			int rc = parse_option(a, argv[i], i + 1 < argc ? argv[i + 1] : NULL);
 			if (rc)
 				return rc;
@@ -168,14 +181,23 @@ static int select_ops(const struct profile_args *a, struct op *ops, int max)
 	return n;
 }
 
-static int write_json(const struct profile_result *r, const char *path)
+/* The profile's JSON, with "semantics" beside its keys when s is given. */
+static int write_json(const struct profile_result *r, const struct sem_result *s, const char *path)
 {
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		perror(path);
 		return EXIT_USAGE;
 	}
-	profile_json(r, f);
+	if (s) {
+		fprintf(f, "{\n");
+		profile_json_members(r, f);
+		fprintf(f, ",\n");
+		semantics_json(s, f);
+		fprintf(f, "\n}\n");
+	} else {
+		profile_json(r, f);
+	}
 	if (fclose(f)) {
 		fprintf(stderr, "themis: %s: write failed\n", path);
 		return EXIT_USAGE;
@@ -213,11 +235,22 @@ int cmd_profile(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	profile_print(&r, stdout);
-	rc = a.json ? write_json(&r, a.json) : 0;
+	struct sem_result s = {0};
+	if (a.semantics && semantics_run(&a.m, ops, n, &s, err, sizeof(err))) {
+		fprintf(stderr, "themis: profile --semantics: %s\n", err);
+		semantics_free(&s);
+		profile_free(&r);
+		free(ops);
+		return EXIT_USAGE;
+	}
+	if (a.semantics)
+		semantics_print(&s, stdout);
+	rc = a.json ? write_json(&r, a.semantics ? &s : NULL, a.json) : 0;
 	if (!rc && a.svg && profile_svg(&r, a.svg, err, sizeof(err))) {
 		fprintf(stderr, "themis: %s\n", err);
 		rc = EXIT_USAGE;
 	}
+	semantics_free(&s);
 	profile_free(&r);
 	free(ops);
 	return rc;

@@ -315,8 +315,7 @@ static uint64_t write_bytes(const struct op *op)
 	return size;
 }
 
-static int populate_machine(struct virt *v, const struct check_machine *m, struct profile_result *r,
-			    char *err, size_t errlen)
+int profile_populate(struct virt *v, const struct check_machine *m, char *err, size_t errlen)
 {
 	uint32_t common = OP_ALL_MASK;
 	for (int i = 0; i < m->nfs; i++)
@@ -334,6 +333,14 @@ static int populate_machine(struct virt *v, const struct check_machine *m, struc
 				return -1;
 			}
 	}
+	return 0;
+}
+
+static int populate_machine(struct virt *v, const struct check_machine *m, struct profile_result *r,
+			    char *err, size_t errlen)
+{
+	if (profile_populate(v, m, err, errlen))
+		return -1;
 	for (int i = 0; i < m->nfs; i++) {
 		struct disk *d = &v->disks[i];
 		char why[256];
@@ -446,7 +453,14 @@ static void json_runs(const struct profile_io *io, FILE *f)
 
 void profile_json(const struct profile_result *r, FILE *f)
 {
-	fprintf(f, "{\n  \"mount_baseline\": {");
+	fprintf(f, "{\n");
+	profile_json_members(r, f);
+	fprintf(f, "\n}\n");
+}
+
+void profile_json_members(const struct profile_result *r, FILE *f)
+{
+	fprintf(f, "  \"mount_baseline\": {");
 	for (int i = 0; i < r->nfs; i++)
 		fprintf(f, "%s\"%s\": %llu", i ? ", " : "", r->fs[i],
 			(unsigned long long)r->mount_baseline[i]);
@@ -465,5 +479,5 @@ void profile_json(const struct profile_result *r, FILE *f)
 		json_runs(&e->read, f);
 		fprintf(f, "}");
 	}
-	fprintf(f, "\n  ]\n}\n");
+	fprintf(f, "\n  ]");
 }

@@ -62,6 +62,11 @@ struct profile_result {
  * power of two from 1 B to 1 MiB). Returns how many, into ops. */
 int profile_ops(uint32_t mask, const unsigned long *sizes, int nsizes, struct op *ops, int max);
 
+/* The populated state itself (see profile_ops), on every disk of a booted
+ * machine: what the semantics lens (semantics.h) starts from too. 0, or -1
+ * with err (an operation failed on some filesystem). */
+int profile_populate(struct virt *v, const struct check_machine *m, char *err, size_t errlen);
+
 /* Boot m, populate, and measure ops on every filesystem. 0, or -1 with err. */
 int profile_run(const struct check_machine *m, const struct op *ops, int nops,
 		struct profile_result *r, char *err, size_t errlen);
@@ -71,6 +76,10 @@ void profile_print(const struct profile_result *r, FILE *f);
 /* A list of {fs, op, bytes, sectors_written, sectors_read, written: [{lba,
  * count, structure}], read: [...]}, plus the mount baselines. */
 void profile_json(const struct profile_result *r, FILE *f);
+/* The same object's members alone ("mount_baseline": ..., "profile": [...],
+ * without braces or a final newline), for a caller adding members of its
+ * own. */
+void profile_json_members(const struct profile_result *r, FILE *f);
 /* amplification.svg (the write curve, one line per filesystem) and
  * layout-FS.svg (the disk as a strip of structures, with each operation's
  * writes overlaid: the paper's Figure 4). 0, or -1 with err. */
