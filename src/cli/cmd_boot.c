@@ -266,7 +266,8 @@ int cmd_boot(int argc, char **argv)
 	if (a.stats) {
 		char hash[33];
 		uint64_t n = cpu_steps(&v->cpu) - steps0; /* this run's, after a --load */
-		virt_ram_hash(v, hash);
+		if (virt_ram_hash(v, hash) && rc == 0)
+			rc = EXIT_USAGE; /* as any other out of memory */
 		fprintf(stderr,
 			"instructions %" PRIu64 "\nwall-seconds %.3f\nmips %.1f\nram-hash %s\n"
 			"timer-late %" PRIu64 "\n",

@@ -543,12 +543,16 @@ enum virt_stop virt_run(struct virt *v, uint64_t max_insns)
 	return v->stop;
 }
 
-void virt_ram_hash(const struct virt *v, char out[33])
+int virt_ram_hash(const struct virt *v, char out[33])
 {
 	uint8_t h[16];
-	ram_hash(&v->ram, h);
+	if (ram_hash(&v->ram, h)) {
+		snprintf(out, 33, "out of memory");
+		return -ENOMEM;
+	}
 	for (int i = 0; i < 16; i++)
 		snprintf(out + 2 * i, 3, "%02x", h[i]);
+	return 0;
 }
 
 /* ---- the fork ---- */
@@ -680,11 +684,15 @@ void virt_devs_rewire(struct virt_devs *d, const struct virt_devs *w)
 	}
 }
 
-void virt_state_hash(const struct virt *v, uint8_t out[16])
+int virt_state_hash(const struct virt *v, uint8_t out[16])
 {
 	uint8_t cpu[CPU_STATE_SIZE];
 	struct virt_devs dev;
 	XXH3_state_t *st = XXH3_createState();
+	if (!st) {
+		memset(out, 0, 16);
+		return -ENOMEM;
+	}
 	XXH3_128bits_reset(st);
 	hash_table(st, v->ram.pages, v->ram.npages, RAM_PAGE_SIZE);
 	cpu_state_save(&v->cpu, cpu);
@@ -697,4 +705,5 @@ void virt_state_hash(const struct virt *v, uint8_t out[16])
 	XXH128_canonicalFromHash(&c, XXH3_128bits_digest(st));
 	memcpy(out, c.digest, 16);
 	XXH3_freeState(st);
+	return 0;
 }

@@ -130,11 +130,13 @@ void virt_free(struct virt *v);
 /* Run until the machine stops, or max_insns (0: no limit). */
 enum virt_stop virt_run(struct virt *v, uint64_t max_insns);
 
-/* XXH3-128 of all guest RAM, as 32 hex digits. */
-void virt_ram_hash(const struct virt *v, char out[33]);
+/* XXH3-128 of all guest RAM, as 32 hex digits. 0, or -ENOMEM (out is
+ * then "out of memory"). */
+int virt_ram_hash(const struct virt *v, char out[33]);
 
-/* A hash of the whole machine: RAM, the hart, the devices, every disk. */
-void virt_state_hash(const struct virt *v, uint8_t out[16]);
+/* A hash of the whole machine: RAM, the hart, the devices, every disk.
+ * 0, or -ENOMEM (out zeroed). */
+int virt_state_hash(const struct virt *v, uint8_t out[16]);
 
 /* Give the waiting agent its next command (one line) and let it run. */
 int virt_command(struct virt *v, const char *cmd);
