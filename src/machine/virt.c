@@ -37,6 +37,16 @@ static void stop_with(struct virt *v, enum virt_stop why, const char *detail)
 	cpu_stop(&v->cpu);
 }
 
+const char *virt_stop_name(enum virt_stop stop)
+{
+	static const char *const names[] = {
+#define VIRT_STOP_TEXT(name, text) [VIRT_##name] = text,
+	    VIRT_STOPS(VIRT_STOP_TEXT)
+#undef VIRT_STOP_TEXT
+	};
+	return (unsigned)stop < sizeof(names) / sizeof(names[0]) ? names[stop] : "?";
+}
+
 /* ---- the bus ---- */
 
 static uint8_t *bus_ram(void *opaque, uint64_t pa, bool write)

@@ -49,17 +49,27 @@ struct virt_config {
 	FILE *console;	   /* where the UART writes */
 };
 
+/* Why virt_run returned, written once: X(NAME, what it means, as messages
+ * say it) gives VIRT_NAME and virt_stop_name(VIRT_NAME). */
+#define VIRT_STOPS(X)                                                                              \
+	X(RUNNING, "still running")                                                                \
+	X(READY, "agent ready") /* and the host stopped there */                                   \
+	X(POWEROFF, "the guest powered off")                                                       \
+	X(REBOOT, "the guest asked for a reboot")                                                  \
+	X(PANIC, "kernel panic")                                                                   \
+	X(BUDGET, "instruction budget exhausted: the guest hangs or is slow")                      \
+	X(HUNG, "the guest hangs asleep")	 /* with nothing that could wake it */             \
+	X(MTRAP, "a trap reached M-mode")	 /* where there is no software */                  \
+	X(WAITING, "agent waiting for commands") /* at the doorbell */
+
 enum virt_stop {
-	VIRT_RUNNING,
-	VIRT_READY,    /* the agent reported ready (and the host stopped there) */
-	VIRT_POWEROFF, /* the guest powered off */
-	VIRT_REBOOT,   /* the guest asked for a reboot */
-	VIRT_PANIC,    /* the kernel panicked */
-	VIRT_BUDGET,   /* the instruction budget ran out */
-	VIRT_HUNG,     /* asleep with nothing that could wake it */
-	VIRT_MTRAP,    /* a trap reached M-mode, where there is no software */
-	VIRT_WAITING,  /* the agent waits at the doorbell for a command */
+#define VIRT_STOP_ENUM(name, text) VIRT_##name,
+	VIRT_STOPS(VIRT_STOP_ENUM)
+#undef VIRT_STOP_ENUM
 };
+
+/* The stop's text from VIRT_STOPS ("kernel panic"), or "?" if out of range. */
+const char *virt_stop_name(enum virt_stop stop);
 
 /* Every device and every bit of board state a fork must capture, in one
  * struct copied whole at fork and put back whole at restore. The structs
