@@ -6,8 +6,24 @@
 #define THEMIS_GUEST_AGENT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #define AGENT_MAX_DISKS 8
+
+/* splitmix64's increment: state i of the sequence seeded with s is
+ * s + i * AGENT_SPLITMIX64_GAMMA. */
+#define AGENT_SPLITMIX64_GAMMA 0x9e3779b97f4a7c15ull
+
+/* splitmix64: advance *state and return the next number of its sequence.
+ * The agent's one copy (the agent is built apart from the host, whose
+ * copy is src/util/rng.h; the two must stay the same function). */
+static inline uint64_t agent_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += AGENT_SPLITMIX64_GAMMA);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
 
 /* One disk /dev/vdX, mounted at /mnt/N with the type from themis.fs=. */
 struct disk {

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "../../guest/agent/doorbell.h"
+#include "../util/rng.h"
 #include "fdt.h"
 #include "image.h"
 #include "sbi.h"
@@ -354,11 +355,8 @@ static int attach_disks(struct virt *v, const struct virt_config *cfg, char *err
 
 static void rng_seed_bytes(uint64_t seed, uint8_t *out, size_t n)
 {
-	for (size_t i = 0; i < n; i += 8) { /* splitmix64 */
-		uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		z ^= z >> 31;
+	for (size_t i = 0; i < n; i += 8) {
+		uint64_t z = splitmix64(&seed);
 		memcpy(out + i, &z, n - i < 8 ? n - i : 8);
 	}
 }
