@@ -61,9 +61,9 @@ void fsops_list(struct disk *d, const char *top, const char *tag);
 unsigned long work_run(struct disk *d, unsigned long long seed, unsigned long n);
 
 /* The model checker's commands (check.c), on every disk of
- * disks[0..ndisks): op, fp, dump, reset and durable, ignore (the fields
- * left out of fingerprints), and umount and mount (the benchmark
- * baseline's backtrack). w[] holds the command's words, nw of them (nw
+ * disks[0..ndisks): op and run (op without the fingerprints), fp, dump,
+ * reset and durable, ignore (the fields left out of fingerprints), and
+ * umount and mount (the baseline's backtrack). w[] holds the command's words, nw of them (nw
  * may be one more than w[] holds: too many, a usage error). False when
  * w[0] is none of them (nothing done). */
 bool check_command(struct disk *disks, int ndisks, char **w, int nw);
