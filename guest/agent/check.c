@@ -131,12 +131,11 @@ static void leave_disk(void)
 
 /* ---- the data pattern ---- */
 
+/* Number i (from 0) of the splitmix64 sequence seeded with seed. */
 static uint64_t mix(uint64_t seed, uint64_t i)
 {
-	uint64_t z = seed + (i + 1) * 0x9e3779b97f4a7c15ull;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	uint64_t state = seed + i * AGENT_SPLITMIX64_GAMMA;
+	return agent_splitmix64(&state);
 }
 
 /* n pattern bytes of `seed` from position pos: byte p is byte p % 8

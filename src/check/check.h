@@ -10,8 +10,11 @@
  * the machine is restored. A discrepancy (different results, or different
  * fingerprints) is written out as a trace that `themis replay` re-runs.
  *
- * The search stack: depth d of the DFS is fork level d of the machine.
- * Invariant, checked at every transition: virt depth == DFS depth. */
+ * The search stack: the state at depth d of the DFS (d operations from
+ * the root) is the machine at fork level d, and dfs opens level d + 1 to
+ * try its candidates. Invariant, checked by dfs (explore.c) after that
+ * fork, after every restore and before the release: the machine is at
+ * level d + 1 (the baseline, which never forks, is exempt). */
 #ifndef THEMIS_CHECK_H
 #define THEMIS_CHECK_H
 

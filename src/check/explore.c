@@ -414,7 +414,9 @@ static void dfs(struct search *s, const struct check_step *node)
 	}
 	s->ncand[d] = n;
 	s->next[d] = 0;
-	while (s->next[d] < s->ncand[d] && budget_left(s)) {
+	/* check.h's invariant, after the fork, every restore and before the
+	 * release: this node's fork is level d + 1. */
+	while (s->v->depth == (unsigned)d + 1 && s->next[d] < s->ncand[d] && budget_left(s)) {
 		donate(s);
 		if (s->next[d] >= s->ncand[d])
 			break;
@@ -422,6 +424,12 @@ static void dfs(struct search *s, const struct check_step *node)
 		virt_restore(s->v);
 		s->delta.restores++;
 		progress(s);
+	}
+	if (s->v->depth != (unsigned)d + 1) {
+		fprintf(stderr, "themis: internal error: fork level %u at search depth %d\n",
+			s->v->depth, d);
+		s->share->ops->stop(s->share); /* the run is not complete */
+		s->stop = true;
 	}
 	s->ncand[d] = s->next[d] = 0;
 	virt_release(s->v);

@@ -170,11 +170,6 @@ static bool answers_fp(const char *cmd)
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
 		size_t whylen)
 {
-	static const char *const stops[] = {"running",	     "ready",
-					    "powered off",   "reboot",
-					    "kernel panic",  "hang (instruction budget)",
-					    "hang (asleep)", "trap into M-mode",
-					    "waiting"};
 	virt_clear_log(v);
 	if (virt_command(v, cmd)) {
 		snprintf(why, whylen, "the agent was not waiting for a command");
@@ -184,7 +179,7 @@ int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, 
 	enum virt_stop stop = virt_run(v, cpu_steps(&v->cpu) + budget);
 	if (stop != VIRT_WAITING || v->dev.panic_at) {
 		snprintf(why, whylen, "guest failure during '%s': %s%s%s", cmd,
-			 v->dev.panic_at ? "kernel panic" : stops[stop],
+			 virt_stop_name(v->dev.panic_at ? VIRT_PANIC : stop),
 			 v->stop_detail[0] ? ": " : "", v->stop_detail);
 		return -1;
 	}

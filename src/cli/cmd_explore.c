@@ -22,6 +22,9 @@
 #define EXPLORE_DEFAULT_MEM    (256ULL << 20)
 #define EXPLORE_DEFAULT_LEASE  30	     /* seconds */
 #define EXPLORE_DEFAULT_CLOCK  1767225600ULL /* 2026-01-01T00:00:00Z */
+/* A limit's digits for a message: STR(CHECK_MAX_FS) is "4". */
+#define STR_(x) #x
+#define STR(x)	STR_(x)
 
 const char explore_help[] =
     "usage: themis explore [FS FS...] [options]     (default: ext4 xfs)\n"
@@ -123,7 +126,9 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 	uint64_t u;
 	if (!strcmp(opt, "--depth")) {
 		if (!parse_u64(val, &u) || u < 1 || u > CHECK_MAX_DEPTH)
-			return usage_error("--depth needs a number from 1 to 64, got '%s'", val);
+			return usage_error(
+			    "--depth needs a number from 1 to " STR(CHECK_MAX_DEPTH) ", got '%s'",
+			    val);
 		c->depth = (int)u;
 	} else if (!strcmp(opt, "--seed")) {
 		if (!parse_u64(val, &c->seed))
@@ -164,7 +169,7 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 	} else if (!strcmp(opt, "--jobs")) {
 		if (!parse_u64(val, &u) || u < 1 || u > EXPLORE_MAX_JOBS)
 			return usage_error(
-			    "--jobs needs a number of workers from 1 to 64, got '%s'", val);
+			    "--jobs needs 1 to " STR(EXPLORE_MAX_JOBS) " workers, got '%s'", val);
 		c->jobs = (int)u;
 	} else if (!strcmp(opt, "--durability")) {
 		int d = check_durability_by_name(val);
@@ -205,7 +210,7 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 		snprintf(a->initrd, sizeof(a->initrd), "%s", val);
 	} else if (!strcmp(opt, "--disk")) {
 		if (a->ndisks == CHECK_MAX_FS)
-			return usage_error("at most %s disks", "4");
+			return usage_error("at most %s disks", STR(CHECK_MAX_FS));
 		a->disks[a->ndisks++] = val;
 	} else if (!strcmp(opt, "--mem")) {
 		if (!parse_size(val, &c->m.mem) || c->m.mem < (64ULL << 20) || c->m.mem % (1 << 20))
@@ -349,7 +354,8 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 				    "xfs, btrfs, f2fs, vfat, exfat, jfs, nilfs2, minix)",
 				    arg);
 			if (c->m.nfs == CHECK_MAX_FS)
-				return usage_error("at most %s filesystems at once", "4");
+				return usage_error("at most %s filesystems at once",
+						   STR(CHECK_MAX_FS));
 			c->m.fs[c->m.nfs++] = arg;
 		} else if (parse_flag(a, arg) != 0) {
 			if (i + 1 == argc)

@@ -16,7 +16,7 @@
  *
  * A read is O(1) per chunk at any fork depth: one table lookup and a memcpy.
  *
- * Fork levels (the epsilon-copy fork, DESIGN.md): disk_fork() opens a level
+ * Fork levels (the epsilon-copy fork, as in ram.h): disk_fork() opens a level
  * in O(1). The first write to a chunk in a level saves what it held on the
  * level's undo list: "fresh" if it still read as the base (the copy-up), or
  * a copy of its private content. disk_restore() reverts exactly the top

@@ -77,6 +77,11 @@ bool virt_file_hash(const char *path, uint8_t out[16])
 	if (!f)
 		return false;
 	XXH3_state_t *h = XXH3_createState();
+	if (!h) {
+		fclose(f);
+		errno = ENOMEM;
+		return false;
+	}
 	XXH3_128bits_reset(h);
 	static const size_t bufsize = 1 << 20;
 	uint8_t *buf = malloc(bufsize);
@@ -145,8 +150,12 @@ int virt_save(const struct virt *v, const struct virt_config *cfg, const char *p
 				 strerror(errno));
 			return -1;
 		}
-	struct sfile s = {fopen(path, "wb"), XXH3_createState(), false};
-	if (!s.f) {
+	struct sfile s = {NULL, XXH3_createState(), false};
+	if (!s.h) {
+		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+		return -1;
+	}
+	if (!(s.f = fopen(path, "wb"))) {
 		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
 		XXH3_freeState(s.h);
 		return -1;
@@ -198,6 +207,10 @@ static int check_trailer(const char *path, char *err, size_t errlen)
 	long size = ftell(f) - 16;
 	rewind(f);
 	XXH3_state_t *h = XXH3_createState();
+	if (!h) {
+		fclose(f);
+		return fail(err, errlen, path, strerror(ENOMEM));
+	}
 	XXH3_128bits_reset(h);
 	uint8_t buf[1 << 16], sum[16], want[16];
 	char magic[8];
@@ -336,11 +349,12 @@ int virt_load(struct virt *v, struct virt_config *cfg, const char *path, char *e
 		free(paths);
 		return -1;
 	}
-	struct sfile s = {fopen(path, "rb"), XXH3_createState(), false};
-	if (!s.f) {
+	struct sfile s = {NULL, XXH3_createState(), false};
+	if (!s.h || !(s.f = fopen(path, "rb"))) {
+		int e = s.h ? errno : ENOMEM;
 		XXH3_freeState(s.h);
 		free(paths);
-		return fail(err, errlen, path, strerror(errno));
+		return fail(err, errlen, path, strerror(e));
 	}
 	XXH3_128bits_reset(s.h);
 	int rc = read_config(&s, path, cfg, paths, err, errlen);

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "../../guest/agent/doorbell.h"
+#include "../util/rng.h"
 #include "fdt.h"
 #include "image.h"
 #include "sbi.h"
@@ -35,6 +36,16 @@ static void stop_with(struct virt *v, enum virt_stop why, const char *detail)
 	v->stop = why;
 	snprintf(v->stop_detail, sizeof(v->stop_detail), "%s", detail ? detail : "");
 	cpu_stop(&v->cpu);
+}
+
+const char *virt_stop_name(enum virt_stop stop)
+{
+	static const char *const names[] = {
+#define VIRT_STOP_TEXT(name, text) [VIRT_##name] = text,
+	    VIRT_STOPS(VIRT_STOP_TEXT)
+#undef VIRT_STOP_TEXT
+	};
+	return (unsigned)stop < sizeof(names) / sizeof(names[0]) ? names[stop] : "?";
 }
 
 /* ---- the bus ---- */
@@ -344,11 +355,8 @@ static int attach_disks(struct virt *v, const struct virt_config *cfg, char *err
 
 static void rng_seed_bytes(uint64_t seed, uint8_t *out, size_t n)
 {
-	for (size_t i = 0; i < n; i += 8) { /* splitmix64 */
-		uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		z ^= z >> 31;
+	for (size_t i = 0; i < n; i += 8) {
+		uint64_t z = splitmix64(&seed);
 		memcpy(out + i, &z, n - i < 8 ? n - i : 8);
 	}
 }
@@ -543,12 +551,16 @@ enum virt_stop virt_run(struct virt *v, uint64_t max_insns)
 	return v->stop;
 }
 
-void virt_ram_hash(const struct virt *v, char out[33])
+int virt_ram_hash(const struct virt *v, char out[33])
 {
 	uint8_t h[16];
-	ram_hash(&v->ram, h);
+	if (ram_hash(&v->ram, h)) {
+		snprintf(out, 33, "out of memory");
+		return -ENOMEM;
+	}
 	for (int i = 0; i < 16; i++)
 		snprintf(out + 2 * i, 3, "%02x", h[i]);
+	return 0;
 }
 
 /* ---- the fork ---- */
@@ -680,11 +692,15 @@ void virt_devs_rewire(struct virt_devs *d, const struct virt_devs *w)
 	}
 }
 
-void virt_state_hash(const struct virt *v, uint8_t out[16])
+int virt_state_hash(const struct virt *v, uint8_t out[16])
 {
 	uint8_t cpu[CPU_STATE_SIZE];
 	struct virt_devs dev;
 	XXH3_state_t *st = XXH3_createState();
+	if (!st) {
+		memset(out, 0, 16);
+		return -ENOMEM;
+	}
 	XXH3_128bits_reset(st);
 	hash_table(st, v->ram.pages, v->ram.npages, RAM_PAGE_SIZE);
 	cpu_state_save(&v->cpu, cpu);
@@ -697,4 +713,5 @@ void virt_state_hash(const struct virt *v, uint8_t out[16])
 	XXH128_canonicalFromHash(&c, XXH3_128bits_digest(st));
 	memcpy(out, c.digest, 16);
 	XXH3_freeState(st);
+	return 0;
 }

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "lens/layout.h"
+#include "util/rng.h"
 
 #define MAX_MUT	    48
 #define MAX_READS   (1u << 16)
@@ -70,14 +71,6 @@ static int view_read(void *ctx, uint64_t off, void *buf, size_t n)
 		v->img->nreads++;
 	}
 	return 0;
-}
-
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
 }
 
 /* Checks a returned map keeps layout.h's promises. */
@@ -199,27 +192,27 @@ int main(int argc, char **argv)
 	uint64_t failed = 0, parsed = 0;
 	for (uint64_t round = 0; round < rounds; round++) {
 		uint64_t seed = first + round, s = seed * 0x2545f4914f6cdd1dULL;
-		struct image *im = &img[splitmix(&s) % (uint64_t)nimg];
+		struct image *im = &img[splitmix64(&s) % (uint64_t)nimg];
 		struct view v = {.img = im, .size = im->size};
-		int kind = (int)(splitmix(&s) % 8);
+		int kind = (int)(splitmix64(&s) % 8);
 		if (kind == 0) /* truncation, somewhere the parser looks */
-			v.size = im->reads[splitmix(&s) % im->nreads].off + splitmix(&s) % 4096;
-		v.nmut = kind == 0 ? 0 : 1 + (int)(splitmix(&s) % (kind == 1 ? MAX_MUT - 4 : 6));
+			v.size = im->reads[splitmix64(&s) % im->nreads].off + splitmix64(&s) % 4096;
+		v.nmut = kind == 0 ? 0 : 1 + (int)(splitmix64(&s) % (kind == 1 ? MAX_MUT - 4 : 6));
 		for (int i = 0; i < v.nmut;) {
-			uint64_t at = splitmix(&s) % im->nreads;
-			uint64_t off = im->reads[at].off + splitmix(&s) % im->reads[at].n;
+			uint64_t at = splitmix64(&s) % im->nreads;
+			uint64_t off = im->reads[at].off + splitmix64(&s) % im->reads[at].n;
 			uint8_t old = im->bytes[off];
-			switch (splitmix(&s) % 5) {
+			switch (splitmix64(&s) % 5) {
 			case 0:
-				v.mut[i++] = (struct mut){off, old ^ (1u << (splitmix(&s) % 8))};
+				v.mut[i++] = (struct mut){off, old ^ (1u << (splitmix64(&s) % 8))};
 				break;
-			case 1: v.mut[i++] = (struct mut){off, (uint8_t)splitmix(&s)}; break;
-			case 2: v.mut[i++] = (struct mut){off, splitmix(&s) & 1 ? 0 : 0xff}; break;
+			case 1: v.mut[i++] = (struct mut){off, (uint8_t)splitmix64(&s)}; break;
+			case 2: v.mut[i++] = (struct mut){off, splitmix64(&s) & 1 ? 0 : 0xff}; break;
 			default: { /* a whole little-endian 32-bit field */
 				static const uint32_t vals[] = {0,	     1, 0xffffffffu,
 								0x80000000u, 2, 0x7fffffffu};
-				uint32_t w = splitmix(&s) & 1 ? vals[splitmix(&s) % 6]
-							      : (uint32_t)splitmix(&s);
+				uint32_t w = splitmix64(&s) & 1 ? vals[splitmix64(&s) % 6]
+								: (uint32_t)splitmix64(&s);
 				off &= ~3ULL;
 				for (int k = 0; k < 4 && i < MAX_MUT && off + k < im->size; k++)
 					v.mut[i++] = (struct mut){off + k, (uint8_t)(w >> 8 * k)};

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "check/share.h"
+#include "util/rng.h"
 
 #define WORKERS	    5
 #define CHILD_LIMIT 60 /* seconds: a worker that hangs is killed, and fails */
@@ -180,18 +181,10 @@ static double seconds(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static void key_of(uint32_t n, uint8_t key[16])
 {
 	uint64_t st = n;
-	uint64_t a = next_random(&st), b = next_random(&st);
+	uint64_t a = splitmix64(&st), b = splitmix64(&st);
 	memcpy(key, &a, 8);
 	memcpy(key + 8, &b, 8);
 	key[3] = 0; /* NUL and newline bytes inside keys */
@@ -239,7 +232,7 @@ static void race_worker(struct share *s, int i, void *arg)
 	for (uint32_t k = 0; k < RACE_KEYS; k++)
 		order[k] = k;
 	for (uint32_t k = RACE_KEYS - 1; k > 0; k--) {
-		uint32_t j = (uint32_t)(next_random(&st) % (k + 1)), t = order[k];
+		uint32_t j = (uint32_t)(splitmix64(&st) % (k + 1)), t = order[k];
 		order[k] = order[j];
 		order[j] = t;
 	}
@@ -339,7 +332,7 @@ static void tree_worker(struct share *s, int w, void *arg)
 		/* Work a while (the root longer), so others find the queue
 		 * empty with this one busy. */
 		if (t->work_us)
-			pause_us((long)(next_random(&st) % (uint64_t)t->work_us) +
+			pause_us((long)(splitmix64(&st) % (uint64_t)t->work_us) +
 				 (i == 0 ? 20000 : 0));
 		size_t len = strlen(item);
 		if ((int)len < t->depth) {
