@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/rng.h"
 #include "ops.h"
 
 static const struct {
@@ -143,10 +144,7 @@ uint32_t fs_supported_ops(const char *fs)
 
 uint64_t op_rng_next(uint64_t *s)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(s);
 }
 
 #define PICK(rng, arr) (arr[op_rng_next(rng) % (sizeof(arr) / sizeof(arr[0]))])
