@@ -16,10 +16,17 @@ HDRS := $(wildcard src/*/*.h)
 OBJS := $(SRCS:src/%.c=build/obj/%.o)
 SAN_OBJS := $(SRCS:src/%.c=build/asan/obj/%.o)
 
+# `themis --version`: the commit the build is from. Only the command's own
+# sources (src/cli, compiled at link time; main.c prints it) get the flag,
+# so a new commit relinks build/themis and rebuilds nothing else;
+# build/version is rewritten only when the string changes.
+THEMIS_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+VERSION_FLAG   := -DTHEMIS_VERSION='"$(THEMIS_VERSION)"'
+
 ISA_SRCS := $(wildcard tests/isa/*.S)
 ISA_ELFS := $(ISA_SRCS:tests/isa/%.S=build/isa/%.elf)
 
-.PHONY: all guest test test-unit test-isa test-diff test-fuzz test-cli test-boot test-fork test-check test-lens bench format clean
+.PHONY: FORCE all guest test test-unit test-isa test-diff test-fuzz test-cli test-boot test-fork test-check test-lens bench format clean
 
 all: build/themis build/asan/themis $(ISA_ELFS) guest
 
@@ -39,11 +46,15 @@ build/asan/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -c $< -o $@
 
-build/themis: $(OBJS) $(MAIN) $(HDRS)
-	$(CC) $(CFLAGS) $(OBJS) $(MAIN) $(LDLIBS) -o $@
+build/version: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(THEMIS_VERSION)' | cmp -s - $@ || echo '$(THEMIS_VERSION)' >$@
 
-build/asan/themis: $(SAN_OBJS) $(MAIN) $(HDRS)
-	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) $(SAN_OBJS) $(MAIN) $(LDLIBS) -o $@
+build/themis: $(OBJS) $(MAIN) $(HDRS) build/version
+	$(CC) $(CFLAGS) $(VERSION_FLAG) $(OBJS) $(MAIN) $(LDLIBS) -o $@
+
+build/asan/themis: $(SAN_OBJS) $(MAIN) $(HDRS) build/version
+	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) $(VERSION_FLAG) $(SAN_OBJS) $(MAIN) $(LDLIBS) -o $@
 
 build/isa/%.elf: tests/isa/%.S $(wildcard tests/isa/*.h) tests/isa/link.ld
 	@mkdir -p $(dir $@)
@@ -61,9 +72,13 @@ build/asan/fuzz_cpu: tests/fuzz/fuzz_cpu.c $(SAN_OBJS) $(HDRS)
 build/asan/fuzz_virtio: tests/fuzz/fuzz_virtio.c $(SAN_OBJS) $(HDRS)
 	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -Isrc $< $(SAN_OBJS) $(LDLIBS) -o $@
 
-test-fuzz: build/asan/fuzz_cpu build/asan/fuzz_virtio
+build/asan/fuzz_layout: tests/fuzz/fuzz_layout.c $(SAN_OBJS) $(HDRS)
+	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -Isrc $< $(SAN_OBJS) $(LDLIBS) -o $@
+
+test-fuzz: build/asan/fuzz_cpu build/asan/fuzz_virtio build/asan/fuzz_layout
 	build/asan/fuzz_cpu 3000 1
 	build/asan/fuzz_virtio 20000 1
+	build/asan/fuzz_layout 1500 1
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_*.c))
 
@@ -116,3 +131,4 @@ bench: build/themis build/bench_fork guest
 	bench/boot/run.sh --build build
 	build/bench_fork build
 	bench/check/run.sh --build build
+	bench/lens/run.sh --build build

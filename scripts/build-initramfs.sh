@@ -40,9 +40,10 @@ if [ -n "$missing" ]; then
 fi
 
 srcs=$(find guest/agent -type f \( -name '*.c' -o -name '*.h' \) | LC_ALL=C sort)
+shared=src/check/op_table.h # the operation table the host shares
 hash=$(
 	{
-		for f in $srcs; do
+		for f in $srcs $shared; do
 			printf '%s\n' "$f"
 			cat "$f"
 		done

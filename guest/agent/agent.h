@@ -6,8 +6,24 @@
 #define THEMIS_GUEST_AGENT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #define AGENT_MAX_DISKS 8
+
+/* splitmix64's increment: state i of the sequence seeded with s is
+ * s + i * AGENT_SPLITMIX64_GAMMA. */
+#define AGENT_SPLITMIX64_GAMMA 0x9e3779b97f4a7c15ull
+
+/* splitmix64: advance *state and return the next number of its sequence.
+ * The agent's one copy (the agent is built apart from the host, whose
+ * copy is src/util/rng.h; the two must stay the same function). */
+static inline uint64_t agent_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += AGENT_SPLITMIX64_GAMMA);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
 
 /* One disk /dev/vdX, mounted at /mnt/N with the type from themis.fs=. */
 struct disk {
@@ -44,8 +60,13 @@ void fsops_list(struct disk *d, const char *top, const char *tag);
  * succeeded. */
 unsigned long work_run(struct disk *d, unsigned long long seed, unsigned long n);
 
-/* The model checker's commands (check.c): op, fp, dump and reset on every
- * disk of disks[0..ndisks). w[] holds the command's words, nw of them (nw
+/* The model checker's commands (check.c), on every disk of
+ * disks[0..ndisks): op and run (op without the fingerprints), fp, dump,
+ * reset and durable; ignore (the fields left out of fingerprints); umount
+ * and mount (the baseline's backtrack and the profile's cold reads); times
+ * (lstat's atime, mtime and ctime of some paths), mountopt (remount with an
+ * atime option) and sleep (let the guest's clock move on), for the
+ * semantics lens. w[] holds the command's words, nw of them (nw
  * may be one more than w[] holds: too many, a usage error). False when
  * w[0] is none of them (nothing done). */
 bool check_command(struct disk *disks, int ndisks, char **w, int nw);

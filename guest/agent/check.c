@@ -2,6 +2,9 @@
  *
  *   op NAME ARGS...  one operation on every disk; per disk "r I RET ERRNO",
  *                    then per disk "f I HEX32" (the fingerprint after it)
+ *   run NAME ARGS... the same operation with only the "r" lines: no walk
+ *                    after it, so the disks see the operation's own I/O
+ *                    (the io profile's probe)
  *   fp [time]        per disk "f I HEX32", then a "v" line as for op
  *   dump [time]      per disk and entry, sorted by path, "e I RECORD"
  *   reset            empty every test root; per disk "r I RET ERRNO"
@@ -11,6 +14,23 @@
  *                    (MODE remount), then per disk "f I HEX32" (or, with
  *                    dump, its "e I RECORD" lines). The host runs it inside
  *                    a fork and throws the machine away afterwards.
+ *   times PATH...    up to TIMES_MAX_PATHS paths; per disk and path
+ *                    "t I PATH atime=SEC.NSEC mtime=SEC.NSEC ctime=SEC.NSEC"
+ *                    (or "t I PATH !ERRNO"; "t I unmounted"): lstat's
+ *                    times and nothing else. Unlike dump, it reads no
+ *                    symlink (readlink moves a symlink's atime), so it
+ *                    moves no time itself: the semantics lens
+ *                    (src/lens/semantics.c) takes a dump first and this
+ *                    last before an operation, this first after it.
+ *   mountopt NAME    remount every mounted disk (MS_REMOUNT) with the
+ *                    atime option NAME (strictatime, relatime or noatime:
+ *                    ATIME_TABLE in op_table.h) in place of the one it had,
+ *                    kept for every later mount of the disk (op remount,
+ *                    durable remount, mount); per disk "r I RET ERRNO"
+ *   sleep SECONDS    nanosleep up to 3600 s, then "slept SECONDS": lets
+ *                    the guest's clock move on (it is virtual, so a sleep
+ *                    costs the host next to nothing) so that an operation
+ *                    after it stamps times a 1-second granularity shows
  *
  * After op's fingerprints, one line "v ENTRY..." lists what exists on the
  * first disk, as PATH:K (K: d directory, f file, l symlink, o other) for
@@ -18,7 +38,7 @@
  *
  * I is the disk's index; a disk that is not mounted answers "r I unmounted",
  * "f I unmounted", "e I unmounted". A malformed command touches no disk and
- * gets one line "error usage: ...". The grammar of op is in ops[] below;
+ * gets one line "error usage: ...". The grammar of op is src/check/op_table.h;
  * RECORD and the fingerprint are defined above the walk.
  *
  * Each disk's test root is its mount point; lost+found (and nilfs2's .nilfs) at the root is never
@@ -43,11 +63,13 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "../../src/check/op_table.h"
 #include "agent.h"
 #include "doorbell.h"
 
@@ -57,6 +79,9 @@
 #define MAX_SIZE  (1ull << 31)	/* sizes and offsets */
 #define MAX_ID	  4294967294ull /* uids and gids (not -1) */
 #define ROOT_MODE 0755		/* what reset leaves the root with */
+
+#define TIMES_MAX_PATHS 4    /* paths a times command takes */
+#define SLEEP_MAX	3600 /* seconds: well below relatime's one-day rule */
 
 static uint8_t chunk[CHUNK];
 static int real_root = -1; /* the agent's own "/", to leave a chroot */
@@ -106,12 +131,11 @@ static void leave_disk(void)
 
 /* ---- the data pattern ---- */
 
+/* Number i (from 0) of the splitmix64 sequence seeded with seed. */
 static uint64_t mix(uint64_t seed, uint64_t i)
 {
-	uint64_t z = seed + (i + 1) * 0x9e3779b97f4a7c15ull;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	uint64_t state = seed + i * AGENT_SPLITMIX64_GAMMA;
+	return agent_splitmix64(&state);
 }
 
 /* n pattern bytes of `seed` from position pos: byte p is byte p % 8
@@ -272,34 +296,59 @@ static struct res remount(struct disk *d)
 	return (struct res){r < 0 ? -1 : 0, d->err};
 }
 
-/* Argument letters: P a path (relative to the test root: "." or names
- * without "", "." or ".." parts, not in lost+found), T a symlink target
- * (any word), M an octal mode <= 07777, N a decimal <= 2^31, I a decimal
- * uid/gid < 2^32 - 1, S a decimal seed < 2^64, X an xattr name (any word),
- * C create flags (- or a comma list of excl, trunc), W write flags (- or a
- * comma list of append, sync), F a fallocate mode (0 or keep_size). */
+static struct res op_sync(const struct args *a)
+{
+	(void)a;
+	int fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return res_of(-1);
+	struct res r = res_of(syncfs(fd));
+	close(fd);
+	return r;
+}
+
+static struct res op_stat(const struct args *a)
+{
+	struct stat st;
+	return res_of(lstat(a->path[0], &st));
+}
+
+/* RET the bytes read (a cold read's probe for the io lens). */
+static struct res op_read(const struct args *a)
+{
+	int fd = open(a->path[0], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return res_of(-1);
+	uint64_t off = a->num[0], size = a->num[1], done = 0;
+	struct res r = {0, 0};
+	while (done < size) {
+		size_t n = size - done < CHUNK ? (size_t)(size - done) : CHUNK;
+		ssize_t got = pread(fd, chunk, n, (off_t)(off + done));
+		if (got < 0)
+			r = res_of(-1);
+		if (got <= 0)
+			break;
+		done += (uint64_t)got;
+	}
+	if (!r.err)
+		r.ret = (long long)done;
+	close(fd);
+	return r;
+}
+
+/* The operations, generated from the one table the host shares
+ * (src/check/op_table.h: names, argument letters and names). Each runs
+ * chrooted into a disk; remount (run NULL) is done outside, by step_disk. */
+#define op_remount NULL
 static const struct opdef {
-	const char *name, *letters, *usage;
+	const char *name, *letters, *args;
 	struct res (*run)(const struct args *a); /* NULL: remount */
 } ops[] = {
-    {"create", "PMC", "create PATH MODE FLAGS (FLAGS: - or excl,trunc)", op_create},
-    {"write", "PNNSW", "write PATH OFF SIZE SEED FLAGS (FLAGS: - or append,sync)", op_write},
-    {"truncate", "PN", "truncate PATH SIZE", op_truncate},
-    {"unlink", "P", "unlink PATH", op_unlink},
-    {"mkdir", "PM", "mkdir PATH MODE", op_mkdir},
-    {"rmdir", "P", "rmdir PATH", op_rmdir},
-    {"chmod", "PM", "chmod PATH MODE", op_chmod},
-    {"chown", "PI", "chown PATH UID", op_chown},
-    {"chgrp", "PI", "chgrp PATH GID", op_chgrp},
-    {"setxattr", "PXNS", "setxattr PATH NAME SIZE SEED", op_setxattr},
-    {"removexattr", "PX", "removexattr PATH NAME", op_removexattr},
-    {"rename", "PP", "rename SRC DST", op_rename},
-    {"link", "PP", "link SRC DST", op_link},
-    {"symlink", "TP", "symlink TARGET PATH", op_symlink},
-    {"fsync", "P", "fsync PATH", op_fsync},
-    {"fallocate", "PFNN", "fallocate PATH MODE OFF LEN (MODE: 0 or keep_size)", op_fallocate},
-    {"remount", "", "remount", NULL},
+#define AGENT_OP(e, name, letters, args, flags) {#name, letters, args, op_##name},
+    OP_TABLE(AGENT_OP)
+#undef AGENT_OP
 };
+#undef op_remount
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
 
 /* ---- parsing ---- */
@@ -406,9 +455,9 @@ static const struct opdef *parse_op(char **w, int nw, struct args *a)
 		if (!strcmp(w[1], ops[i].name))
 			op = &ops[i];
 	if (!op) {
-		out("error usage: op NAME ARGS... (NAME: create write truncate unlink mkdir "
-		    "rmdir chmod chown chgrp setxattr removexattr rename link symlink fsync "
-		    "fallocate remount)");
+#define AGENT_NAME(e, name, letters, args, flags) " " #name
+		out("error usage: op NAME ARGS... (NAME:" OP_TABLE(AGENT_NAME) ")");
+#undef AGENT_NAME
 		return NULL;
 	}
 	memset(a, 0, sizeof(*a));
@@ -417,7 +466,8 @@ static const struct opdef *parse_op(char **w, int nw, struct args *a)
 	for (int i = 0; ok && i < n; i++)
 		ok = parse_arg(op->letters[i], w[2 + i], a, &np, &nn);
 	if (!ok)
-		out("error usage: op %s", op->usage);
+		out("error usage: op %s %s (letters %s: see op_table.h)", op->name, op->args,
+		    op->letters);
 	return ok ? op : NULL;
 }
 
@@ -1109,11 +1159,11 @@ struct step {
 
 /* The op on a mounted disk and the fingerprint after it, in one visit. */
 static void step_disk(struct disk *d, const struct opdef *op, const struct args *a, struct step *s,
-		      struct sb *view)
+		      struct sb *view, bool fp)
 {
 	if (!op->run) {
 		s->r = remount(d);
-		if (enter_or_say(d, s->fp)) {
+		if (fp && enter_or_say(d, s->fp)) {
 			fp_here(false, s->fp, view);
 			leave_disk();
 		}
@@ -1127,7 +1177,8 @@ static void step_disk(struct disk *d, const struct opdef *op, const struct args 
 	mode_t old = umask(0);
 	s->r = op->run(a);
 	umask(old);
-	fp_here(false, s->fp, view);
+	if (fp)
+		fp_here(false, s->fp, view);
 	leave_disk();
 }
 
@@ -1139,7 +1190,9 @@ static void print_res(const struct disk *d, bool ran, struct res r)
 		out("r %d unmounted", d->idx);
 }
 
-static void cmd_op(struct disk *disks, int ndisks, char **w, int nw)
+/* op: the results, the fingerprints and the view; run (fp false): the
+ * results only, so that the disks see the operation's own I/O alone. */
+static void cmd_op(struct disk *disks, int ndisks, char **w, int nw, bool fp)
 {
 	struct args a;
 	struct step s[AGENT_MAX_DISKS];
@@ -1153,15 +1206,16 @@ static void cmd_op(struct disk *disks, int ndisks, char **w, int nw)
 	for (int i = 0; i < ndisks; i++) {
 		s[i].ran = disks[i].mounted;
 		if (s[i].ran)
-			step_disk(&disks[i], op, &a, &s[i], i == 0 ? &view : NULL);
+			step_disk(&disks[i], op, &a, &s[i], i == 0 ? &view : NULL, fp);
 		else
 			snprintf(s[i].fp, FP_LEN, "unmounted");
 	}
 	for (int i = 0; i < ndisks; i++)
 		print_res(&disks[i], s[i].ran, s[i].r);
-	for (int i = 0; i < ndisks; i++)
+	for (int i = 0; i < ndisks && fp; i++)
 		out("f %d %s", disks[i].idx, s[i].fp);
-	out("v %.*s", DB_MAX_LEN - 8, view.s);
+	if (fp)
+		out("v %.*s", DB_MAX_LEN - 8, view.s);
 	free(view.s);
 }
 
@@ -1296,11 +1350,103 @@ static void cmd_ignore(char **w, int nw)
 	out("ignore %u", ignored);
 }
 
+/* times PATH...: see the top of this file. lstat only: nothing here may
+ * move a time it reports. */
+static void cmd_times(struct disk *disks, int ndisks, char **w, int nw)
+{
+	bool ok = nw >= 2 && nw <= 1 + TIMES_MAX_PATHS;
+	for (int k = 1; ok && k < nw; k++)
+		ok = good_path(w[k]);
+	if (!ok) {
+		out("error usage: times PATH... (1 to %d paths)", TIMES_MAX_PATHS);
+		return;
+	}
+	for (int i = 0; i < ndisks; i++) {
+		char why[FP_LEN];
+		if (!enter_or_say(&disks[i], why)) {
+			out("t %d %s", disks[i].idx, why);
+			continue;
+		}
+		for (int k = 1; k < nw; k++) {
+			struct stat st;
+			struct sb b = {0};
+			sb_str(&b, w[k]);
+			if (lstat(w[k], &st) < 0) {
+				sb_str(&b, " !");
+				sb_str(&b, errname(errno));
+			} else {
+				sb_time(&b, " atime=", &st.st_atim);
+				sb_time(&b, " mtime=", &st.st_mtim);
+				sb_time(&b, " ctime=", &st.st_ctim);
+			}
+			out("t %d %s", disks[i].idx, b.s);
+			free(b.s);
+		}
+		leave_disk();
+	}
+}
+
+/* mountopt NAME: see the top of this file. MS_REMOUNT changes the
+ * mount's atime flags in place, the page cache kept: what an operation
+ * then does to the times is the option's doing alone. */
+static void cmd_mountopt(struct disk *disks, int ndisks, char **w, int nw)
+{
+	static const struct {
+		const char *name;
+		unsigned long flag;
+	} opts[] = {
+#define AGENT_ATIME(name, FLAG) {#name, MS_##FLAG},
+	    ATIME_TABLE(AGENT_ATIME)
+#undef AGENT_ATIME
+	};
+	const size_t nopts = sizeof(opts) / sizeof(opts[0]);
+	unsigned long atime_flags = 0, want = 0;
+	bool known = false;
+	for (size_t i = 0; i < nopts; i++) {
+		atime_flags |= opts[i].flag;
+		if (nw == 2 && !strcmp(w[1], opts[i].name))
+			known = true, want = opts[i].flag;
+	}
+	if (!known) {
+#define AGENT_ATIME_NAME(name, FLAG) " " #name
+		out("error usage: mountopt NAME (NAME:" ATIME_TABLE(AGENT_ATIME_NAME) ")");
+#undef AGENT_ATIME_NAME
+		return;
+	}
+	for (int i = 0; i < ndisks; i++) {
+		struct disk *d = &disks[i];
+		if (!d->mounted) {
+			out("r %d unmounted", d->idx);
+			continue;
+		}
+		unsigned long flags = (d->flags & ~atime_flags) | want;
+		int r = mount(d->dev, d->mnt, d->type, MS_REMOUNT | flags, d->data);
+		d->err = r < 0 ? errno : 0;
+		if (r == 0)
+			d->flags = flags;
+		out("r %d %d %s", d->idx, r < 0 ? -1 : 0, errname(d->err));
+	}
+}
+
+/* sleep SECONDS: see the top of this file. */
+static void cmd_sleep(char **w, int nw)
+{
+	uint64_t secs;
+	if (nw != 2 || !parse_dec(w[1], SLEEP_MAX, &secs)) {
+		out("error usage: sleep SECONDS (0 to %d)", SLEEP_MAX);
+		return;
+	}
+	struct timespec left = {(time_t)secs, 0};
+	while (nanosleep(&left, &left) < 0 && errno == EINTR)
+		;
+	out("slept %llu", (unsigned long long)secs);
+}
+
 bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 {
 	const char *c = w[0];
-	if (!strcmp(c, "op"))
-		cmd_op(disks, ndisks, w, nw);
+	if (!strcmp(c, "op") || !strcmp(c, "run"))
+		cmd_op(disks, ndisks, w, nw, c[0] == 'o');
 	else if (!strcmp(c, "reset"))
 		cmd_reset(disks, ndisks, nw);
 	else if (!strcmp(c, "ignore"))
@@ -1311,6 +1457,12 @@ bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 		cmd_mounts(disks, ndisks, c[0] == 'm', nw);
 	else if (!strcmp(c, "fp") || !strcmp(c, "dump"))
 		cmd_tree(disks, ndisks, w, nw);
+	else if (!strcmp(c, "times"))
+		cmd_times(disks, ndisks, w, nw);
+	else if (!strcmp(c, "mountopt"))
+		cmd_mountopt(disks, ndisks, w, nw);
+	else if (!strcmp(c, "sleep"))
+		cmd_sleep(w, nw);
 	else
 		return false;
 	return true;

@@ -42,18 +42,10 @@ static const mode_t modes[] = {0644, 0600, 0755, 0400, 0666, 0700};
 static struct disk *cur;
 static uint8_t wbuf[WORK_MAX_LEN];
 
-static uint64_t next_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* Uniform enough in [0, n) for the small n here. */
 static uint64_t below(uint64_t *s, uint64_t n)
 {
-	return next_rand(s) % n;
+	return agent_splitmix64(s) % n;
 }
 
 /* The full path of `rel` on the current disk, in one of two buffers. */
@@ -88,7 +80,7 @@ static int do_write(uint64_t *s, const char *rel)
 		off = below(s, WORK_MAX_OFF);
 		len = 1 + below(s, WORK_MAX_LEN);
 	}
-	uint64_t seed = next_rand(s);
+	uint64_t seed = agent_splitmix64(s);
 	for (uint64_t i = 0; i < len; i++) {
 		uint64_t x = (off + i + 1) * 0x9e3779b97f4a7c15ull ^ seed;
 		x ^= x >> 29;
@@ -151,7 +143,7 @@ unsigned long work_run(struct disk *d, unsigned long long seed, unsigned long n)
 	uint64_t s = (uint64_t)seed;
 	/* Mix the disk in, then one draw to spread it. */
 	s ^= ((uint64_t)d->idx + 1) * 0xd1b54a32d192ed03ull;
-	next_rand(&s);
+	agent_splitmix64(&s);
 	mkdir(fp(0, "w"), 0755); /* not counted: EEXIST after the first time */
 	unsigned long ok = 0;
 	for (unsigned long i = 0; i < n; i++) {

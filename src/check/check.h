@@ -10,14 +10,18 @@
  * the machine is restored. A discrepancy (different results, or different
  * fingerprints) is written out as a trace that `themis replay` re-runs.
  *
- * The search stack: depth d of the DFS is fork level d of the machine.
- * Invariant, checked at every transition: virt depth == DFS depth. */
+ * The search stack: the state at depth d of the DFS (d operations from
+ * the root) is the machine at fork level d, and dfs opens level d + 1 to
+ * try its candidates. Invariant, checked by dfs (explore.c) after that
+ * fork, after every restore and before the release: the machine is at
+ * level d + 1 (the baseline, which never forks, is exempt). */
 #ifndef THEMIS_CHECK_H
 #define THEMIS_CHECK_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../lens/lens.h"
 #include "../machine/virt.h"
 #include "coverage.h"
 #include "ops.h"
@@ -45,6 +49,10 @@ struct check_step {
 	uint8_t disk[CHECK_MAX_FS][16];	 /* on disk (durability on) */
 	uint8_t key[16];		 /* the visited key: live and disk views */
 	struct op_view view;		 /* what exists on the first filesystem */
+	/* The check's verdict so far, as lenses see it in after(): 0 the
+	 * filesystems agree, 1 a discrepancy, -1 the guest failed (the
+	 * machine must not be run). */
+	int verdict;
 };
 
 /* The machine and what the search needs to rebuild it (for traces). */
@@ -57,6 +65,10 @@ struct check_machine {
 	uint64_t op_budget; /* instructions an operation may take (0: default) */
 	const char *load;   /* a saved machine to start from instead of booting */
 	enum check_durability durability;
+	/* The lenses every check runs (NULL: the always-on ones, without
+	 * state), and the words they count into (NULL: thrown away). */
+	const struct lens_set *lenses;
+	uint64_t *lens_words;
 };
 
 struct check_config {
@@ -64,6 +76,7 @@ struct check_config {
 	int jobs;		  /* worker processes (1: the search runs in this one) */
 	const char *redis;	  /* redis://HOST:PORT: share the run there (NULL: memory) */
 	const char *redis_config; /* what workers joining the run must match */
+	const char *lens_names;	  /* --lens: the optional lenses, comma-separated */
 	int lease;		  /* seconds a Redis worker may go unheard from */
 	double time_budget;	  /* seconds, 0: none */
 	int depth;
@@ -86,9 +99,11 @@ struct check_result {
 	unsigned discrepancies, findings;
 	int deepest;
 	double seconds;
-	bool complete;		    /* the whole scope was explored (no budget cut it) */
-	struct coverage cov, scope; /* see coverage.h */
-	char note[256];		    /* a warning for the summary, or "" */
+	bool complete;	/* the whole scope was explored (no budget cut it) */
+	char note[256]; /* a warning for the summary, or "" */
+	/* The lenses' words merged over the run, to report with the set the
+	 * caller opens alike (lens_set_open with the run's names). */
+	uint64_t lens[LENS_WORDS_MAX];
 };
 
 /* Boot the machine to the agent's command loop with one disk per fs.
@@ -100,17 +115,35 @@ int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t 
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
 		size_t whylen);
 
-/* Run `cmd` (an operation, or "fp" for the state as it is) and check
- * the state it leaves, in both views (parent: the step that led to the
- * state cmd runs in, or NULL when unknown): 0 if every filesystem agrees; 1 with
+/* Parse the agent's reply to a command: "r I RET ERR", "f I HEX32" and
+ * "v PATH:K ..." lines into s (which the caller zeroed); every disk must
+ * answer with both (need_r) or with its fingerprint. 0, or -1 with why. */
+int check_parse_reply(const char *log, int nfs, bool need_r, struct check_step *s, char *why,
+		      size_t whylen);
+
+/* Run `op` (an operation, or check_root_op for the state as it is) and
+ * check the state it leaves, through every lens of m (the on-disk view is
+ * one) (parent: the step that led to the state op runs in, or NULL when
+ * unknown): 0 if every filesystem agrees; 1 with
  * a one-line description in why and a short signature in sig that replays
  * and minimization match ("result"; "state:FIELD" the live views differ;
  * "disk:FIELD" the on-disk views differ; "durability:FIELD" a filesystem's
  * disk differs from its own cache after sync); -1 when the guest failed
  * (panic, hang: why says what; sig is "finding"). */
-int check_state(struct virt *v, const struct check_machine *m, const char *cmd,
+int check_state(struct virt *v, const struct check_machine *m, const struct op *op,
 		const struct check_step *parent, struct check_step *s, char *why, size_t whylen,
 		char *sig, size_t siglen);
+/* The pseudo-operation of a root check: "fp", kind OP_NKINDS. */
+extern const struct op check_root_op;
+/* The typed operation of an agent command text (kind -1 when unknown). */
+void check_op_of_text(const char *text, struct op *out);
+
+/* The on-disk view of the state the machine is in (the disk lens): sync and
+ * read back with caches dropped or through a remount, in a fork thrown
+ * away; compared across the filesystems and with each one's live view.
+ * Sets s->disk; the return as check_state's. */
+int check_disk_view(struct virt *v, const struct check_machine *m, const struct check_step *parent,
+		    struct check_step *s, char *why, size_t whylen, char *sig, size_t siglen);
 
 /* The exploration. 0 (see result), or -1 with err for setup errors. */
 int check_explore(const struct check_config *cfg, struct check_result *res, char *err,

@@ -1,31 +1,23 @@
-/* coverage.c - see coverage.h. The argument grammar mirrors the guest
- * agent's (guest/agent/check.c): one letter per argument. */
+/* coverage.c - see coverage.h. The arguments and their kinds come from
+ * the operation table (op_table.h), the agent's grammar. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coverage.h"
 
-/* Per kind: the argument names in command order; "-" is an argument not
- * counted (a data seed). */
-static const char *const arg_names[OP_NKINDS][COV_ARGS + 1] = {
-    [OP_CREATE] = {"path", "mode", "flags"},
-    [OP_WRITE] = {"path", "off", "size", "-", "flags"},
-    [OP_TRUNCATE] = {"path", "size"},
-    [OP_UNLINK] = {"path"},
-    [OP_MKDIR] = {"path", "mode"},
-    [OP_RMDIR] = {"path"},
-    [OP_CHMOD] = {"path", "mode"},
-    [OP_CHOWN] = {"path", "uid"},
-    [OP_CHGRP] = {"path", "gid"},
-    [OP_SETXATTR] = {"path", "name", "size", "-"},
-    [OP_REMOVEXATTR] = {"path", "name"},
-    [OP_RENAME] = {"src", "dst"},
-    [OP_LINK] = {"src", "dst"},
-    [OP_SYMLINK] = {"target", "path"},
-    [OP_FSYNC] = {"path"},
-    [OP_FALLOCATE] = {"path", "mode", "off", "len"},
-    [OP_REMOUNT] = {NULL},
-};
+/* Argument a of kind k: its name (from op_table.h's args, "-" for one not
+ * counted) into out, and its letter; 0 past the last argument. */
+static char arg_at(enum op_kind k, int a, char *out, size_t cap)
+{
+	const char *letters = op_letters(k), *p = op_args(k);
+	if (a >= (int)strlen(letters) || a >= COV_ARGS)
+		return 0;
+	for (int i = 0; i < a; i++)
+		p += strcspn(p, " "), p += strspn(p, " ");
+	snprintf(out, cap, "%.*s", (int)strcspn(p, " "), p);
+	return letters[a];
+}
 
 /* Outcomes with a bit of their own; any other errno is the last bit. */
 static const char *const outcomes[] = {
@@ -33,11 +25,6 @@ static const char *const outcomes[] = {
     "EPERM",	  "EACCES", "ENOSPC", "EFBIG",	      "EMLINK", "ENODATA",   "ERANGE",
     "EOPNOTSUPP", "ELOOP",  "EXDEV",  "ENAMETOOLONG", "EBUSY",	"EIO",	     "other"};
 #define NOUTCOMES (sizeof(outcomes) / sizeof(outcomes[0]))
-
-static bool numeric(const char *name)
-{
-	return !strcmp(name, "off") || !strcmp(name, "size") || !strcmp(name, "len");
-}
 
 /* 0 for 0, else 1 + floor(log2(n)), at most 31. */
 static unsigned pow2_bin(unsigned long long n)
@@ -60,12 +47,6 @@ static unsigned word_bin(const char *w, size_t n)
 	return h % 32;
 }
 
-static bool path_arg(const char *name)
-{
-	return !strcmp(name, "path") || !strcmp(name, "src") || !strcmp(name, "dst") ||
-	       !strcmp(name, "target");
-}
-
 /* A path's bin: its place in the pools (files 0-15, directories 16-31). */
 static unsigned path_bin(const struct op_pools *p, const char *w, size_t n)
 {
@@ -84,16 +65,16 @@ void cov_add(struct coverage *c, const struct op_pools *pools, const char *text,
 	if (k < 0)
 		return;
 	const char *p = text + 3 + strlen(op_name((enum op_kind)k));
-	for (int a = 0; a < COV_ARGS && arg_names[k][a]; a++) {
+	char name[16], l;
+	for (int a = 0; (l = arg_at((enum op_kind)k, a, name, sizeof(name))); a++) {
 		p += strspn(p, " ");
 		size_t n = strcspn(p, " ");
 		if (!n)
 			break;
-		const char *name = arg_names[k][a];
 		if (strcmp(name, "-"))
-			c->in[k][a] |= 1u << (numeric(name)    ? pow2_bin(strtoull(p, NULL, 10))
-					      : path_arg(name) ? path_bin(pools, p, n)
-							       : word_bin(p, n));
+			c->in[k][a] |= 1u << (l == 'N' ? pow2_bin(strtoull(p, NULL, 10))
+					      : l == 'P' || l == 'T' ? path_bin(pools, p, n)
+								     : word_bin(p, n));
 		p += n;
 	}
 	unsigned o = 0;
@@ -139,9 +120,10 @@ void cov_print(FILE *f, const struct coverage *t, const struct coverage *scope, 
 		if (!(mask >> k & 1))
 			continue;
 		fprintf(f, "  %-12s", op_name((enum op_kind)k));
-		for (int a = 0; a < COV_ARGS && arg_names[k][a]; a++)
-			if (strcmp(arg_names[k][a], "-"))
-				fprintf(f, " %s %d/%d", arg_names[k][a], popcount(t->in[k][a]),
+		char name[16];
+		for (int a = 0; arg_at((enum op_kind)k, a, name, sizeof(name)); a++)
+			if (strcmp(name, "-"))
+				fprintf(f, " %s %d/%d", name, popcount(t->in[k][a]),
 					popcount(t->in[k][a] | scope->in[k][a]));
 		fprintf(f, "  ->");
 		if (!t->out[k])
@@ -164,9 +146,10 @@ void cov_json(FILE *f, const struct coverage *t, const struct coverage *scope, u
 			op_name((enum op_kind)k));
 		first = false;
 		bool a1 = true;
-		for (int a = 0; a < COV_ARGS && arg_names[k][a]; a++)
-			if (strcmp(arg_names[k][a], "-")) {
-				fprintf(f, "%s\"%s\": [%d, %d]", a1 ? "" : ", ", arg_names[k][a],
+		char name[16];
+		for (int a = 0; arg_at((enum op_kind)k, a, name, sizeof(name)); a++)
+			if (strcmp(name, "-")) {
+				fprintf(f, "%s\"%s\": [%d, %d]", a1 ? "" : ", ", name,
 					popcount(t->in[k][a]),
 					popcount(t->in[k][a] | scope->in[k][a]));
 				a1 = false;

@@ -3,9 +3,9 @@
  * of each argument were tried, and which outcomes (success or an errno)
  * came back. Sizes and offsets fall in power-of-two bins (0, 1, 2-3,
  * 4-7, ...); paths (by their place in the pools), modes, owners, names
- * and flags each in a bin of their own. The bins the scope could produce are found by running the same
- * counting over every candidate of the scope, so a summary can say
- * "offset 5/5". Bit sets of 32-bit words: merged with OR across workers. */
+ * and flags each in a bin of their own. The bins the scope could produce are found by running the
+ * same counting over every candidate of the scope, so a summary can say "offset 5/5". Bit sets of
+ * 32-bit words: merged with OR across workers. */
 #ifndef THEMIS_COVERAGE_H
 #define THEMIS_COVERAGE_H
 

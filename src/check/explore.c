@@ -289,8 +289,7 @@ static void try_op(struct search *s, const struct op *op, const struct check_ste
 	s->delta.states++;
 	if ((uint64_t)s->depth + 1 > s->delta.deepest)
 		s->delta.deepest = (uint64_t)s->depth + 1; /* operations deep */
-	int rc = check_state(s->v, m, op->text, node, st, why, sizeof(why), sig, sizeof(sig));
-	cov_add(&s->delta.cov, &s->cfg->pools, op->text, rc < 0 ? "EIO" : st->err[0]);
+	int rc = check_state(s->v, m, op, node, st, why, sizeof(why), sig, sizeof(sig));
 	if (s->cfg->verbose && rc >= 0) {
 		fprintf(stderr, "%*s%s ->", 2 * s->depth, "", op->text);
 		for (int i = 0; i < m->nfs; i++)
@@ -415,7 +414,9 @@ static void dfs(struct search *s, const struct check_step *node)
 	}
 	s->ncand[d] = n;
 	s->next[d] = 0;
-	while (s->next[d] < s->ncand[d] && budget_left(s)) {
+	/* check.h's invariant, after the fork, every restore and before the
+	 * release: this node's fork is level d + 1. */
+	while (s->v->depth == (unsigned)d + 1 && s->next[d] < s->ncand[d] && budget_left(s)) {
 		donate(s);
 		if (s->next[d] >= s->ncand[d])
 			break;
@@ -423,6 +424,12 @@ static void dfs(struct search *s, const struct check_step *node)
 		virt_restore(s->v);
 		s->delta.restores++;
 		progress(s);
+	}
+	if (s->v->depth != (unsigned)d + 1) {
+		fprintf(stderr, "themis: internal error: fork level %u at search depth %d\n",
+			s->v->depth, d);
+		s->share->ops->stop(s->share); /* the run is not complete */
+		s->stop = true;
 	}
 	s->ncand[d] = s->next[d] = 0;
 	virt_release(s->v);
@@ -472,8 +479,8 @@ static void run_item(struct search *s, const char *item, const struct check_step
 static int check_root(struct search *s, struct check_step *root, char *err, size_t errlen)
 {
 	char why[CHECK_DETAIL_MAX], sig[64];
-	int rc =
-	    check_state(s->v, &s->cfg->m, "fp", NULL, root, why, sizeof(why), sig, sizeof(sig));
+	int rc = check_state(s->v, &s->cfg->m, &check_root_op, NULL, root, why, sizeof(why), sig,
+			     sizeof(sig));
 	if (rc < 0)
 		snprintf(err, errlen, "at the root: %s", why);
 	else if (rc > 0)
@@ -581,6 +588,7 @@ static void run_swarm(struct search *s, const struct check_step *root)
 			fprintf(stderr, "themis: %s\n", err);
 			break;
 		}
+		memcpy(own->kinds, s->share->kinds, sizeof(own->kinds));
 		s->cfg = &mc;
 		s->space = own;
 		work(s, root);
@@ -666,6 +674,8 @@ static int run_jobs(struct search *s, const struct check_step *root)
 				fprintf(stderr, "themis: worker %d: %s\n", n + 1, err);
 				_exit(2);
 			}
+			if (own != s->share)
+				memcpy(own->kinds, s->share->kinds, sizeof(own->kinds));
 			s->share = s->space = own;
 			s->show_progress = false;
 			work(s, root);
@@ -702,8 +712,9 @@ static int run_jobs(struct search *s, const struct check_step *root)
 	return bad ? -1 : 0;
 }
 
-static int write_report(const struct check_config *cfg, struct share *sh,
-			const struct check_result *r, char *err, size_t errlen)
+static int write_report(const struct check_config *cfg, const struct lens_set *ls, struct share *sh,
+			const struct check_result *r, const struct share_totals *t, char *err,
+			size_t errlen)
 {
 	char path[1024];
 	if (mkdir(cfg->out_dir, 0777) != 0 && errno != EEXIST) {
@@ -748,18 +759,16 @@ static int write_report(const struct check_config *cfg, struct share *sh,
 		"  \"jobs\": %d,\n  \"durability\": \"%s\",\n  \"time\": %s,\n",
 		cfg->depth, (unsigned long long)cfg->seed, cfg->branch, cfg->swarm, cfg->jobs,
 		check_durability_name(m->durability), m->time ? "true" : "false");
-	fprintf(f, "  \"states\": %llu,\n  \"operations\": %llu,\n  \"unique_states\": %llu,\n",
-		(unsigned long long)r->states, (unsigned long long)r->ops,
-		(unsigned long long)r->unique);
-	fprintf(f,
-		"  \"deepest\": %d,\n  \"complete\": %s,\n  \"seconds\": %.3f,\n"
-		"  \"states_per_second\": %.2f,\n",
-		r->deepest, r->complete ? "true" : "false", r->seconds,
+#define JSON_TOTAL(name, kind, json, text)                                                         \
+	fprintf(f, "  \"%s\": %llu,\n", json, (unsigned long long)t->name);
+	SHARE_TOTALS(JSON_TOTAL)
+#undef JSON_TOTAL
+	fprintf(f, "  \"complete\": %s,\n  \"seconds\": %.3f,\n  \"states_per_second\": %.2f,\n",
+		r->complete ? "true" : "false", r->seconds,
 		r->seconds > 0 ? r->states / r->seconds : 0.0);
-	fprintf(f, "  \"coverage\": ");
-	cov_json(f, &r->cov, &r->scope, cfg->ops);
-	fprintf(f, ",\n  \"discrepancies\": %u,\n  \"findings\": %u\n}\n", r->discrepancies,
-		r->findings);
+	fprintf(f, "  \"lenses\": ");
+	lens_set_report(ls, t->lens, f, true);
+	fprintf(f, "\n}\n");
 	if (fclose(f) != 0) {
 		snprintf(err, errlen, "%s: write failed", path);
 		return -1;
@@ -776,7 +785,7 @@ static void result_from(struct check_result *res, const struct share_totals *t)
 	res->discrepancies = (unsigned)t->discrepancies;
 	res->findings = (unsigned)t->findings;
 	res->deepest = (int)t->deepest;
-	res->cov = t->cov;
+	memcpy(res->lens, t->lens, sizeof(res->lens));
 	if (t->full && !res->note[0])
 		snprintf(res->note, sizeof(res->note),
 			 "the visited set filled up: later states were taken as seen and not "
@@ -784,18 +793,29 @@ static void result_from(struct check_result *res, const struct share_totals *t)
 }
 
 /* Boot (or load) the machine, check the root, and run the search: in this
- * process (jobs 1, swarm, baseline) or in forked workers. */
-static int explore_run(const struct check_config *cfg, struct share *sh, struct check_result *res,
-		       char *err, size_t errlen)
+ * process (jobs 1, swarm, baseline) or in forked workers; with `report`,
+ * write the run's report.json. The lenses are opened here, once per
+ * process that boots a machine (forked workers inherit them). */
+static int explore_run(const struct check_config *given, struct share *sh, struct check_result *res,
+		       bool report, char *err, size_t errlen)
 {
 	memset(res, 0, sizeof(*res));
+	struct check_config run = *given, *cfg = &run;
+	struct lens_set ls;
+	if (lens_set_open(&ls, cfg->lens_names, given, &given->m, err, errlen))
+		return -1;
+	lens_set_kinds(&ls, sh->kinds);
+	run.m.lenses = &ls;
 	struct virt *v = calloc(1, sizeof(*v));
 	if (!v || check_boot(v, &cfg->m, err, errlen)) {
 		free(v);
+		lens_set_close(&ls);
 		return -1;
 	}
 	struct search *s = search_new(cfg, sh, v);
 	struct check_step *root = malloc(sizeof(*root));
+	if (s)
+		run.m.lens_words = s->delta.lens;
 	int rc = s && root ? check_root(s, root, err, errlen) : -1;
 	if (rc > 0)
 		sh->ops->stop(sh); /* nothing below a root that differs is worth a look */
@@ -825,7 +845,9 @@ static int explore_run(const struct check_config *cfg, struct share *sh, struct 
 		res->complete = !sh->ops->stopped(sh) && !res->note[0];
 		if (cfg->progress)
 			print_progress(&s->total, s->t0, 0, cfg->depth, true);
-		rc = 0;
+		rc = report && cfg->out_dir
+			 ? write_report(cfg, &ls, sh, res, &s->total, err, errlen)
+			 : 0;
 	}
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -833,6 +855,7 @@ static int explore_run(const struct check_config *cfg, struct share *sh, struct 
 		search_free(s);
 	virt_free(v);
 	free(v);
+	lens_set_close(&ls);
 	return rc;
 }
 
@@ -846,12 +869,7 @@ int check_explore(const struct check_config *cfg, struct check_result *res, char
 	struct share *sh = open_share(cfg, true, err, errlen);
 	if (!sh)
 		return -1;
-	int rc = explore_run(cfg, sh, res, err, errlen);
-	if (rc == 0) {
-		cov_scope(&res->scope, cfg->ops, &cfg->pools);
-		if (cfg->out_dir)
-			rc = write_report(cfg, sh, res, err, errlen);
-	}
+	int rc = explore_run(cfg, sh, res, true, err, errlen);
 	sh->ops->close(sh);
 	return rc;
 }
@@ -859,5 +877,5 @@ int check_explore(const struct check_config *cfg, struct check_result *res, char
 int check_work(const struct check_config *cfg, struct share *sh, struct check_result *res,
 	       char *err, size_t errlen)
 {
-	return explore_run(cfg, sh, res, err, errlen);
+	return explore_run(cfg, sh, res, false, err, errlen);
 }

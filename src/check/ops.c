@@ -6,26 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/rng.h"
 #include "ops.h"
 
-static const char *const names[OP_NKINDS] = {
-    [OP_CREATE] = "create",
-    [OP_WRITE] = "write",
-    [OP_TRUNCATE] = "truncate",
-    [OP_UNLINK] = "unlink",
-    [OP_MKDIR] = "mkdir",
-    [OP_RMDIR] = "rmdir",
-    [OP_CHMOD] = "chmod",
-    [OP_CHOWN] = "chown",
-    [OP_CHGRP] = "chgrp",
-    [OP_SETXATTR] = "setxattr",
-    [OP_REMOVEXATTR] = "removexattr",
-    [OP_RENAME] = "rename",
-    [OP_LINK] = "link",
-    [OP_SYMLINK] = "symlink",
-    [OP_FSYNC] = "fsync",
-    [OP_FALLOCATE] = "fallocate",
-    [OP_REMOUNT] = "remount",
+static const struct {
+	const char *name, *letters, *args;
+	unsigned flags;
+} table[OP_NKINDS] = {
+#define OP_ROW(e, name, letters, args, flags) [OP_##e] = {#name, letters, args, flags},
+    OP_TABLE(OP_ROW)
+#undef OP_ROW
 };
 
 static const char *const default_files[] = {"f0", "f1", "f2", "d0/f0", "d0/f1", "d0/f2", "d1/f0"};
@@ -42,13 +32,43 @@ static const unsigned xattr_sizes[] = {0, 1, 16, 255};
 
 const char *op_name(enum op_kind k)
 {
-	return (unsigned)k < OP_NKINDS ? names[k] : "?";
+	return (unsigned)k < OP_NKINDS ? table[k].name : "?";
 }
 
-int op_kind_by_name(const char *name)
+const char *op_letters(enum op_kind k)
+{
+	return (unsigned)k < OP_NKINDS ? table[k].letters : "";
+}
+
+const char *op_args(enum op_kind k)
+{
+	return (unsigned)k < OP_NKINDS ? table[k].args : "";
+}
+
+unsigned op_flags(enum op_kind k)
+{
+	return (unsigned)k < OP_NKINDS ? table[k].flags : 0;
+}
+
+uint32_t op_scope_mask(void)
+{
+	uint32_t m = 0;
+	for (int k = 0; k < OP_NKINDS; k++)
+		m |= (table[k].flags & OPF_SCOPE) ? 1u << k : 0;
+	return m;
+}
+
+const char *op_names_list(void)
+{
+#define OP_WORD(e, name, letters, args, flags) #name ", "
+	return OP_TABLE(OP_WORD) "all, scope";
+#undef OP_WORD
+}
+
+static int kind_by_name(const char *name)
 {
 	for (int k = 0; k < OP_NKINDS; k++)
-		if (!strcmp(name, names[k]))
+		if (!strcmp(name, table[k].name))
 			return k;
 	return -1;
 }
@@ -58,7 +78,7 @@ int op_kind_of_text(const char *text)
 	char word[32];
 	if (sscanf(text, "op %31s", word) != 1)
 		return -1;
-	return op_kind_by_name(word);
+	return kind_by_name(word);
 }
 
 int64_t op_mask_parse(const char *list, const char **bad, int *badlen)
@@ -71,14 +91,16 @@ int64_t op_mask_parse(const char *list, const char **bad, int *badlen)
 		if (n < sizeof(word)) {
 			memcpy(word, p, n);
 			word[n] = 0;
-			k = !strcmp(word, "all") ? OP_NKINDS : op_kind_by_name(word);
+			k = !strcmp(word, "all")     ? OP_NKINDS
+			    : !strcmp(word, "scope") ? OP_NKINDS + 1
+						     : kind_by_name(word);
 		}
 		if (k < 0) {
 			*bad = p;
 			*badlen = (int)n;
 			return -1;
 		}
-		mask |= k == OP_NKINDS ? (1LL << OP_NKINDS) - 1 : 1LL << k;
+		mask |= k == OP_NKINDS ? OP_ALL_MASK : k > OP_NKINDS ? op_scope_mask() : 1u << k;
 		p += n + (p[n] == ',');
 	}
 	return mask;
@@ -87,52 +109,42 @@ int64_t op_mask_parse(const char *list, const char **bad, int *badlen)
 static const struct {
 	const char *fs;
 	uint32_t unsupported;
+	const char *unrepresented;
 } fs_table[] = {
-    {"ext2", 1u << OP_FALLOCATE},
-    {"ext3", 1u << OP_FALLOCATE},
-    {"ext4", 0},
-    {"xfs", 0},
-    {"btrfs", 0},
-    {"f2fs", 0},
-    {"jfs", 1u << OP_FALLOCATE},
-    {"nilfs2", 1u << OP_FALLOCATE | 1u << OP_SETXATTR | 1u << OP_REMOVEXATTR},
-    {"minix", 1u << OP_FALLOCATE | 1u << OP_SETXATTR | 1u << OP_REMOVEXATTR},
-    /* FAT-family: no owners, no links, no modes beyond read-only, no xattrs. */
-    {"vfat", 1u << OP_CHOWN | 1u << OP_CHGRP | 1u << OP_LINK | 1u << OP_SYMLINK | 1u << OP_CHMOD |
-		 1u << OP_SETXATTR | 1u << OP_REMOVEXATTR | 1u << OP_FALLOCATE},
-    {"exfat", 1u << OP_CHOWN | 1u << OP_CHGRP | 1u << OP_LINK | 1u << OP_SYMLINK | 1u << OP_CHMOD |
-		  1u << OP_SETXATTR | 1u << OP_REMOVEXATTR | 1u << OP_FALLOCATE},
+#define FS_ROW(name, unsupported, unrepresented) {#name, unsupported, unrepresented},
+    FS_TABLE(FS_ROW)
+#undef FS_ROW
 };
+#define NFS (sizeof(fs_table) / sizeof(fs_table[0]))
+
+static int fs_index(const char *fs)
+{
+	for (size_t i = 0; i < NFS; i++)
+		if (!strcmp(fs, fs_table[i].fs))
+			return (int)i;
+	return -1;
+}
 
 const char *fs_unrepresented(const char *fs)
 {
-	/* FAT keeps no permission bits (all read 0755 from the mount's umask),
-	 * no link counts worth the name, and no xattrs. */
-	return !strcmp(fs, "vfat") || !strcmp(fs, "exfat") ? "mode,nlink,xattrs" : "";
+	int i = fs_index(fs);
+	return i < 0 ? "" : fs_table[i].unrepresented;
 }
 
 bool fs_known(const char *fs)
 {
-	for (size_t i = 0; i < sizeof(fs_table) / sizeof(fs_table[0]); i++)
-		if (!strcmp(fs, fs_table[i].fs))
-			return true;
-	return false;
+	return fs_index(fs) >= 0;
 }
 
 uint32_t fs_supported_ops(const char *fs)
 {
-	for (size_t i = 0; i < sizeof(fs_table) / sizeof(fs_table[0]); i++)
-		if (!strcmp(fs, fs_table[i].fs))
-			return ((1u << OP_NKINDS) - 1) & ~fs_table[i].unsupported;
-	return 0;
+	int i = fs_index(fs);
+	return i < 0 ? 0 : OP_ALL_MASK & ~fs_table[i].unsupported;
 }
 
 uint64_t op_rng_next(uint64_t *s)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(s);
 }
 
 #define PICK(rng, arr) (arr[op_rng_next(rng) % (sizeof(arr) / sizeof(arr[0]))])
@@ -303,7 +315,12 @@ static void format_op(uint64_t *rng, const struct op_pools *p, const struct op_v
 			 op_rng_next(rng) % 2 ? "0" : "keep_size", size_of(rng, p, 16),
 			 size_of(rng, p, 16));
 		break;
-	default: snprintf(t, n, "op remount"); break;
+	case OP_STAT: snprintf(t, n, "op stat %s", any_path(rng, p, v)); break;
+	case OP_READ:
+		snprintf(t, n, "op read %s %lu %lu", FILE_E(1), size_of(rng, p, 16),
+			 size_of(rng, p, 16));
+		break;
+	default: snprintf(t, n, "op %s", op_name(k)); break; /* no arguments */
 	}
 }
 
@@ -388,8 +405,13 @@ static void enumerate_kind(struct sink *s, const struct op_pools *p, enum op_kin
 	static const struct {
 		enum op_kind k;
 		const char *arg;
-	} simple[] = {{OP_CHMOD, "0600"},	    {OP_CHOWN, "1000"},		{OP_CHGRP, "1000"},
-		      {OP_SETXATTR, "user.a 16 1"}, {OP_REMOVEXATTR, "user.a"}, {OP_FSYNC, NULL}};
+	} simple[] = {{OP_CHMOD, "0600"},
+		      {OP_CHOWN, "1000"},
+		      {OP_CHGRP, "1000"},
+		      {OP_SETXATTR, "user.a 16 1"},
+		      {OP_REMOVEXATTR, "user.a"},
+		      {OP_FSYNC, NULL},
+		      {OP_STAT, NULL}};
 	switch (k) {
 	case OP_CREATE:
 		for (int f = 0; f < p->nfiles; f++)
@@ -446,7 +468,15 @@ static void enumerate_kind(struct sink *s, const struct op_pools *p, enum op_kin
 						     "op %s %s %s", name, a[i], a[j]);
 		}
 		break;
-	case OP_REMOUNT: emit(s, k, NULL, NULL, "op remount"); break;
+	case OP_READ:
+		for (int f = 0; f < p->nfiles; f++)
+			for (int a = 0; a < nsz; a++)
+				for (int b = 0; b < nsz; b++)
+					emit(s, k, p->files[f], NULL, "op read %s %lu %lu",
+					     p->files[f], off[a], sz[b]);
+		break;
+	case OP_REMOUNT:
+	case OP_SYNC: emit(s, k, NULL, NULL, "op %s", name); break;
 	default:
 		for (size_t i = 0; i < sizeof(simple) / sizeof(simple[0]); i++)
 			if (simple[i].k == k)

@@ -11,26 +11,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "op_table.h"
+
 enum op_kind {
-	OP_CREATE,
-	OP_WRITE,
-	OP_TRUNCATE,
-	OP_UNLINK,
-	OP_MKDIR,
-	OP_RMDIR,
-	OP_CHMOD,
-	OP_CHOWN,
-	OP_CHGRP,
-	OP_SETXATTR,
-	OP_REMOVEXATTR,
-	OP_RENAME,
-	OP_LINK,
-	OP_SYMLINK,
-	OP_FSYNC,
-	OP_FALLOCATE,
-	OP_REMOUNT,
-	OP_NKINDS
+#define OP_ENUM(e, name, letters, args, flags) OP_##e,
+	OP_TABLE(OP_ENUM)
+#undef OP_ENUM
+	    OP_NKINDS
 };
+
+#define OP_ALL_MASK ((1u << OP_NKINDS) - 1)
+_Static_assert(OP_NKINDS <= 32, "operation masks are 32 bits");
 
 #define OP_TEXT_MAX 192
 
@@ -40,13 +31,20 @@ struct op {
 };
 
 const char *op_name(enum op_kind k);
-/* The kind named `name`, or -1. */
-int op_kind_by_name(const char *name);
+/* The kind's argument letters and names, and OPF_* flags (op_table.h). */
+const char *op_letters(enum op_kind k);
+const char *op_args(enum op_kind k);
+unsigned op_flags(enum op_kind k);
+/* The operations with OPF_SCOPE: what explore tries by default. */
+uint32_t op_scope_mask(void);
+/* The known names, comma-separated, for messages ("create, write, ..."). */
+const char *op_names_list(void);
 /* The kind of an agent command text ("op NAME ..."), or -1. */
 int op_kind_of_text(const char *text);
 
 /* Parse a comma list of operation names into a mask; -1 with the bad name
- * in *bad on error. "all" is every operation. */
+ * in *bad on error. "all" is every operation of the table; "scope" those
+ * explore tries by default. */
 int64_t op_mask_parse(const char *list, const char **bad, int *badlen);
 
 /* The operations filesystem `fs` supports (known names only: see

@@ -29,14 +29,49 @@
 #define SHARE_ITEM_MAX	  8192
 #define SHARE_RECORDS_MAX 1000 /* discrepancies kept for the report */
 
-/* Counts that add up over workers. */
-struct share_totals {
-	uint64_t states, ops, unique, restores;
-	uint64_t discrepancies, findings;
-	uint64_t deepest;    /* a maximum, not a sum */
-	struct coverage cov; /* merged with OR */
-	bool full;	     /* the visited set filled up: later states counted as seen */
+/* The run's totals, the one list: X(name, kind, json key, summary text)
+ * per total; kind 's' summed over workers, 'm' kept as a maximum. Both
+ * share backends, the summary and report.json are generated from it. */
+#define SHARE_TOTALS(X)                                                                            \
+	X(states, 's', "states", "states")                                                         \
+	X(ops, 's', "operations", "operations")                                                    \
+	X(unique, 's', "unique_states", "unique")                                                  \
+	X(restores, 's', "restores", "restores")                                                   \
+	X(discrepancies, 's', "discrepancies", "discrepancies")                                    \
+	X(findings, 's', "findings", "findings")                                                   \
+	X(deepest, 'm', "deepest", "deepest")                                                      \
+	X(full, 'm', "visited_set_full", "visited set full")
+
+enum {
+#define SHARE_TOTAL_ENUM(name, kind, json, text) SHARE_TOTAL_##name,
+	SHARE_TOTALS(SHARE_TOTAL_ENUM)
+#undef SHARE_TOTAL_ENUM
+	    SHARE_NFIXED
 };
+
+/* Counts that add up over workers: the fixed totals (by name or as an
+ * array), then the lenses' words, merged by the kinds the run's lens set
+ * gives (lens.h; the share holds them in `kinds`). full: the visited set
+ * filled up, later states counted as seen. */
+struct share_totals {
+	union {
+		struct {
+#define SHARE_TOTAL_FIELD(name, kind, json, text) uint64_t name;
+			SHARE_TOTALS(SHARE_TOTAL_FIELD)
+#undef SHARE_TOTAL_FIELD
+		};
+		uint64_t fixed[SHARE_NFIXED];
+	};
+	uint64_t lens[LENS_WORDS_MAX];
+};
+
+/* The fixed totals' kinds, in order ("ssssssmm"). */
+#define SHARE_TOTAL_KIND(name, kind, json, text) kind,
+static const char share_fixed_kinds[SHARE_NFIXED] = {SHARE_TOTALS(SHARE_TOTAL_KIND)};
+#undef SHARE_TOTAL_KIND
+
+/* Merge d into t: the fixed totals by their kinds, the lens words by `kinds`. */
+void share_totals_merge(struct share_totals *t, const struct share_totals *d, const char *kinds);
 
 /* One discrepancy or finding, as a worker saw it: enough for the
  * coordinator to write the trace (and its minimized twin) and the report. */
@@ -88,6 +123,10 @@ struct share {
 	 * a new run replaced it): what it did since counts for nothing. */
 	bool lost;
 	char err[256]; /* the last error, for messages */
+	/* The merge kinds of the run's lens words (lens_set_kinds), set by
+	 * the explorer before the first count: every worker runs the same
+	 * lenses, so every one sets the same. */
+	char kinds[LENS_WORDS_MAX + 1];
 };
 
 /* Shared memory for `workers` processes forked after this call; the

@@ -134,15 +134,7 @@ static int local_count(struct share *s, const struct share_totals *d, struct sha
 	struct local_shm *m = shm_of(s);
 	pthread_mutex_lock(&m->lock);
 	struct share_totals *t = &m->total;
-	t->states += d->states;
-	t->ops += d->ops;
-	t->unique += d->unique;
-	t->restores += d->restores;
-	t->discrepancies += d->discrepancies;
-	t->findings += d->findings;
-	if (d->deepest > t->deepest)
-		t->deepest = d->deepest;
-	cov_merge(&t->cov, &d->cov);
+	share_totals_merge(t, d, s->kinds);
 	t->full = m->full;
 	if (total)
 		*total = *t;
@@ -224,4 +216,10 @@ struct share *share_local_new(char *err, size_t errlen)
 	l->shm = m;
 	l->base.ops = &local_ops;
 	return &l->base;
+}
+
+void share_totals_merge(struct share_totals *t, const struct share_totals *d, const char *kinds)
+{
+	lens_merge_words(t->fixed, d->fixed, share_fixed_kinds, SHARE_NFIXED);
+	lens_merge_words(t->lens, d->lens, kinds, (unsigned)strlen(kinds));
 }

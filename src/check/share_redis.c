@@ -16,10 +16,9 @@
  *   themis:run       the run's id (the server's clock when it started)
  *   themis:waiting   how many workers poll an empty queue (for `hungry`)
  *   themis:stop      exists once the run is stopped
- *   themis:totals    hash of the counts; deepest kept as a maximum
- *   themis:cov       the merged coverage: its 32-bit words, little-endian,
- *                    OR-ed in with BITOP (themis:cov:delta is the script's
- *                    scratch key)
+ *   themis:totals    hash of the counts (SHARE_TOTALS: sums, and deepest
+ *                    kept as a maximum) and the lenses' words (l0, l1...,
+ *                    each merged by its kind: summed, maximum or OR-ed)
  *   themis:nrecords  the last record number given (INCR)
  *   themis:records   hash: "N:field" -> text, for the first SHARE_RECORDS_MAX
  *
@@ -66,34 +65,29 @@
 
 #include "share.h"
 
-#define KEY_CONFIG    "themis:config"
-#define KEY_VISITED   "themis:visited"
-#define KEY_QUEUE     "themis:queue"
-#define KEY_BUSY      "themis:busy"
-#define KEY_WAITING   "themis:waiting"
-#define KEY_STOP      "themis:stop"
-#define KEY_TOTALS    "themis:totals"
-#define KEY_COV	      "themis:cov"
-#define KEY_COV_DELTA "themis:cov:delta"
-#define KEY_NRECORDS  "themis:nrecords"
-#define KEY_RECORDS   "themis:records"
-#define KEY_HELD      "themis:held"
-#define KEY_LEASES    "themis:leases"
-#define KEY_DEAD      "themis:dead"
-#define KEY_LEASE     "themis:lease"
-#define KEY_NWORKERS  "themis:nworkers"
-#define KEY_RUN	      "themis:run"
-#define RUN_OVER      "the run this worker joined is over (a new run started at this server since)"
+#define KEY_CONFIG   "themis:config"
+#define KEY_VISITED  "themis:visited"
+#define KEY_QUEUE    "themis:queue"
+#define KEY_BUSY     "themis:busy"
+#define KEY_WAITING  "themis:waiting"
+#define KEY_STOP     "themis:stop"
+#define KEY_TOTALS   "themis:totals"
+#define KEY_NRECORDS "themis:nrecords"
+#define KEY_RECORDS  "themis:records"
+#define KEY_HELD     "themis:held"
+#define KEY_LEASES   "themis:leases"
+#define KEY_DEAD     "themis:dead"
+#define KEY_LEASE    "themis:lease"
+#define KEY_NWORKERS "themis:nworkers"
+#define KEY_RUN	     "themis:run"
+#define RUN_OVER     "the run this worker joined is over (a new run started at this server since)"
 
 #define CONNECT_TIMEOUT 3     /* seconds: connecting and the first commands */
 #define COMMAND_TIMEOUT 30    /* seconds: any later reply (a wedged server or network) */
 #define CACHE_SECONDS	0.005 /* how stale `stopped` and `hungry` may be */
 #define POLL_MIN_NS	1000000L
 #define POLL_MAX_NS	20000000L
-#define ARGS_MAX	24 /* the longest command sent: START's keys and config */
-
-_Static_assert(sizeof(struct coverage) % sizeof(uint32_t) == 0, "coverage is 32-bit words");
-#define COV_BYTES sizeof(struct coverage)
+#define ARGS_MAX	32 /* the longest command sent: START's keys and config, COUNT */
 
 enum { S_VISIT, S_TAKE, S_COUNT, S_RECORD, S_HUNGRY, S_START, S_RENEW, S_PUT, NSCRIPTS };
 
@@ -168,28 +162,48 @@ static const char *const scripts[NSCRIPTS] = {
     "  return {1, item}\n"
     "end\n"
     "return {0}\n",
-    /* KEYS: totals, cov, cov scratch. ARGV: six sums' deltas, deepest, the
-     * coverage bytes (empty: none). The totals as eight strings. */
+    /* KEYS: totals. ARGV: the fixed totals' deltas (space-separated, in
+     * SHARE_TOTALS order), the lens words' kinds, their nonzero deltas as
+     * "INDEX=VALUE ...", and how many lens words there are. The totals:
+     * the fixed ones as strings, then the lens words in one string.
+     * Lens words are fields l0, l1, ...; OR words hold 32-bit sets. */
     [S_COUNT] = LUA_SAME_RUN
-    "local names = {'states', 'ops', 'unique', 'restores', 'discrepancies', "
-    "'findings'}\n"
-    "for i = 1, 6 do\n"
-    "  if ARGV[i] ~= '0' then redis.call('HINCRBY', KEYS[1], names[i], ARGV[i]) end\n"
-    "end\n"
-    "local deep = redis.call('HGET', KEYS[1], 'deepest')\n"
-    "if not deep or tonumber(deep) < tonumber(ARGV[7]) then\n"
-    "  redis.call('HSET', KEYS[1], 'deepest', ARGV[7])\n"
-    "end\n"
-    "if ARGV[8] ~= '' then\n"
-    "  redis.call('SET', KEYS[3], ARGV[8])\n"
-    "  redis.call('BITOP', 'OR', KEYS[2], KEYS[2], KEYS[3])\n"
-    "  redis.call('DEL', KEYS[3])\n"
-    "end\n"
-    "local t = redis.call('HMGET', KEYS[1], 'states', 'ops', 'unique', 'restores', "
-    "'discrepancies', 'findings', 'deepest')\n"
-    "for i = 1, 7 do t[i] = t[i] or '0' end\n"
-    "t[8] = redis.call('GET', KEYS[2]) or ''\n"
-    "return t\n",
+#define LUA_TOTAL_NAME(name, kind, json, text) "'" #name "', "
+    "local names = {" SHARE_TOTALS(
+	LUA_TOTAL_NAME) "}\n"
+#undef LUA_TOTAL_NAME
+			"local i = 0\n"
+			"for v in string.gmatch(ARGV[1], '%S+') do\n"
+			"  i = i + 1\n"
+			"  if v ~= '0' then\n"
+			"    local old = tonumber(redis.call('HGET', KEYS[1], names[i]) or '0')\n"
+			"    if ARGV[4 + i] == 's' then redis.call('HINCRBY', KEYS[1], names[i], "
+			"v)\n"
+			"    elseif tonumber(v) > old then redis.call('HSET', KEYS[1], names[i], "
+			"v) end\n"
+			"  end\n"
+			"end\n"
+			"for idx, v in string.gmatch(ARGV[3], '(%d+)=(%d+)') do\n"
+			"  local k = string.sub(ARGV[2], idx + 1, idx + 1)\n"
+			"  local f = 'l' .. idx\n"
+			"  if k == 's' then redis.call('HINCRBY', KEYS[1], f, v)\n"
+			"  else\n"
+			"    local old = tonumber(redis.call('HGET', KEYS[1], f) or '0')\n"
+			"    local n = tonumber(v)\n"
+			"    if k == 'm' then if old > n then n = old end\n"
+			"    else n = bit.bor(old, n) if n < 0 then n = n + 4294967296 end end\n"
+			"    redis.call('HSET', KEYS[1], f, string.format('%.0f', n))\n"
+			"  end\n"
+			"end\n"
+			"local t = redis.call('HMGET', KEYS[1], unpack(names))\n"
+			"for j = 1, #names do t[j] = t[j] or '0' end\n"
+			"local fields, words = {}, {}\n"
+			"for j = 0, tonumber(ARGV[4]) - 1 do fields[#fields + 1] = 'l' .. j end\n"
+			"if #fields > 0 then words = redis.call('HMGET', KEYS[1], unpack(fields)) "
+			"end\n"
+			"for j = 1, #fields do words[j] = words[j] or '0' end\n"
+			"t[#names + 1] = table.concat(words, ' ')\n"
+			"return t\n",
     /* KEYS: nrecords, records. ARGV: how many to keep, then the fields.
      * The record's number. */
     [S_RECORD] = LUA_SAME_RUN
@@ -733,71 +747,76 @@ static bool redis_hungry(struct share *s)
 	return r->hungry;
 }
 
-static void cov_encode(const struct coverage *c, unsigned char *out)
+/* Append " VALUE" or " INDEX=VALUE" to a growing string; -1 when full. */
+static int put_word(char *buf, size_t cap, size_t *used, long idx, uint64_t v)
 {
-	for (size_t i = 0; i < COV_BYTES; i += 4) {
-		uint32_t w;
-		memcpy(&w, (const unsigned char *)c + i, 4);
-		for (int b = 0; b < 4; b++)
-			out[i + (size_t)b] = (unsigned char)(w >> (8 * b));
-	}
+	int n = idx < 0 ? snprintf(buf + *used, cap - *used, "%s%llu", *used ? " " : "",
+				   (unsigned long long)v)
+			: snprintf(buf + *used, cap - *used, "%s%ld=%llu", *used ? " " : "", idx,
+				   (unsigned long long)v);
+	if (n < 0 || (size_t)n >= cap - *used)
+		return -1;
+	*used += (size_t)n;
+	return 0;
 }
 
-static void cov_decode(const unsigned char *in, size_t len, struct coverage *c)
+/* The reply's totals into total: the fixed ones, then the lens words. */
+static int totals_of(const redisReply *rep, unsigned nlens, struct share_totals *total)
 {
-	memset(c, 0, sizeof(*c));
-	for (size_t i = 0; i + 4 <= len && i < COV_BYTES; i += 4) {
-		uint32_t w = (uint32_t)in[i] | (uint32_t)in[i + 1] << 8 |
-			     (uint32_t)in[i + 2] << 16 | (uint32_t)in[i + 3] << 24;
-		memcpy((unsigned char *)c + i, &w, 4);
+	if (rep->type != REDIS_REPLY_ARRAY || rep->elements != SHARE_NFIXED + 1)
+		return -1;
+	for (size_t i = 0; i <= SHARE_NFIXED; i++)
+		if (rep->element[i]->type != REDIS_REPLY_STRING)
+			return -1;
+	memset(total, 0, sizeof(*total)); /* never full: Redis grows */
+	for (int i = 0; i < SHARE_NFIXED; i++)
+		total->fixed[i] = strtoull(rep->element[i]->str, NULL, 10);
+	total->full = 0;
+	const char *p = rep->element[SHARE_NFIXED]->str;
+	for (unsigned i = 0; i < nlens && *p; i++) {
+		char *end;
+		total->lens[i] = strtoull(p, &end, 10);
+		p = end + strspn(end, " ");
 	}
+	return 0;
 }
 
 static int redis_count(struct share *s, const struct share_totals *d, struct share_totals *total)
 {
 	struct rshare *r = (struct rshare *)s;
-	const char *keys[] = {KEY_TOTALS, KEY_COV, KEY_COV_DELTA};
-	const uint64_t sums[6] = {d->states,   d->ops,		 d->unique,
-				  d->restores, d->discrepancies, d->findings};
-	char num[7][24];
-	const char *args[8];
-	size_t lens[8];
-	for (int i = 0; i < 7; i++) {
-		snprintf(num[i], sizeof(num[i]), "%llu",
-			 (unsigned long long)(i < 6 ? sums[i] : d->deepest));
-		args[i] = num[i];
-		lens[i] = strlen(num[i]);
+	const char *keys[] = {KEY_TOTALS};
+	unsigned nlens = (unsigned)strlen(s->kinds);
+	char fixed[SHARE_NFIXED * 24], nwords[16], *words = malloc(LENS_WORDS_MAX * 32);
+	size_t fu = 0, wu = 0;
+	int rc = words ? 0 : -1;
+	for (int i = 0; i < SHARE_NFIXED && !rc; i++)
+		rc = put_word(fixed, sizeof(fixed), &fu, -1,
+			      i == SHARE_TOTAL_full ? 0 : d->fixed[i]);
+	for (unsigned i = 0; i < nlens && !rc; i++)
+		if (d->lens[i])
+			rc = put_word(words, LENS_WORDS_MAX * 32, &wu, (long)i, d->lens[i]);
+	if (words)
+		words[wu] = 0;
+	snprintf(nwords, sizeof(nwords), "%u", nlens);
+	char kinds[SHARE_NFIXED + 1];
+	memcpy(kinds, share_fixed_kinds, SHARE_NFIXED);
+	kinds[SHARE_NFIXED] = 0;
+	/* ARGV[4 + i] is the fixed total i's kind: one argument each. */
+	const char *args[4 + SHARE_NFIXED];
+	char one[SHARE_NFIXED][2];
+	args[0] = fixed, args[1] = s->kinds, args[2] = words ? words : "", args[3] = nwords;
+	for (int i = 0; i < SHARE_NFIXED; i++) {
+		one[i][0] = kinds[i], one[i][1] = 0;
+		args[4 + i] = one[i];
 	}
-	static const struct coverage none;
-	unsigned char cov[COV_BYTES];
-	cov_encode(&d->cov, cov);
-	args[7] = (const char *)cov;
-	lens[7] = memcmp(&d->cov, &none, sizeof(none)) ? COV_BYTES : 0;
-	redisReply *rep = script(r, S_COUNT, 3, keys, 8, args, lens);
+	redisReply *rep = rc ? NULL : script(r, S_COUNT, 1, keys, 4 + SHARE_NFIXED, args, NULL);
+	free(words);
 	if (!rep)
 		return -1;
-	int rc = -1;
-	if (rep->type == REDIS_REPLY_ARRAY && rep->elements == 8) {
-		uint64_t v[7];
-		rc = 0;
-		for (int i = 0; i < 8; i++)
-			if (rep->element[i]->type != REDIS_REPLY_STRING)
-				rc = -1;
-		for (int i = 0; i < 7 && !rc; i++)
-			v[i] = strtoull(rep->element[i]->str, NULL, 10);
-		if (!rc && total) {
-			memset(total, 0, sizeof(*total)); /* never full: Redis grows */
-			total->states = v[0];
-			total->ops = v[1];
-			total->unique = v[2];
-			total->restores = v[3];
-			total->discrepancies = v[4];
-			total->findings = v[5];
-			total->deepest = v[6];
-			cov_decode((const unsigned char *)rep->element[7]->str,
-				   (size_t)rep->element[7]->len, &total->cov);
-		}
-	}
+	struct share_totals got;
+	rc = totals_of(rep, nlens, &got);
+	if (!rc && total)
+		*total = got;
 	if (rc)
 		put_err(s->err, sizeof(s->err), "Redis at %s: unexpected reply to count", r->where);
 	freeReplyObject(rep);
@@ -989,10 +1008,9 @@ struct share *share_redis_create(const char *url, const char *config, int lease,
 	/* The scan clears what this build does not know of; the script
 	 * clears its own keys again atomically (a worker of the old run may
 	 * still be writing) and starts the new run. */
-	const char *keys[] = {KEY_CONFIG,    KEY_QUEUE,	   KEY_LEASE,	KEY_RUN,    KEY_VISITED,
-			      KEY_BUSY,	     KEY_WAITING,  KEY_STOP,	KEY_TOTALS, KEY_COV,
-			      KEY_COV_DELTA, KEY_NRECORDS, KEY_RECORDS, KEY_HELD,   KEY_LEASES,
-			      KEY_DEAD,	     KEY_NWORKERS};
+	const char *keys[] = {KEY_CONFIG,  KEY_QUEUE,	KEY_LEASE,  KEY_RUN,	KEY_VISITED,
+			      KEY_BUSY,	   KEY_WAITING, KEY_STOP,   KEY_TOTALS, KEY_NRECORDS,
+			      KEY_RECORDS, KEY_HELD,	KEY_LEASES, KEY_DEAD,	KEY_NWORKERS};
 	char secs[16];
 	snprintf(secs, sizeof(secs), "%d", lease > 0 ? lease : 1);
 	const char *args[] = {config, secs};

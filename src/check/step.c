@@ -133,9 +133,7 @@ static void parse_view(const char *l, struct op_view *view)
 	}
 }
 
-/* "r I RET ERR", "f I HEX32" and "v ..." lines; every disk must answer
- * with both (or only with its fingerprint, for "fp" and "durable"). */
-static int parse_step(const char *log, int nfs, bool need_r, struct check_step *s, char *why,
+int check_parse_reply(const char *log, int nfs, bool need_r, struct check_step *s, char *why,
 		      size_t whylen)
 {
 	unsigned have_r = 0, have_f = 0;
@@ -172,11 +170,6 @@ static bool answers_fp(const char *cmd)
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
 		size_t whylen)
 {
-	static const char *const stops[] = {"running",	     "ready",
-					    "powered off",   "reboot",
-					    "kernel panic",  "hang (instruction budget)",
-					    "hang (asleep)", "trap into M-mode",
-					    "waiting"};
 	virt_clear_log(v);
 	if (virt_command(v, cmd)) {
 		snprintf(why, whylen, "the agent was not waiting for a command");
@@ -186,13 +179,14 @@ int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, 
 	enum virt_stop stop = virt_run(v, cpu_steps(&v->cpu) + budget);
 	if (stop != VIRT_WAITING || v->dev.panic_at) {
 		snprintf(why, whylen, "guest failure during '%s': %s%s%s", cmd,
-			 v->dev.panic_at ? "kernel panic" : stops[stop],
+			 virt_stop_name(v->dev.panic_at ? VIRT_PANIC : stop),
 			 v->stop_detail[0] ? ": " : "", v->stop_detail);
 		return -1;
 	}
 	memset(s, 0, sizeof(*s));
-	return answers_fp(cmd) ? parse_step(v->log, nfs, !strncmp(cmd, "op ", 3), s, why, whylen)
-			       : 0;
+	return answers_fp(cmd)
+		   ? check_parse_reply(v->log, nfs, !strncmp(cmd, "op ", 3), s, why, whylen)
+		   : 0;
 }
 
 /* POSIX lets rmdir of a non-empty directory fail with either. */
@@ -403,29 +397,82 @@ static int check_durable(struct virt *v, const struct check_machine *m, struct c
 	return rc;
 }
 
-int check_state(struct virt *v, const struct check_machine *m, const char *cmd,
-		const struct check_step *parent, struct check_step *s, char *why, size_t whylen,
-		char *sig, size_t siglen)
+int check_disk_view(struct virt *v, const struct check_machine *m, const struct check_step *parent,
+		    struct check_step *s, char *why, size_t whylen, char *sig, size_t siglen)
 {
-	snprintf(sig, siglen, "finding");
-	if (check_apply(v, m->nfs, cmd, s, why, whylen))
-		return -1;
-	memcpy(s->plain, s->fp, sizeof(s->plain));
-	if (m->time) {
-		struct check_step t;
-		if (check_apply(v, m->nfs, "fp time", &t, why, whylen))
-			return -1;
-		memcpy(s->fp, t.fp, sizeof(s->fp));
-	}
-	int rc = compare_live(v, m, s, why, whylen, sig, siglen);
 	/* An operation that left every live view as it was (it failed, or
 	 * changed nothing) leaves what sync puts on the disk as it was too:
 	 * the parent's on-disk view stands, and costs nothing. */
+	if (s->verdict < 0)
+		return 0;
 	bool unchanged = parent && !memcmp(parent->plain, s->plain, sizeof(s->plain));
 	if (unchanged)
 		memcpy(s->disk, parent->disk, sizeof(s->disk));
-	else if (rc == 0 && m->durability != CHECK_DURABLE_OFF)
-		rc = check_durable(v, m, s, why, whylen, sig, siglen);
+	else if (s->verdict == 0 && m->durability != CHECK_DURABLE_OFF)
+		return check_durable(v, m, s, why, whylen, sig, siglen);
+	return 0;
+}
+
+const struct op check_root_op = {OP_NKINDS, "fp"};
+
+void check_op_of_text(const char *text, struct op *out)
+{
+	out->kind = (enum op_kind)op_kind_of_text(text);
+	snprintf(out->text, sizeof(out->text), "%s", text);
+}
+
+/* Every lens's after(), with the verdict so far in s; a discrepancy's
+ * detail gets the lenses' notes. */
+static int run_lenses(const struct lens_set *ls, struct virt *v, const struct check_machine *m,
+		      const struct op *op, const struct check_step *parent, struct check_step *s,
+		      char *why, size_t whylen, char *sig, size_t siglen)
+{
+	uint64_t scratch[LENS_WORDS_MAX];
+	char notes[2 * LENS_NOTE_MAX];
+	int rc = lens_set_after(ls, m->lens_words ? m->lens_words : scratch, v, m, op, parent, s,
+				why, whylen, sig, siglen, notes, sizeof(notes));
+	if (rc == 0)
+		rc = s->verdict;
+	size_t used = strlen(why);
+	if (rc > 0 && notes[0] && used + 1 < whylen)
+		snprintf(why + used, whylen - used, " | %s", notes);
+	return rc;
+}
+
+int check_state(struct virt *v, const struct check_machine *m, const struct op *op,
+		const struct check_step *parent, struct check_step *s, char *why, size_t whylen,
+		char *sig, size_t siglen)
+{
+	struct lens_set always;
+	const struct lens_set *ls = m->lenses;
+	if (!ls) { /* the always-on lenses, which need no state */
+		char err[128];
+		if (lens_set_open(&always, NULL, NULL, m, err, sizeof(err)))
+			return snprintf(why, whylen, "%s", err), -1;
+		ls = &always;
+	}
+	snprintf(sig, siglen, "finding");
+	memset(s, 0, sizeof(*s));
+	lens_set_before(ls, v, op);
+	int rc = check_apply(v, m->nfs, op->text, s, why, whylen);
+	if (rc == 0) {
+		memcpy(s->plain, s->fp, sizeof(s->plain));
+		struct check_step t;
+		if (m->time && check_apply(v, m->nfs, "fp time", &t, why, whylen))
+			rc = -1;
+		else if (m->time)
+			memcpy(s->fp, t.fp, sizeof(s->fp));
+	}
+	if (rc == 0)
+		rc = compare_live(v, m, s, why, whylen, sig, siglen);
+	s->verdict = rc;
+	if (rc < 0)
+		snprintf(sig, siglen, "finding");
+	rc = run_lenses(ls, v, m, op, parent, s, why, whylen, sig, siglen);
+	if (ls == &always)
+		lens_set_close(&always);
+	if (rc < 0)
+		return -1;
 	/* The visited key: both views of the first filesystem. */
 	uint8_t both[32];
 	memcpy(both, s->fp[0], 16);

@@ -35,7 +35,10 @@ extern const char explore_help[];
 #define THEMIS_VERBS(X)                                                                            \
 	X(bare, cmd_bare, "run a bare-metal RV64GC ELF in M-mode until it writes tohost")          \
 	X(boot, cmd_boot, "boot Linux on the emulated board to the guest agent")                   \
+	X(diff, cmd_diff, "the sectors and fields two disk images differ in")                      \
 	X(explore, cmd_explore, "the differential model checker (default: ext4 xfs)")              \
+	X(layout, cmd_layout, "name every sector of a filesystem image by its on-disk structure")  \
+	X(profile, cmd_profile, "per-operation I/O below each filesystem: sectors, structures")    \
 	X(replay, cmd_replay, "re-run a discrepancy's trace")
 
 #define THEMIS_VERB_DECL(name, fn, summary) int fn(int argc, char **argv);

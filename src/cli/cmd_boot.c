@@ -184,18 +184,6 @@ static int save_disks(struct virt *v, const char *dir)
 /* Report how the run ended; returns the exit status. */
 static int report_stop(struct virt *v, const struct boot_args *a, enum virt_stop stop)
 {
-	static const char *const what[] = {
-	    [VIRT_RUNNING] = "still running",
-	    [VIRT_READY] = "agent ready",
-	    [VIRT_POWEROFF] = "the guest powered off",
-	    [VIRT_REBOOT] = "the guest asked for a reboot",
-	    [VIRT_PANIC] = "kernel panic",
-	    [VIRT_BUDGET] = "instruction budget exhausted (--max-insns) before the agent "
-			    "reported: the guest hangs or is slow",
-	    [VIRT_HUNG] = "the guest hangs: the hart sleeps with no timer armed",
-	    [VIRT_MTRAP] = "a trap reached M-mode",
-	    [VIRT_WAITING] = "agent waiting for commands",
-	};
 	bool ok = stop == VIRT_READY || stop == VIRT_WAITING ||
 		  (a->cfg.next && stop == VIRT_POWEROFF && v->ready_report[0]);
 	if (v->dev.panic_at) { /* whatever came after (panic=-1 reboots) */
@@ -204,14 +192,14 @@ static int report_stop(struct virt *v, const struct boot_args *a, enum virt_stop
 		ok = false;
 	}
 	if (ok) {
-		fprintf(stderr, "themis: %s after %" PRIu64 " instructions: %s\n", what[stop],
-			cpu_steps(&v->cpu), v->ready_report);
+		fprintf(stderr, "themis: %s after %" PRIu64 " instructions: %s\n",
+			virt_stop_name(stop), cpu_steps(&v->cpu), v->ready_report);
 		return 0;
 	}
 	fprintf(stderr,
 		"themis: boot failed: %s%s%s (after %" PRIu64 " instructions, pc 0x%" PRIx64 ")\n",
-		what[stop], v->stop_detail[0] ? ": " : "", v->stop_detail, cpu_steps(&v->cpu),
-		v->cpu.pc);
+		virt_stop_name(stop), v->stop_detail[0] ? ": " : "", v->stop_detail,
+		cpu_steps(&v->cpu), v->cpu.pc);
 	fprintf(stderr, "themis: last console lines:\n");
 	virt_print_last_lines(v, stderr, 10);
 	return EXIT_FINDING;
@@ -266,7 +254,8 @@ int cmd_boot(int argc, char **argv)
 	if (a.stats) {
 		char hash[33];
 		uint64_t n = cpu_steps(&v->cpu) - steps0; /* this run's, after a --load */
-		virt_ram_hash(v, hash);
+		if (virt_ram_hash(v, hash) && rc == 0)
+			rc = EXIT_USAGE; /* as any other out of memory */
 		fprintf(stderr,
 			"instructions %" PRIu64 "\nwall-seconds %.3f\nmips %.1f\nram-hash %s\n"
 			"timer-late %" PRIu64 "\n",

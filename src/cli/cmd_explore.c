@@ -23,6 +23,9 @@
 #define EXPLORE_DEFAULT_MEM    (256ULL << 20)
 #define EXPLORE_DEFAULT_LEASE  30	     /* seconds */
 #define EXPLORE_DEFAULT_CLOCK  1767225600ULL /* 2026-01-01T00:00:00Z */
+/* A limit's digits for a message: STR(CHECK_MAX_FS) is "4". */
+#define STR_(x) #x
+#define STR(x)	STR_(x)
 
 const char explore_help[] =
     "usage: themis explore [FS FS...] [options]     (default: ext4 xfs)\n"
@@ -41,10 +44,14 @@ const char explore_help[] =
     "                      drawn at random (seeded) from the pools\n"
     "  --swarm N           N exhaustive searches of small random slices of the\n"
     "                      scope (a few operations, paths and sizes each)\n"
-    "  --ops LIST          comma list of operations (default: all every fs\n"
+    "  --ops LIST          comma list of operations (default: the scope every fs\n"
     "                      supports: create, write, truncate, unlink, mkdir, rmdir,\n"
     "                      chmod, chown, chgrp, setxattr, removexattr, rename, link,\n"
-    "                      symlink, fsync, fallocate, remount)\n"
+    "                      symlink, fsync, fallocate, remount; 'all' adds sync,\n"
+    "                      stat and read)\n"
+    "  --lens LIST         lenses to add, comma-separated: io (each operation's\n"
+    "                      disk requests by structure, in the report and in every\n"
+    "                      discrepancy); coverage and the on-disk view are always on\n"
     "  --paths LIST        path pool, comma list, directories end in / (default:\n"
     "                      f0,f1,f2,d0/f0,d0/f1,d0/f2,d1/f0,d0/,d1/,d0/d0/,d0/d1/)\n"
     "  --sizes LIST        offsets and lengths (default: 0,1,4095,4096,4097)\n"
@@ -120,7 +127,9 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 	uint64_t u;
 	if (!strcmp(opt, "--depth")) {
 		if (!parse_u64(val, &u) || u < 1 || u > CHECK_MAX_DEPTH)
-			return usage_error("--depth needs a number from 1 to 64, got '%s'", val);
+			return usage_error(
+			    "--depth needs a number from 1 to " STR(CHECK_MAX_DEPTH) ", got '%s'",
+			    val);
 		c->depth = (int)u;
 	} else if (!strcmp(opt, "--seed")) {
 		if (!parse_u64(val, &c->seed))
@@ -161,7 +170,7 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 	} else if (!strcmp(opt, "--jobs")) {
 		if (!parse_u64(val, &u) || u < 1 || u > EXPLORE_MAX_JOBS)
 			return usage_error(
-			    "--jobs needs a number of workers from 1 to 64, got '%s'", val);
+			    "--jobs needs 1 to " STR(EXPLORE_MAX_JOBS) " workers, got '%s'", val);
 		c->jobs = (int)u;
 	} else if (!strcmp(opt, "--durability")) {
 		int d = check_durability_by_name(val);
@@ -192,6 +201,8 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 		c->m.load = val;
 	} else if (!strcmp(opt, "--ops")) {
 		a->ops = val;
+	} else if (!strcmp(opt, "--lens")) {
+		c->lens_names = val;
 	} else if (!strcmp(opt, "--out")) {
 		c->out_dir = val;
 	} else if (!strcmp(opt, "--kernel")) {
@@ -200,7 +211,7 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 		snprintf(a->initrd, sizeof(a->initrd), "%s", val);
 	} else if (!strcmp(opt, "--disk")) {
 		if (a->ndisks == CHECK_MAX_FS)
-			return usage_error("at most %s disks", "4");
+			return usage_error("at most %s disks", STR(CHECK_MAX_FS));
 		a->disks[a->ndisks++] = val;
 	} else if (!strcmp(opt, "--mem")) {
 		if (!parse_size(val, &c->m.mem) || c->m.mem < (64ULL << 20) || c->m.mem % (1 << 20))
@@ -291,22 +302,19 @@ static int resolve_images(struct explore_args *a)
 static int resolve_ops(struct explore_args *a)
 {
 	struct check_config *c = &a->cfg;
-	uint32_t common = (1u << OP_NKINDS) - 1;
+	uint32_t common = OP_ALL_MASK;
 	for (int i = 0; i < c->m.nfs; i++)
 		common &= fs_supported_ops(c->m.fs[i]);
 	if (!a->ops) {
-		c->ops = common;
+		c->ops = common & op_scope_mask();
 		return 0;
 	}
 	const char *bad = NULL;
 	int badlen = 0;
 	int64_t mask = op_mask_parse(a->ops, &bad, &badlen);
 	if (mask < 0) {
-		fprintf(stderr,
-			"themis: unknown operation '%.*s' in --ops (known: create, write, "
-			"truncate, unlink, mkdir, rmdir, chmod, chown, chgrp, setxattr, "
-			"removexattr, rename, link, symlink, fsync, fallocate, remount, all)\n",
-			badlen, bad);
+		fprintf(stderr, "themis: unknown operation '%.*s' in --ops (known: %s)\n", badlen,
+			bad, op_names_list());
 		return EXIT_USAGE;
 	}
 	for (int k = 0; k < OP_NKINDS; k++)
@@ -347,7 +355,8 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 				    "xfs, btrfs, f2fs, vfat, exfat, jfs, nilfs2, minix)",
 				    arg);
 			if (c->m.nfs == CHECK_MAX_FS)
-				return usage_error("at most %s filesystems at once", "4");
+				return usage_error("at most %s filesystems at once",
+						   STR(CHECK_MAX_FS));
 			c->m.fs[c->m.nfs++] = arg;
 		} else if (parse_flag(a, arg) != 0) {
 			if (i + 1 == argc)
@@ -542,7 +551,12 @@ static void print_summary(const struct check_config *c, const struct check_resul
 	       r->complete ? "; the whole scope" : "; stopped before the end of the scope");
 	if (r->note[0])
 		printf("note: %s\n", r->note);
-	cov_print(stdout, &r->cov, &r->scope, c->ops);
+	struct lens_set ls;
+	char err[256];
+	if (lens_set_open(&ls, c->lens_names, c, &c->m, err, sizeof(err)) == 0) {
+		lens_set_report(&ls, r->lens, stdout, false);
+		lens_set_close(&ls);
+	}
 	printf("%u discrepanc%s, %u finding%s (guest failures)%s%s\n", r->discrepancies,
 	       r->discrepancies == 1 ? "y" : "ies", r->findings, r->findings == 1 ? "" : "s",
 	       c->out_dir ? "; report and traces in " : "", c->out_dir ? c->out_dir : "");
@@ -609,9 +623,11 @@ int cmd_replay(int argc, char **argv)
 	int rc = 0, n = t->nops ? t->nops : 1;
 	struct check_step st[2];
 	for (int i = 0; i < n && rc == 0; i++) {
-		const char *cmd = t->nops ? t->ops[i] : "fp";
-		printf("%3d  %s\n", i + 1, t->nops ? cmd : "(the state at the root)");
-		if (check_state(v, &t->m, cmd, i ? &st[(i - 1) & 1] : NULL, &st[i & 1], why,
+		struct op op = check_root_op;
+		if (t->nops)
+			check_op_of_text(t->ops[i], &op);
+		printf("%3d  %s\n", i + 1, t->nops ? op.text : "(the state at the root)");
+		if (check_state(v, &t->m, &op, i ? &st[(i - 1) & 1] : NULL, &st[i & 1], why,
 				sizeof(why), sig, sizeof(sig)))
 			rc = 1;
 		if (rc)

@@ -5,6 +5,12 @@
 
 #include "cli.h"
 
+/* The build's version: the Makefile passes `git describe --always --dirty`
+ * when it compiles the command (src/cli), never the modules. */
+#ifndef THEMIS_VERSION
+#define THEMIS_VERSION "unknown"
+#endif
+
 static const char usage_text[] =
     "bare options:\n"
     "  --max-insns N   stop after N instructions (exit status 124)\n"
@@ -45,7 +51,8 @@ static void print_commands(void)
 #define LIST(name, fn, summary) printf("  %-10s %s\n", #name, summary);
 	THEMIS_VERBS(LIST)
 #undef LIST
-	printf("  %-10s %s\n\n", "help", "show this text");
+	printf("  %-10s %s\n", "help", "show this text");
+	printf("  %-10s %s\n\n", "--version", "print the version this build is from");
 }
 
 int main(int argc, char **argv)
@@ -58,6 +65,10 @@ int main(int argc, char **argv)
 		fputs(usage_text, stdout);
 		fputs("\n", stdout);
 		fputs(explore_help, stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("themis %s\n", THEMIS_VERSION);
 		return 0;
 	}
 #define DISPATCH(name, fn, summary)                                                                \

@@ -7,8 +7,9 @@
  * Control flow of one step: fetch (soft TLB), decode and execute. An
  * instruction that traps has already redirected pc to the trap vector when
  * its helper returns false, so it simply returns without touching pc or rd.
- * Interrupts are checked at the start of every cpu_run; anything that may
- * unmask one ends the run (budget = 0). */
+ * Interrupts are checked at the start of every cpu_run; a change that makes
+ * one takeable now ends the run (budget = 0, cpu_recheck_irq), one that
+ * leaves it masked does not. */
 #include <errno.h>
 #include <stdlib.h>
 
@@ -94,9 +95,9 @@ static int irq_to_take(const struct cpu *c);
 /* Only an interrupt the hart would take now needs the run to end (the next
  * cpu_run takes it before the next instruction). One still masked, or
  * none, does not: whatever unmasks it later rechecks then (a CSR write or
- * an xRET here; a device's cpu_set_irq always ends the run). So the hart takes every interrupt at
- * the same instruction as when every such write ended the run, without ending a run at each
- * spin_unlock_irqrestore. */
+ * an xRET here; a device's cpu_set_irq always ends the run). So the hart
+ * takes every interrupt at the same instruction as when every such write
+ * ended the run, without ending a run at each spin_unlock_irqrestore. */
 void cpu_recheck_irq(struct cpu *c)
 {
 	if (cpu_irq_takeable(c))

@@ -129,7 +129,8 @@ struct cpu {
 	int64_t budget;	 /* those, how many are left (0 ends the run) */
 
 	/* Everything above is the hart's state, plain data, saved and restored
-	 * whole (cpu_save/cpu_load); everything below is wiring and caches. */
+	 * whole (cpu_state_save/cpu_state_load, CPU_STATE_SIZE bytes);
+	 * everything below is wiring and caches. */
 	struct cpu_bus bus;
 	struct dcache *dc; /* decoded instructions (a cache, see dcache.h) */
 	struct jit *jit;   /* compiled blocks of them (jit.h), NULL: interpret */

@@ -63,6 +63,10 @@ enum {
 	CSR_MCAUSE = 0x342,
 	CSR_MTVAL = 0x343,
 	CSR_MIP = 0x344,
+	CSR_TSELECT = 0x7a0,
+	CSR_TDATA1 = 0x7a1,
+	CSR_TDATA2 = 0x7a2,
+	CSR_TDATA3 = 0x7a3,
 	CSR_MCYCLE = 0xb00,
 	CSR_MINSTRET = 0xb02,
 };
@@ -172,6 +176,10 @@ static bool csr_read(struct cpu *c, int csr, uint64_t *v)
 	case CSR_MCAUSE: *v = r->mcause; return true;
 	case CSR_MTVAL: *v = r->mtval; return true;
 	case CSR_MIP: *v = r->mip; return true;
+	case CSR_TSELECT:
+	case CSR_TDATA1:
+	case CSR_TDATA2:
+	case CSR_TDATA3: *v = 0; return true; /* no triggers: see below */
 	default: break;
 	}
 	if (is_pmp(csr)) {
@@ -182,11 +190,14 @@ static bool csr_read(struct cpu *c, int csr, uint64_t *v)
 		*v = 0;
 		return true;
 	}
-	/* No debug triggers (Sdtrig): tselect..tinfo, tcontrol and mcontext
-	 * (0x7a0-0x7a5, 0x7a8) do not exist. Their illegal-instruction trap is
-	 * how the debug spec's enumeration learns there are no triggers; a
-	 * readable tselect would claim Sdtrig, which needs at least one real
-	 * trigger. QEMU 7.2 has two (docs/bare-machine.md). */
+	/* Debug triggers (Sdtrig) with zero triggers. tselect and tdata1..3
+	 * exist so that the debug spec's enumeration (and the official
+	 * breakpoint test) can run: tselect is hard-wired to 0 (WARL), and
+	 * tdata1 reads 0, type 0 = "there is no trigger at this tselect";
+	 * tdata2/3 read 0; every write is ignored. Nothing is stored, so
+	 * nothing needs forking. tinfo, tcontrol and mcontext (0x7a4, 0x7a5,
+	 * 0x7a8) stay absent: the spec lets a debugger fall back to tdata1's
+	 * type. QEMU 7.2 has two triggers instead (docs/bare-machine.md). */
 	return false;
 }
 
@@ -255,6 +266,10 @@ static void csr_write(struct cpu *c, int csr, uint64_t v)
 	case CSR_MCAUSE: r->mcause = v; return;
 	case CSR_MTVAL: r->mtval = v; return;
 	case CSR_MIP: r->mip = (r->mip & ~MIP_S_BITS) | (v & MIP_S_BITS); break;
+	case CSR_TSELECT:
+	case CSR_TDATA1:
+	case CSR_TDATA2:
+	case CSR_TDATA3: return; /* zero triggers: nothing to select or arm */
 	default:
 		if (csr >= 0x3a0 && csr <= 0x3af)
 			r->pmpcfg[csr - 0x3a0] = (csr & 1) ? 0 : v;

@@ -1,6 +1,6 @@
 /* uart16550.h - a 16550A UART as Linux's 8250 driver and polling firmware
- * use it: byte-wide registers at offsets 0..7, a 16-byte receive FIFO fed by
- * the board (uart16550_push_input), and one interrupt line.
+ * use it: byte-wide registers at offsets 0..7, a 16-byte receive FIFO fed
+ * through uart16550_push_input, and one interrupt line.
  *
  * Transmission is synchronous: a byte written to THR goes straight to the
  * host stream, so THR is always empty, LSR reads THRE|TEMT (0x60) when no
@@ -53,9 +53,11 @@ void uart16550_init(struct uart16550 *u, struct uart16550_state *s, FILE *out);
 /* Connect the interrupt line and drive it to the current level. */
 void uart16550_set_irq_line(struct uart16550 *u, struct irq_line line);
 
-/* Queue received bytes. Returns how many fit (the FIFO holds 16 bytes, or
- * one while FIFOs are disabled); the board keeps the rest and offers them
- * again later, so host input is never dropped. */
+/* Queue received bytes. Returns how many fit: the FIFO holds 16 bytes, or
+ * one while FIFOs are disabled, and takes none in loopback (MCR.LOOP
+ * disconnects the serial input). The bytes that did not fit are the
+ * caller's to offer again or drop. No board feeds host input today; the
+ * unit tests do. */
 size_t uart16550_push_input(struct uart16550 *u, const uint8_t *bytes, size_t n);
 
 #endif

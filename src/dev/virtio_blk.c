@@ -55,6 +55,7 @@ static uint8_t blk_in(struct virtio_blk *b, const struct virtio_chain *c, uint64
 	uint8_t buf[DISK_CHUNK_SIZE];
 	if (n < 0)
 		return VIRTIO_BLK_S_IOERR;
+	(void)disk_log_request(b->disk, DISK_REQ_READ, sector, (uint64_t)n);
 	for (int64_t i = 0; i < n; i += DISK_SECTORS_PER_CHUNK) {
 		uint64_t k =
 		    n - i < DISK_SECTORS_PER_CHUNK ? (uint64_t)(n - i) : DISK_SECTORS_PER_CHUNK;
@@ -73,6 +74,7 @@ static uint8_t blk_out(struct virtio_blk *b, const struct virtio_chain *c, uint6
 	uint8_t buf[DISK_CHUNK_SIZE];
 	if (n < 0 || b->disk->read_only)
 		return VIRTIO_BLK_S_IOERR;
+	(void)disk_log_request(b->disk, DISK_REQ_WRITE, sector, (uint64_t)n);
 	for (int64_t i = 0; i < n; i += DISK_SECTORS_PER_CHUNK) {
 		uint64_t k =
 		    n - i < DISK_SECTORS_PER_CHUNK ? (uint64_t)(n - i) : DISK_SECTORS_PER_CHUNK;
@@ -81,6 +83,15 @@ static uint8_t blk_out(struct virtio_blk *b, const struct virtio_chain *c, uint6
 		    disk_write(b->disk, sector + i, buf, k))
 			return VIRTIO_BLK_S_IOERR;
 	}
+	return VIRTIO_BLK_S_OK;
+}
+
+/* The disk lives in memory, so every write is already where a read finds
+ * it; the flush ends the write epoch in the disk's log, where the checker's
+ * persistence points come from. */
+static uint8_t blk_flush(struct virtio_blk *b)
+{
+	(void)disk_log_request(b->disk, DISK_REQ_FLUSH, 0, 0);
 	return VIRTIO_BLK_S_OK;
 }
 
@@ -102,7 +113,7 @@ static uint8_t blk_serve(struct virtio_blk *b, const struct virtio_chain *c)
 	switch (virtio_get_le(hdr, 4)) {
 	case VIRTIO_BLK_T_IN: return blk_in(b, c, sector);
 	case VIRTIO_BLK_T_OUT: return blk_out(b, c, sector);
-	case VIRTIO_BLK_T_FLUSH: return VIRTIO_BLK_S_OK;
+	case VIRTIO_BLK_T_FLUSH: return blk_flush(b);
 	case VIRTIO_BLK_T_GET_ID: return blk_get_id(b, c);
 	default: return VIRTIO_BLK_S_UNSUPP;
 	}

@@ -6,9 +6,10 @@
  * request is complete, and its interrupt raised, before the hart runs its
  * next instruction. Offered: VERSION_1, FLUSH, SEG_MAX, BLK_SIZE, and RO
  * for a read-only disk. Served: IN, OUT, FLUSH, GET_ID; any other type gets
- * VIRTIO_BLK_S_UNSUPP. FLUSH has nothing to do (the disk lives in memory)
- * but is offered so the guest runs its write-back cache path and issues the
- * flushes a crash-consistency checker wants to see.
+ * VIRTIO_BLK_S_UNSUPP. Every served request goes into the disk's request
+ * log (disk.h); FLUSH moves no data (the disk lives in memory) but is
+ * offered so the guest runs its write-back cache path, and ends a write
+ * epoch in the log: the persistence points a crash checker needs.
  *
  * The forkable state is struct virtio_blk_state (see dev.h): the transport's
  * registers and queues. struct virtio_blk is the wiring: the transport, the

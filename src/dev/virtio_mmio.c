@@ -75,13 +75,6 @@ void virtio_mmio_needs_reset(struct virtio_mmio *vm)
 		raise_irq(vm, VIRTIO_INT_CONFIG);
 }
 
-void virtio_mmio_config_changed(struct virtio_mmio *vm)
-{
-	vm->s->config_generation++;
-	if (vm->s->status & VIRTIO_STATUS_DRIVER_OK)
-		raise_irq(vm, VIRTIO_INT_CONFIG);
-}
-
 static uint64_t device_features(const struct virtio_mmio *vm)
 {
 	return vm->ops->features(vm) | 1ULL << VIRTIO_F_VERSION_1;

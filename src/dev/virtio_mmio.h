@@ -93,7 +93,7 @@ struct virtq {
 struct virtio_mmio_state {
 	uint32_t status;
 	uint32_t interrupt_status;
-	uint32_t config_generation;
+	uint32_t config_generation; /* 0: no device's config space changes */
 	uint32_t device_features_sel, driver_features_sel;
 	uint64_t driver_features;
 	uint32_t queue_sel;
@@ -135,8 +135,6 @@ int virtio_mmio_init(struct virtio_mmio *vm, struct virtio_mmio_state *s,
 /* The guest broke the protocol: set DEVICE_NEEDS_RESET and, once the driver
  * is running, tell it with a configuration change interrupt. */
 void virtio_mmio_needs_reset(struct virtio_mmio *vm);
-/* The config space changed: new generation and a config interrupt. */
-void virtio_mmio_config_changed(struct virtio_mmio *vm);
 bool virtio_mmio_has_feature(const struct virtio_mmio *vm, unsigned bit);
 
 enum virtq_pop_result {

@@ -153,6 +153,7 @@ void disk_close(struct disk *d)
 	free(d->undo);
 	free(d->written);
 	free(d->read);
+	free(d->log);
 	if (d->base)
 		munmap((void *)d->base, d->size);
 	*d = (struct disk){0};
@@ -431,11 +432,44 @@ void disk_clear_io(struct disk *d)
 	memset(d->read, 0, bitmap_bytes(d->nchunks));
 }
 
+int disk_log_request(struct disk *d, enum disk_req_kind kind, uint64_t sector, uint64_t count)
+{
+	if (d->nlog == d->caplog) {
+		uint64_t cap = d->caplog ? 2 * d->caplog : 1024;
+		struct disk_req *log =
+		    d->nlog < DISK_LOG_MAX ? realloc(d->log, cap * sizeof(*log)) : NULL;
+		if (!log) {
+			d->log_lost++;
+			d->epoch += kind == DISK_REQ_FLUSH;
+			return -ENOMEM;
+		}
+		d->log = log;
+		d->caplog = cap;
+	}
+	d->log[d->nlog++] = (struct disk_req){
+	    .sector = sector, .count = (uint32_t)count, .kind = (uint16_t)kind, .epoch = d->epoch};
+	d->epoch += kind == DISK_REQ_FLUSH;
+	return 0;
+}
+
+uint64_t disk_log(const struct disk *d, const struct disk_req **list)
+{
+	*list = d->log;
+	return d->nlog;
+}
+
+uint64_t disk_epoch(const struct disk *d)
+{
+	return d->epoch;
+}
+
 int disk_fork(struct disk *d)
 {
 	if (d->depth == DISK_MAX_DEPTH)
 		return -EOVERFLOW;
 	d->level_start[++d->depth] = d->nundo;
+	d->log_start[d->depth] = d->nlog;
+	d->epoch_start[d->depth] = d->epoch;
 	return 0;
 }
 
@@ -444,6 +478,8 @@ int disk_restore(struct disk *d)
 	if (d->depth == 0)
 		return -EINVAL;
 	undo_to(d, d->level_start[d->depth]);
+	d->nlog = d->log_start[d->depth];
+	d->epoch = d->epoch_start[d->depth];
 	return 0;
 }
 

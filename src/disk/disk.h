@@ -16,7 +16,7 @@
  *
  * A read is O(1) per chunk at any fork depth: one table lookup and a memcpy.
  *
- * Fork levels (the epsilon-copy fork, DESIGN.md): disk_fork() opens a level
+ * Fork levels (the epsilon-copy fork, as in ram.h): disk_fork() opens a level
  * in O(1). The first write to a chunk in a level saves what it held on the
  * level's undo list: "fresh" if it still read as the base (the copy-up), or
  * a copy of its private content. disk_restore() reverts exactly the top
@@ -29,7 +29,16 @@
  *
  * For the checker the disk also records which chunks were written and which
  * were read since the last disk_clear_io(), one bit per chunk each; a
- * restore leaves those bits alone (they record I/O, not content). */
+ * restore leaves those bits alone (they record I/O, not content).
+ *
+ * The request log: every request the device served, in order (reads,
+ * writes, flushes), each stamped with its flush epoch (the number of
+ * flushes completed before it). It is the disk's history, so it forks with
+ * the content: disk_fork remembers its length and epoch, and a restore cuts
+ * it back to them, so the log always tells how the content came to be (the
+ * writes since the last flush are what a crash may lose). Virtio-blk has no
+ * FUA bit: Linux sends a forced-unit-access write as the write and a flush
+ * after it, which the log shows as such. */
 #ifndef THEMIS_DISK_H
 #define THEMIS_DISK_H
 
@@ -54,6 +63,19 @@ struct disk_undo {
 
 struct disk_spare; /* a free chunk buffer, linked through its first bytes */
 
+enum disk_req_kind { DISK_REQ_READ, DISK_REQ_WRITE, DISK_REQ_FLUSH };
+
+/* One served request of the log. */
+struct disk_req {
+	uint64_t sector;
+	uint32_t count; /* sectors; 0 for a flush */
+	uint16_t kind;	/* enum disk_req_kind */
+	uint16_t pad;
+	uint64_t epoch; /* flushes completed before this request */
+};
+
+#define DISK_LOG_MAX (1u << 22) /* entries kept; later ones are counted, not kept */
+
 struct disk {
 	const uint8_t *base; /* read-only mapping of the base image */
 	uint64_t size;	     /* bytes, a nonzero multiple of DISK_SECTOR_SIZE */
@@ -74,6 +96,12 @@ struct disk {
 	uint64_t level_start[DISK_MAX_DEPTH + 1]; /* [L]: first entry of level L */
 	struct disk_spare *spares;		  /* the pool of free chunk buffers */
 	unsigned nspares;			  /* at most DISK_POOL_MAX */
+	/* The request log (see above): nlog entries of caplog, the current
+	 * epoch, and per open level the length and epoch to restore. */
+	struct disk_req *log;
+	uint64_t nlog, caplog, log_lost; /* log_lost: entries past DISK_LOG_MAX */
+	uint64_t epoch;
+	uint64_t log_start[DISK_MAX_DEPTH + 1], epoch_start[DISK_MAX_DEPTH + 1];
 };
 
 /* Open `path` as the base of a new disk. 0, or -errno with a one-line
@@ -102,6 +130,15 @@ bool disk_chunk_written(const struct disk *d, uint64_t chunk);
 bool disk_chunk_read(const struct disk *d, uint64_t chunk);
 /* Forget which chunks were read and written (the content stays). */
 void disk_clear_io(struct disk *d);
+
+/* Append a served request to the log (a flush also ends the epoch). 0, or
+ * -ENOMEM when it could not be kept (it is counted in log_lost). */
+int disk_log_request(struct disk *d, enum disk_req_kind kind, uint64_t sector, uint64_t count);
+/* The log: sets *list (valid until the next disk call) and returns its
+ * length. Entries from an index remembered earlier are the requests since. */
+uint64_t disk_log(const struct disk *d, const struct disk_req **list);
+/* Flushes completed so far. */
+uint64_t disk_epoch(const struct disk *d);
 
 /* Open a fork level: O(1). 0, or -EOVERFLOW with DISK_MAX_DEPTH levels
  * open. */

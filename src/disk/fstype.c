@@ -7,8 +7,6 @@
 
 #include "fstype.h"
 
-#define PROBE_BYTES (68u << 10)
-
 static uint32_t le32(const uint8_t *p)
 {
 	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
@@ -29,7 +27,7 @@ static const char *ext_kind(const uint8_t *sb)
 	return (compat & 0x0004) ? "ext3" : "ext2"; /* has_journal */
 }
 
-static const char *probe(const uint8_t *b, size_t n)
+const char *fstype_probe(const uint8_t *b, size_t n)
 {
 	if (n >= 1024 + 0x68 && le16(b + 1024 + 0x38) == 0xef53)
 		return ext_kind(b + 1024);
@@ -58,11 +56,11 @@ static const char *probe(const uint8_t *b, size_t n)
 
 const char *fstype_detect(const char *path)
 {
-	static _Thread_local uint8_t buf[PROBE_BYTES];
+	static _Thread_local uint8_t buf[FSTYPE_PROBE_BYTES];
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
 	size_t n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
-	return probe(buf, n);
+	return fstype_probe(buf, n);
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../guest/agent/doorbell.h"
+#include "../util/rng.h"
 #include "fdt.h"
 #include "image.h"
 #include "sbi.h"
@@ -33,6 +35,16 @@ void virt_stop_with(struct virt *v, enum virt_stop why, const char *detail)
 	v->stop = why;
 	snprintf(v->stop_detail, sizeof(v->stop_detail), "%s", detail ? detail : "");
 	cpu_stop(&v->cpu);
+}
+
+const char *virt_stop_name(enum virt_stop stop)
+{
+	static const char *const names[] = {
+#define VIRT_STOP_TEXT(name, text) [VIRT_##name] = text,
+	    VIRT_STOPS(VIRT_STOP_TEXT)
+#undef VIRT_STOP_TEXT
+	};
+	return (unsigned)stop < sizeof(names) / sizeof(names[0]) ? names[stop] : "?";
 }
 
 /* ---- the bus ---- */
@@ -369,11 +381,8 @@ static int soc_nodes(const struct virt *v, struct fdt_node nodes[VIRT_MAX_PARTS]
 
 static void rng_seed_bytes(uint64_t seed, uint8_t *out, size_t n)
 {
-	for (size_t i = 0; i < n; i += 8) { /* splitmix64 */
-		uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		z ^= z >> 31;
+	for (size_t i = 0; i < n; i += 8) {
+		uint64_t z = splitmix64(&seed);
 		memcpy(out + i, &z, n - i < 8 ? n - i : 8);
 	}
 }

@@ -49,17 +49,27 @@ struct virt_config {
 	FILE *console;	   /* where the UART writes */
 };
 
+/* Why virt_run returned, written once: X(NAME, what it means, as messages
+ * say it) gives VIRT_NAME and virt_stop_name(VIRT_NAME). */
+#define VIRT_STOPS(X)                                                                              \
+	X(RUNNING, "still running")                                                                \
+	X(READY, "agent ready") /* and the host stopped there */                                   \
+	X(POWEROFF, "the guest powered off")                                                       \
+	X(REBOOT, "the guest asked for a reboot")                                                  \
+	X(PANIC, "kernel panic")                                                                   \
+	X(BUDGET, "instruction budget exhausted: the guest hangs or is slow")                      \
+	X(HUNG, "the guest hangs asleep")	 /* with nothing that could wake it */             \
+	X(MTRAP, "a trap reached M-mode")	 /* where there is no software */                  \
+	X(WAITING, "agent waiting for commands") /* at the doorbell */
+
 enum virt_stop {
-	VIRT_RUNNING,
-	VIRT_READY,    /* the agent reported ready (and the host stopped there) */
-	VIRT_POWEROFF, /* the guest powered off */
-	VIRT_REBOOT,   /* the guest asked for a reboot */
-	VIRT_PANIC,    /* the kernel panicked */
-	VIRT_BUDGET,   /* the instruction budget ran out */
-	VIRT_HUNG,     /* asleep with nothing that could wake it */
-	VIRT_MTRAP,    /* a trap reached M-mode, where there is no software */
-	VIRT_WAITING,  /* the agent waits at the doorbell for a command */
+#define VIRT_STOP_ENUM(name, text) VIRT_##name,
+	VIRT_STOPS(VIRT_STOP_ENUM)
+#undef VIRT_STOP_ENUM
 };
+
+/* The stop's text from VIRT_STOPS ("kernel panic"), or "?" if out of range. */
+const char *virt_stop_name(enum virt_stop stop);
 
 /* The board's forkable state: every device's state struct (plain data, see
  * dev.h) and the board's own, with no pointer anywhere, so the fork copies
@@ -152,11 +162,14 @@ void virt_free(struct virt *v);
 /* Run until the machine stops, or max_insns (0: no limit). */
 enum virt_stop virt_run(struct virt *v, uint64_t max_insns);
 
-/* XXH3-128 of all guest RAM, as 32 hex digits. */
-void virt_ram_hash(const struct virt *v, char out[33]);
+/* XXH3-128 of all guest RAM, as 32 hex digits. 0, or -ENOMEM (out is
+ * then "out of memory"). */
+int virt_ram_hash(const struct virt *v, char out[33]);
 
-/* A hash of the whole machine: RAM, the hart, the devices, every disk. */
-void virt_state_hash(const struct virt *v, uint8_t out[16]);
+/* A hash of the whole machine: RAM, the hart, the devices, every disk.
+ * Always 0 (its hash state lives on the stack); int for the callers that
+ * treat every hash alike. */
+int virt_state_hash(const struct virt *v, uint8_t out[16]);
 
 /* Give the waiting agent its next command (one line) and let it run. */
 int virt_command(struct virt *v, const char *cmd);

@@ -9,12 +9,17 @@
 
 #include "virt_internal.h"
 
-void virt_ram_hash(const struct virt *v, char out[33])
+int virt_ram_hash(const struct virt *v, char out[33])
 {
 	uint8_t h[16];
-	ram_hash(&v->ram, h);
+	int rc = ram_hash(&v->ram, h);
+	if (rc) {
+		snprintf(out, 33, "out of memory");
+		return rc;
+	}
 	for (int i = 0; i < 16; i++)
 		snprintf(out + 2 * i, 3, "%02x", h[i]);
+	return 0;
 }
 
 /* Pages and chunks as the machine holds them: (index, content) of every
@@ -31,7 +36,7 @@ static void hash_table(XXH3_state_t *st, uint8_t *const *table, uint64_t n, size
 	XXH3_128bits_update(st, &n, sizeof(n));
 }
 
-void virt_state_hash(const struct virt *v, uint8_t out[16])
+int virt_state_hash(const struct virt *v, uint8_t out[16])
 {
 	uint8_t cpu[CPU_STATE_SIZE];
 	struct virt_part parts[VIRT_MAX_PARTS];
@@ -51,4 +56,5 @@ void virt_state_hash(const struct virt *v, uint8_t out[16])
 	XXH128_canonical_t c;
 	XXH128_canonicalFromHash(&c, XXH3_128bits_digest(st));
 	memcpy(out, c.digest, 16);
+	return 0;
 }

@@ -198,9 +198,13 @@ int ram_release(struct ram *r, void (*released)(void *opaque, const uint8_t *pag
 	return rc;
 }
 
-void ram_hash(const struct ram *r, uint8_t out[16])
+int ram_hash(const struct ram *r, uint8_t out[16])
 {
 	XXH3_state_t *st = XXH3_createState();
+	if (!st) {
+		memset(out, 0, 16);
+		return -ENOMEM;
+	}
 	XXH3_128bits_reset(st);
 	for (uint64_t i = 0; i < r->npages; i++)
 		XXH3_128bits_update(st, r->pages[i] ? r->pages[i] : ram_zero_page, RAM_PAGE_SIZE);
@@ -208,4 +212,5 @@ void ram_hash(const struct ram *r, uint8_t out[16])
 	XXH128_canonicalFromHash(&c, XXH3_128bits_digest(st));
 	memcpy(out, c.digest, 16);
 	XXH3_freeState(st);
+	return 0;
 }

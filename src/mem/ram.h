@@ -104,7 +104,8 @@ static inline size_t ram_level_dirty(const struct ram *r)
 	return r->nundo - r->level_start[r->level];
 }
 
-/* XXH3-128 of the whole RAM content (never-written pages as zeros). */
-void ram_hash(const struct ram *r, uint8_t out[16]);
+/* XXH3-128 of the whole RAM content (never-written pages as zeros). 0, or
+ * -ENOMEM (out zeroed) when the hash state cannot be allocated. */
+int ram_hash(const struct ram *r, uint8_t out[16]);
 
 #endif

@@ -13,6 +13,17 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$top/tests/lib.sh"
 
+# poke FILE OFFSET CHAR: overwrite one byte of FILE in place. A failure, or
+# an offset past the end (dd would grow the file, a different change from
+# the one the caller means), counts as a failure of the test.
+poke() {
+	size=$(stat -c %s "$1" 2>/dev/null) || size=0
+	if [ "$2" -ge "$size" ]; then
+		fail "poke: $1 has no byte $2"
+	elif ! printf '%s' "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null; then
+		fail "poke: cannot write byte $2 of $1"
+	fi
+}
 
 cp "$b/images/ext4.img" "$work/ext4.img"
 cp "$b/images/xfs.img" "$work/xfs.img"
@@ -45,7 +56,7 @@ e2fsck -fn "$work/out-load/disk0.img" >/dev/null 2>&1 && xfs_repair -n "$work/ou
 
 # Bad snapshots and mismatches.
 cp "$snap" "$work/flip.snap"
-printf 'X' | dd of="$work/flip.snap" bs=1 seek=100000 conv=notrunc 2>/dev/null
+poke "$work/flip.snap" 100000 X
 head -c 1000 "$snap" >"$work/short.snap"
 head -c 5000 /dev/urandom >"$work/random.snap"
 cp "$themis" "$work/themis-other" && printf 'another build' >>"$work/themis-other"
@@ -56,8 +67,8 @@ expect 2 "No such file" -- "$themis" boot --load "$work/missing.snap"
 expect 2 "another build of themis" -- "$work/themis-other" boot --load "$snap"
 expect 2 "not the base image" -- "$themis" boot --load "$snap" --disk "$work/xfs.img" --disk "$work/ext4.img"
 expect 2 "snapshot has 2 disks" -- "$themis" boot --load "$snap" --disk "$work/ext4.img"
-printf 'Z' | dd of="$work/ext4.img" bs=1 seek=70000000 conv=notrunc 2>/dev/null || true
-printf 'Z' | dd of="$work/ext4.img" bs=1 seek=5000000 conv=notrunc 2>/dev/null
+# One byte inside the image, its size unchanged: the hash must see it.
+poke "$work/ext4.img" 5000000 Z
 expect 2 "not the base image" -- "$themis" boot --load "$snap"
 expect 2 "goes with neither" -- "$themis" boot --save "$work/x.snap" --script
 

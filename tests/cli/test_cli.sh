@@ -43,6 +43,7 @@ expect 2 "positive count" -- "$themis" bare --max-insns abc "$work/loop.elf"
 expect 2 "needs a size" -- "$themis" bare --mem 12345 "$work/loop.elf"
 expect 2 "needs an ELF" -- "$themis" bare
 expect 2 "unknown command" -- "$themis" frobnicate
+expect 0 "^themis [0-9A-Za-z]" -- "$themis" --version
 expect 124 "stopped after 1000 instructions" -- "$themis" bare --max-insns 1000 "$work/loop.elf"
 expect 125 "no interrupt enabled" -- "$themis" bare "$work/sleep.elf"
 expect 7 "test 7 failed" -- "$themis" bare "$work/fail7.elf"

@@ -13,16 +13,9 @@
 #include <string.h>
 
 #include "../../src/machine/virt.h"
+#include "../../src/util/rng.h"
 
 #define MAX_DEPTH 3
-
-static uint64_t rng(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static char paths[4][512];
 
@@ -89,15 +82,17 @@ static int branch(struct virt *v, uint64_t *s, int depth, int seq, uint64_t *wor
 	virt_state_hash(v, at_fork);
 	if (virt_fork(v))
 		return -1;
-	int rounds = 1 + (int)(rng(s) % 2); /* 2: re-arm and work again */
+	int rounds = 1 + (int)(splitmix64(s) % 2); /* 2: re-arm and work again */
 	for (int r = 0; r < rounds; r++) {
-		snprintf(cmd, sizeof(cmd), "work %llu %llu", (unsigned long long)(rng(s) % 100000),
-			 (unsigned long long)(4 + rng(s) % 12));
+		snprintf(cmd, sizeof(cmd), "work %llu %llu",
+			 (unsigned long long)(splitmix64(s) % 100000),
+			 (unsigned long long)(4 + splitmix64(s) % 12));
 		if (command(v, cmd))
 			return -1;
 		(*works)++;
 		*dirty += ram_level_dirty(&v->ram);
-		if (depth < MAX_DEPTH && rng(s) % 2 && branch(v, s, depth + 1, seq, works, dirty))
+		if (depth < MAX_DEPTH && splitmix64(s) % 2 &&
+		    branch(v, s, depth + 1, seq, works, dirty))
 			return -1;
 		if (virt_restore(v) || check_hash(v, at_fork, "after a restore", seq))
 			return -1;

@@ -25,6 +25,7 @@
 #include <xxhash.h>
 
 #include "disk/disk.h"
+#include "util/rng.h" /* seeded, so any failure can be replayed */
 
 #define MODEL_DEPTH 8	 /* deepest nesting the random sequences reach */
 #define SEQUENCES   1500 /* random sequences per image size */
@@ -44,25 +45,16 @@ static bool check(bool ok, const char *what, int line)
 	return ok;
 }
 
-/* splitmix64: a small seeded generator, so any failure can be replayed. */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* A number in [lo, hi]. */
 static uint64_t pick(uint64_t *state, uint64_t lo, uint64_t hi)
 {
-	return lo + next_random(state) % (hi - lo + 1);
+	return lo + splitmix64(state) % (hi - lo + 1);
 }
 
 static void fill_random(uint64_t *state, uint8_t *buf, uint64_t len)
 {
 	for (uint64_t i = 0; i < len; i++)
-		buf[i] = (uint8_t)next_random(state);
+		buf[i] = (uint8_t)splitmix64(state);
 }
 
 static void hash_bytes(const uint8_t *buf, uint64_t len, uint8_t out[16])

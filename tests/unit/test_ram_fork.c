@@ -22,6 +22,7 @@
 #include <xxhash.h>
 
 #include "mem/ram.h"
+#include "util/rng.h"
 
 #define PAGES	  12
 #define BYTES	  (PAGES * RAM_PAGE_SIZE)
@@ -43,14 +44,6 @@ static bool check(bool ok, const char *what, int line)
 		fprintf(stderr, "seed %llu step %d, line %d: check failed: %s\n",
 			(unsigned long long)seed_now, step_now, line, what);
 	return ok;
-}
-
-static uint64_t next_random(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
 }
 
 /* The model: cur is RAM now; at[L] is RAM as it was when level L opened. */
@@ -134,12 +127,12 @@ static void check_content(const struct ram *r, const struct model *m)
 
 static void random_write(struct ram *r, struct model *m, uint64_t *s)
 {
-	uint64_t off = next_random(s) % BYTES;
-	uint64_t len = 1 + next_random(s) % (2 * RAM_PAGE_SIZE);
+	uint64_t off = splitmix64(s) % BYTES;
+	uint64_t len = 1 + splitmix64(s) % (2 * RAM_PAGE_SIZE);
 	if (len > BYTES - off)
 		len = BYTES - off;
-	uint8_t val = (uint8_t)(1 + next_random(s) % 255);
-	if (next_random(s) % 2) {
+	uint8_t val = (uint8_t)(1 + splitmix64(s) % 255);
+	if (splitmix64(s) % 2) {
 		static uint8_t buf[2 * RAM_PAGE_SIZE];
 		memset(buf, val, len);
 		CHECK(ram_write(r, BASE + off, buf, len));
@@ -156,7 +149,7 @@ static void random_write(struct ram *r, struct model *m, uint64_t *s)
 
 static void random_step(struct ram *r, struct model *m, uint64_t *s)
 {
-	unsigned what = (unsigned)(next_random(s) % 8);
+	unsigned what = (unsigned)(splitmix64(s) % 8);
 	if (what < 4) {
 		random_write(r, m, s);
 	} else if (what < 6 && m->level < MAX_DEPTH) {

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "check/share.h"
+#include "util/rng.h"
 
 #define WORKERS	    5
 #define CHILD_LIMIT 60 /* seconds: a worker that hangs is killed, and fails */
@@ -180,18 +181,10 @@ static double seconds(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static void key_of(uint32_t n, uint8_t key[16])
 {
 	uint64_t st = n;
-	uint64_t a = next_random(&st), b = next_random(&st);
+	uint64_t a = splitmix64(&st), b = splitmix64(&st);
 	memcpy(key, &a, 8);
 	memcpy(key + 8, &b, 8);
 	key[3] = 0; /* NUL and newline bytes inside keys */
@@ -239,7 +232,7 @@ static void race_worker(struct share *s, int i, void *arg)
 	for (uint32_t k = 0; k < RACE_KEYS; k++)
 		order[k] = k;
 	for (uint32_t k = RACE_KEYS - 1; k > 0; k--) {
-		uint32_t j = (uint32_t)(next_random(&st) % (k + 1)), t = order[k];
+		uint32_t j = (uint32_t)(splitmix64(&st) % (k + 1)), t = order[k];
 		order[k] = order[j];
 		order[j] = t;
 	}
@@ -339,7 +332,7 @@ static void tree_worker(struct share *s, int w, void *arg)
 		/* Work a while (the root longer), so others find the queue
 		 * empty with this one busy. */
 		if (t->work_us)
-			pause_us((long)(next_random(&st) % (uint64_t)t->work_us) +
+			pause_us((long)(splitmix64(&st) % (uint64_t)t->work_us) +
 				 (i == 0 ? 20000 : 0));
 		size_t len = strlen(item);
 		if ((int)len < t->depth) {
@@ -551,10 +544,21 @@ static void test_stop(const struct backend *b)
 /* ---- totals ---- */
 
 #define COUNTS 40
+/* Lens words of each merge kind: summed, maximum, OR-ed 32-bit sets. */
+static const char lens_kinds[] = "somsomsom";
+#define NLENS (sizeof(lens_kinds) - 1)
+
+static uint64_t lens_value(int j, int i, int k)
+{
+	return lens_kinds[j] == 's'   ? (uint64_t)(j + 1)
+	       : lens_kinds[j] == 'm' ? (uint64_t)(i * 1000 + k * 7 + j)
+				      : 1ull << ((i + k + j) % 32);
+}
 
 static void count_worker(struct share *s, int i, void *arg)
 {
 	(void)arg;
+	memcpy(s->kinds, lens_kinds, sizeof(lens_kinds));
 	for (int k = 0; k < COUNTS; k++) {
 		struct share_totals d = {.states = 1,
 					 .ops = 2,
@@ -563,8 +567,8 @@ static void count_worker(struct share *s, int i, void *arg)
 					 .discrepancies = k == 0,
 					 .findings = (uint64_t)k,
 					 .deepest = (uint64_t)(i * 100 + k)};
-		d.cov.in[i % OP_NKINDS][k % COV_ARGS] = 1u << (k % 32);
-		d.cov.out[k % OP_NKINDS] = 1u << i;
+		for (size_t j = 0; j < NLENS; j++)
+			d.lens[j] = lens_value((int)j, i, k);
 		struct share_totals total;
 		CHECK(s->ops->count(s, &d, k % 2 ? &total : NULL) == 0);
 		if (k % 2)
@@ -578,6 +582,7 @@ static void test_totals(const struct backend *b)
 	if (!CHECK(s != NULL))
 		return;
 	struct share_totals zero = {0}, total, want = {0};
+	memcpy(s->kinds, lens_kinds, sizeof(lens_kinds));
 	CHECK(s->ops->count(s, &zero, &total) == 0);
 	CHECK(!memcmp(&total, &zero, sizeof(total)));
 	pid_t pids[WORKERS];
@@ -593,8 +598,10 @@ static void test_totals(const struct backend *b)
 			want.findings += (uint64_t)k;
 			if ((uint64_t)(i * 100 + k) > want.deepest)
 				want.deepest = (uint64_t)(i * 100 + k);
-			want.cov.in[i % OP_NKINDS][k % COV_ARGS] |= 1u << (k % 32);
-			want.cov.out[k % OP_NKINDS] |= 1u << i;
+			struct share_totals one = {0};
+			for (size_t j = 0; j < NLENS; j++)
+				one.lens[j] = lens_value((int)j, i, k);
+			lens_merge_words(want.lens, one.lens, lens_kinds, NLENS);
 		}
 	/* deepest is a maximum: a smaller one changes nothing */
 	struct share_totals small = {.deepest = 3, .states = 0xffffffffffULL};
@@ -603,7 +610,11 @@ static void test_totals(const struct backend *b)
 	CHECK(total.states == want.states && total.ops == want.ops && total.unique == want.unique &&
 	      total.restores == want.restores && total.discrepancies == want.discrepancies &&
 	      total.findings == want.findings && total.deepest == want.deepest);
-	CHECK(!memcmp(&total.cov, &want.cov, sizeof(want.cov)));
+	CHECK(!memcmp(total.lens, want.lens, sizeof(want.lens)));
+	for (size_t j = 0; j < NLENS; j++)
+		if (total.lens[j] != want.lens[j])
+			printf("  lens word %zu (%c): %llu, want %llu\n", j, lens_kinds[j],
+			       (unsigned long long)total.lens[j], (unsigned long long)want.lens[j]);
 	s->ops->close(s);
 }
 
@@ -847,7 +858,8 @@ static void test_redis_fresh(void)
 	char item[64];
 	struct share_record *r = calloc(1, sizeof(*r));
 	struct share_totals d = {.states = 5, .deepest = 3}, total;
-	d.cov.out[0] = 1;
+	snprintf(s->kinds, sizeof(s->kinds), "o");
+	d.lens[0] = 1;
 	CHECK(s->ops->visit(s, k, 2) == 2);
 	CHECK(s->ops->take(s, item, sizeof(item)) == 1);
 	CHECK(s->ops->put(s, "left over") == 0);

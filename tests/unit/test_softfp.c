@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "cpu/softfp.h"
+#include "util/rng.h"
 
 /* ---- Formats and bit helpers ---------------------------------------------- */
 
@@ -123,10 +124,7 @@ static uint64_t rng_state;
 
 static uint64_t rnd(void)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return splitmix64(&rng_state);
 }
 
 static int rnd_below(int n)

@@ -576,6 +576,42 @@ static void test_reads_and_writes_land(void)
 	rig_close(&r);
 }
 
+/* The disk's request log: every served request in order, reads and writes
+ * with their sectors, flushes ending an epoch; a fork remembers the log
+ * and a restore cuts it back, as it does the content. */
+static void test_request_log_orders_requests_and_epochs(void)
+{
+	struct rig r;
+	if (!rig_open(&r, 64 * 512, false) || !bring_up(&r, 256))
+		return;
+	const struct disk_req *log;
+	uint64_t n0 = disk_log(&r.disk, &log);
+	CHECK(blk_write(&r, 8, 3 * 512, 512, 1) == VIRTIO_BLK_S_OK);
+	CHECK(blk_request(&r, VIRTIO_BLK_T_FLUSH, 0, 0, 1, false) == VIRTIO_BLK_S_OK);
+	CHECK(disk_fork(&r.disk) == 0);
+	CHECK(blk_read(&r, 2, 2 * 512, 512) == VIRTIO_BLK_S_OK);
+	CHECK(blk_write(&r, 20, 512, 512, 2) == VIRTIO_BLK_S_OK);
+	uint64_t n = disk_log(&r.disk, &log);
+	CHECK(n == n0 + 4);
+	if (n == n0 + 4) {
+		const struct disk_req *e = log + n0;
+		CHECK(e[0].kind == DISK_REQ_WRITE && e[0].sector == 8 && e[0].count == 3 &&
+		      e[0].epoch == 0);
+		CHECK(e[1].kind == DISK_REQ_FLUSH && e[1].epoch == 0);
+		CHECK(e[2].kind == DISK_REQ_READ && e[2].sector == 2 && e[2].count == 2 &&
+		      e[2].epoch == 1);
+		CHECK(e[3].kind == DISK_REQ_WRITE && e[3].sector == 20 && e[3].epoch == 1);
+	}
+	CHECK(disk_epoch(&r.disk) == 1);
+	CHECK(disk_restore(&r.disk) == 0);
+	CHECK(disk_log(&r.disk, &log) == n0 + 2 && disk_epoch(&r.disk) == 1);
+	CHECK(blk_request(&r, VIRTIO_BLK_T_FLUSH, 0, 0, 1, false) == VIRTIO_BLK_S_OK);
+	CHECK(disk_epoch(&r.disk) == 2);
+	CHECK(disk_release(&r.disk) == 0);
+	CHECK(disk_log(&r.disk, &log) == n0 + 2 && disk_epoch(&r.disk) == 1);
+	rig_close(&r);
+}
+
 static void test_bad_requests_get_an_error_status(void)
 {
 	struct rig r;
@@ -849,6 +885,7 @@ static const struct {
     {"registers_identify_a_block_device", test_registers_identify_a_block_device},
     {"features_must_be_offered_and_modern", test_features_must_be_offered_and_modern},
     {"reads_and_writes_land", test_reads_and_writes_land},
+    {"request_log_orders_requests_and_epochs", test_request_log_orders_requests_and_epochs},
     {"bad_requests_get_an_error_status", test_bad_requests_get_an_error_status},
     {"read_only_disk_refuses_writes", test_read_only_disk_refuses_writes},
     {"bad_queue_setups_are_refused", test_bad_queue_setups_are_refused},

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Lens benchmark: what the io lens costs the checker, and what a profile
+# costs per operation.
+#   - explore states/s with `--lens io` against without, one worker, the
+#     same scope (exhaustive to --depth, so both runs check the same
+#     states), alternated round by round on one host; the medians and their
+#     ratio (goal: io within 10%);
+#   - `themis profile` for ext2, ext4 and xfs: its own figure, the host
+#     milliseconds per measure (each a write fork and a cold-read fork).
+#   bench/lens/run.sh [--depth N] [--rounds N] [--pair A+B] [--build DIR]
+# Never fails on speed; exits nonzero only if a run fails.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+b=$top/build depth=2 rounds=5 pair=ext4+ext2
+while [ $# -gt 0 ]; do
+	case $1 in
+	--depth) depth=$2; shift 2 ;;
+	--rounds) rounds=$2; shift 2 ;;
+	--pair) pair=$2; shift 2 ;;
+	--build) b=$2; shift 2 ;;
+	*) echo "usage: bench/lens/run.sh [--depth N] [--rounds N] [--pair A+B] [--build DIR]" >&2; exit 2 ;;
+	esac
+done
+themis=$b/themis
+[ -x "$themis" ] || { echo "lens bench: $themis missing (run make)" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fs=$(echo "$pair" | tr + ' ')
+
+rate() {
+	# shellcheck disable=SC2086
+	out=$("$themis" explore $fs --depth "$depth" --jobs 1 --quiet "$@" 2>&1) ||
+		[ $? -eq 1 ] || { echo "lens bench: explore $fs $* failed: $out" >&2; exit 1; }
+	echo "$out" | sed -n 's/.*(\([0-9.]*\) states\/s).*/\1/p' | head -n 1
+}
+
+median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+: >"$work/plain"
+: >"$work/io"
+for r in $(seq "$rounds"); do
+	rate >>"$work/plain"
+	rate --lens io >>"$work/io"
+	echo "round $r: without $(tail -n 1 "$work/plain"), with --lens io $(tail -n 1 "$work/io") states/s" >&2
+done
+p=$(median "$work/plain") i=$(median "$work/io")
+echo "host: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) cores"
+echo "explore $fs --depth $depth --jobs 1, medians of $rounds alternated rounds:"
+echo "  without lenses: $p states/s; with --lens io: $i states/s; ratio $(echo "$i $p" | awk '{ printf "%.3f", $1 / $2 }')"
+"$themis" profile ext2 ext4 xfs >"$work/profile" 2>&1 || { cat "$work/profile" >&2; exit 1; }
+echo "profile ext2 ext4 xfs: $(tail -n 1 "$work/profile")"

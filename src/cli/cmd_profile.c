@@ -1,0 +1,257 @@
+/* cmd_profile.c - `themis profile FS...`: per-operation I/O profiles below
+ * each filesystem (src/lens/profile.h): sectors written and read cold,
+ * named by structure, and the write amplification curve. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../disk/fstype.h"
+#include "../lens/profile.h"
+#include "../lens/semantics.h"
+#include "cli.h"
+
+#define PROFILE_DEFAULT_MEM   (256ULL << 20)
+#define PROFILE_DEFAULT_CLOCK 1767225600ULL /* 2026-01-01T00:00:00Z, as explore */
+#define PROFILE_MAX_OPS	      256
+
+static const char profile_help[] =
+    "usage: themis profile [FS...] [--ops LIST] [--sizes LIST] [--json FILE] [--svg DIR]\n"
+    "                      [--semantics] [--kernel IMAGE] [--initrd FILE] [--disk IMG]... [--mem "
+    "SIZE]\n"
+    "\n"
+    "Boots one machine with a disk per filesystem (default: ext2 ext4 xfs, from\n"
+    "build/images/), populates each (f0 of 8 KiB, d0/f1 of 64 KiB, d0, an empty e0,\n"
+    "an xattr on f0), syncs, and then, for every operation, in forks of that state:\n"
+    "  - the sectors the operation and a syncfs wrote, as a count and as LBA ranges\n"
+    "    named by the layout map of the disk as the operation left it;\n"
+    "  - the sectors it read cold, after an unmount and a mount (the mount's own\n"
+    "    reads are the baseline, reported apart);\n"
+    "  - write amplification: sectors written x 512 / the bytes asked to write.\n"
+    "\n"
+    "  --ops LIST     operation kinds (default: every kind every filesystem given\n"
+    "                 supports; writes go from 1 B to 1 MiB, every power of two)\n"
+    "  --sizes LIST   the write sizes instead, comma-separated bytes\n"
+    "  --json FILE    the profile as JSON: per fs and operation, fs, op, bytes,\n"
+    "                 sectors_written, sectors_read, written and read ([{lba,\n"
+    "                 count, structure}])\n"
+    "  --svg DIR      amplification.svg and layout-FS.svg (the disk's structures\n"
+    "                 with each operation's writes overlaid)\n"
+    "  --semantics    also the observed transition model, in forks of the same\n"
+    "                 populated state under each atime mount option (strictatime,\n"
+    "                 relatime, noatime), each operation 2 s of guest time after\n"
+    "                 the state before: the footprint (which fields of the target,\n"
+    "                 of its parent directory and of other entries it changes) and\n"
+    "                 the timestamp matrix (which of atime, mtime and ctime of the\n"
+    "                 target and the parent it moves); read-only operations run a\n"
+    "                 second time too (relatime's case); in --json: \"semantics\"\n"
+    "  --disk IMG     one image per filesystem instead of build/images/FS.img\n"
+    "Exit status: 0 done, 2 bad usage or input (and the guest failing).\n";
+
+struct profile_args {
+	struct check_machine m;
+	const char *fs[CHECK_MAX_FS], *disks[CHECK_MAX_FS];
+	int ndisks;
+	const char *ops, *sizes, *json, *svg;
+	bool semantics;
+	char kernel[PATH_MAX], initrd[PATH_MAX], images[CHECK_MAX_FS][PATH_MAX];
+};
+
+static int parse_option(struct profile_args *a, const char *opt, const char *val)
+{
+	if (!val)
+		return usage_error("%s needs a value", opt);
+	if (!strcmp(opt, "--ops"))
+		a->ops = val;
+	else if (!strcmp(opt, "--sizes"))
+		a->sizes = val;
+	else if (!strcmp(opt, "--json"))
+		a->json = val;
+	else if (!strcmp(opt, "--svg"))
+		a->svg = val;
+	else if (!strcmp(opt, "--kernel"))
+		snprintf(a->kernel, sizeof(a->kernel), "%s", val);
+	else if (!strcmp(opt, "--initrd"))
+		snprintf(a->initrd, sizeof(a->initrd), "%s", val);
+	else if (!strcmp(opt, "--mem")) {
+		if (!parse_size(val, &a->m.mem) || a->m.mem < (64ULL << 20))
+			return usage_error("--mem needs a size of at least 64M, got '%s'", val);
+	} else if (!strcmp(opt, "--disk")) {
+		if (a->ndisks == CHECK_MAX_FS)
+			return usage_error("at most %s disks", "4");
+		a->disks[a->ndisks++] = val;
+	} else
+		return usage_error("unknown option '%s' (themis profile --help)", opt);
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct profile_args *a)
+{
+	a->m.mem = PROFILE_DEFAULT_MEM;
+	a->m.clock_ns = PROFILE_DEFAULT_CLOCK * 1000000000ULL;
+	a->m.durability = CHECK_DURABLE_OFF;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--semantics")) {
+			a->semantics = true;
+		} else if (argv[i][0] == '-') {
+			int rc = parse_option(a, argv[i], i + 1 < argc ? argv[i + 1] : NULL);
+			if (rc)
+				return rc;
+			i++;
+		} else if (!fs_known(argv[i])) {
+			return usage_error(
+			    "unknown filesystem '%s' (known: ext2 ext3 ext4 xfs btrfs "
+			    "f2fs vfat exfat jfs nilfs2 minix)",
+			    argv[i]);
+		} else if (a->m.nfs == CHECK_MAX_FS) {
+			return usage_error("at most %s filesystems at once", "4");
+		} else {
+			a->fs[a->m.nfs++] = argv[i];
+		}
+	}
+	if (!a->m.nfs) {
+		static const char *const defaults[] = {"ext2", "ext4", "xfs"};
+		for (int i = 0; i < 3; i++)
+			a->fs[a->m.nfs++] = defaults[i];
+	}
+	if (a->ndisks && a->ndisks != a->m.nfs)
+		return usage_error("give one --disk per filesystem, or none (%s)",
+				   "images from build/images/");
+	return 0;
+}
+
+/* Kernel, initramfs and images: given, else beside this build. */
+static int resolve_files(struct profile_args *a)
+{
+	struct check_machine *m = &a->m;
+	if (!a->kernel[0])
+		beside_exe("guest", "Image", a->kernel, sizeof(a->kernel));
+	if (!a->initrd[0])
+		beside_exe("guest", "initramfs.cpio.gz", a->initrd, sizeof(a->initrd));
+	m->kernel = a->kernel, m->initrd = a->initrd;
+	for (int i = 0; i < m->nfs; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "%s.img", a->fs[i]);
+		if (a->ndisks)
+			snprintf(a->images[i], sizeof(a->images[i]), "%s", a->disks[i]);
+		else
+			beside_exe("images", name, a->images[i], sizeof(a->images[i]));
+		const char *t = access(a->images[i], R_OK) ? NULL : fstype_detect(a->images[i]);
+		if (!t || strcmp(t, a->fs[i])) {
+			fprintf(stderr, "themis: %s: %s, not a %s image (make guest builds them)\n",
+				a->images[i], t ? t : "cannot read a filesystem Themis knows",
+				a->fs[i]);
+			return EXIT_USAGE;
+		}
+		m->fs[i] = a->fs[i];
+		m->images[i] = a->images[i];
+	}
+	return 0;
+}
+
+static int select_ops(const struct profile_args *a, struct op *ops, int max)
+{
+	uint32_t mask = OP_ALL_MASK & ~(OPB(REMOUNT) | OPB(SYNC));
+	for (int i = 0; i < a->m.nfs; i++)
+		mask &= fs_supported_ops(a->fs[i]);
+	if (a->ops) {
+		const char *bad;
+		int badlen;
+		int64_t want = op_mask_parse(a->ops, &bad, &badlen);
+		if (want < 0) {
+			fprintf(stderr, "themis: unknown operation '%.*s' in --ops (known: %s)\n",
+				badlen, bad, op_names_list());
+			return -EXIT_USAGE;
+		}
+		mask &= (uint32_t)want;
+	}
+	struct op_pools sizes;
+	op_pools_default(&sizes);
+	if (a->sizes && op_pools_set_sizes(&sizes, a->sizes)) {
+		usage_error("--sizes needs a comma list of numbers up to 2^30, got '%s'", a->sizes);
+		return -EXIT_USAGE;
+	}
+	int n = profile_ops(mask, sizes.sizes, sizes.nsizes, ops, max);
+	if (!n) {
+		usage_error("%s",
+			    "no operation left to profile (--ops, and what every fs supports)");
+		return -EXIT_USAGE;
+	}
+	return n;
+}
+
+/* The profile's JSON, with "semantics" beside its keys when s is given. */
+static int write_json(const struct profile_result *r, const struct sem_result *s, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		return EXIT_USAGE;
+	}
+	if (s) {
+		fprintf(f, "{\n");
+		profile_json_members(r, f);
+		fprintf(f, ",\n");
+		semantics_json(s, f);
+		fprintf(f, "\n}\n");
+	} else {
+		profile_json(r, f);
+	}
+	if (fclose(f)) {
+		fprintf(stderr, "themis: %s: write failed\n", path);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(profile_help, stdout);
+			return 0;
+		}
+	static struct profile_args a;
+	int rc = parse_args(argc, argv, &a);
+	if (!rc)
+		rc = resolve_files(&a);
+	if (rc)
+		return rc;
+	struct op *ops = malloc(sizeof(*ops) * PROFILE_MAX_OPS);
+	if (!ops)
+		return EXIT_USAGE;
+	int n = select_ops(&a, ops, PROFILE_MAX_OPS);
+	struct profile_result r;
+	char err[1024];
+	if (n < 0) {
+		free(ops);
+		return -n;
+	}
+	if (profile_run(&a.m, ops, n, &r, err, sizeof(err))) {
+		fprintf(stderr, "themis: profile: %s\n", err);
+		profile_free(&r);
+		free(ops);
+		return EXIT_USAGE;
+	}
+	profile_print(&r, stdout);
+	struct sem_result s = {0};
+	if (a.semantics && semantics_run(&a.m, ops, n, &s, err, sizeof(err))) {
+		fprintf(stderr, "themis: profile --semantics: %s\n", err);
+		semantics_free(&s);
+		profile_free(&r);
+		free(ops);
+		return EXIT_USAGE;
+	}
+	if (a.semantics)
+		semantics_print(&s, stdout);
+	rc = a.json ? write_json(&r, a.semantics ? &s : NULL, a.json) : 0;
+	if (!rc && a.svg && profile_svg(&r, a.svg, err, sizeof(err))) {
+		fprintf(stderr, "themis: %s\n", err);
+		rc = EXIT_USAGE;
+	}
+	semantics_free(&s);
+	profile_free(&r);
+	free(ops);
+	return rc;
+}

@@ -1,0 +1,82 @@
+/* layout_int.h - what layout.c shares with the per-format parsers
+ * (layout_ext.c, layout_xfs.c, layout_btrfs.c, layout_other.c): the map
+ * under construction, a bounds-checked read, and claiming byte ranges.
+ *
+ * A parser claims byte ranges in any order and may claim a sector twice;
+ * layout.c rounds each claim out to whole sectors, clips it to the image,
+ * and where claims overlap gives the sector to the one made first. So a
+ * parser claims what it trusts most first (superblocks, fixed metadata),
+ * then what it found by following pointers, then "free": a hostile image
+ * whose file claims the inode table cannot rename the inode table. */
+#ifndef THEMIS_LAYOUT_INT_H
+#define THEMIS_LAYOUT_INT_H
+
+#include "layout.h"
+
+/* Claims beyond this are a damaged image, not a map (bounds memory and
+ * time on hostile input; the largest real map of a built image has a few
+ * thousand ranges). */
+#define LAYOUT_MAX_CLAIMS (1u << 22)
+
+struct lb {
+	struct layout *l;
+	layout_read_fn read;
+	void *ctx;
+	uint64_t size; /* bytes of the image */
+	char *err;
+	size_t errlen;
+};
+
+/* Read n bytes at off: 0; -1 with a reason in b->err when the range is
+ * outside the image or the read fails. */
+int lb_read(struct lb *b, uint64_t off, void *buf, size_t n);
+/* Write "FS: <reason>" into b->err; returns -1. */
+int lb_fail(struct lb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Claim bytes [off, off+len) for `structure`: 0; -1 (out of memory, or
+ * too many claims) with b->err set. A claim wholly past the image is
+ * dropped, one partly past it clipped. */
+int lb_add(struct lb *b, uint64_t off, uint64_t len, const char *structure, uint32_t unit,
+	   uint64_t owner);
+
+/* Little-endian and big-endian fields of on-disk structures. */
+static inline uint16_t lb_le16(const void *p)
+{
+	const uint8_t *b = p;
+	return (uint16_t)(b[0] | b[1] << 8);
+}
+static inline uint32_t lb_le32(const void *p)
+{
+	const uint8_t *b = p;
+	return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+}
+static inline uint64_t lb_le64(const void *p)
+{
+	return lb_le32(p) | (uint64_t)lb_le32((const uint8_t *)p + 4) << 32;
+}
+static inline uint16_t lb_be16(const void *p)
+{
+	const uint8_t *b = p;
+	return (uint16_t)(b[0] << 8 | b[1]);
+}
+static inline uint32_t lb_be32(const void *p)
+{
+	const uint8_t *b = p;
+	return (uint32_t)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
+}
+static inline uint64_t lb_be64(const void *p)
+{
+	return (uint64_t)lb_be32(p) << 32 | lb_be32((const uint8_t *)p + 4);
+}
+
+/* The parsers, one per on-disk format (ext2, ext3 and ext4 share one). */
+int layout_ext(struct lb *b);
+int layout_xfs(struct lb *b);
+int layout_btrfs(struct lb *b);
+int layout_f2fs(struct lb *b);
+int layout_vfat(struct lb *b);
+int layout_exfat(struct lb *b);
+int layout_jfs(struct lb *b);
+int layout_nilfs2(struct lb *b);
+int layout_minix(struct lb *b);
+
+#endif

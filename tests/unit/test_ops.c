@@ -1,0 +1,159 @@
+/* test_ops.c - the operation table (op_table.h, ops.c), coverage's
+ * binning (coverage.c) and the parsing of the agent's replies (step.c):
+ * the pieces of the checker that need no machine. Each test names the
+ * property it guards. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "check/coverage.h"
+#include "check/ops.h"
+
+static int checks, failures;
+#define CHECK(c) check((c), #c, __LINE__)
+static int check(int ok, const char *what, int line)
+{
+	checks++;
+	if (!ok) {
+		failures++;
+		printf("line %d: check failed: %s\n", line, what);
+	}
+	return ok;
+}
+
+/* Every kind's name reads back as that kind; names are distinct. */
+static void test_names_round_trip(void)
+{
+	for (int k = 0; k < OP_NKINDS; k++) {
+		char text[64];
+		snprintf(text, sizeof(text), "op %s x", op_name((enum op_kind)k));
+		CHECK(op_kind_of_text(text) == k);
+		for (int j = 0; j < k; j++)
+			CHECK(strcmp(op_name((enum op_kind)j), op_name((enum op_kind)k)));
+		CHECK(strlen(op_letters((enum op_kind)k)) <= COV_ARGS);
+	}
+	CHECK(op_kind_of_text("op frobnicate") < 0 && op_kind_of_text("fp") < 0);
+}
+
+/* "all" is the table, "scope" the default scope, a bad name is reported. */
+static void test_mask_parse(void)
+{
+	const char *bad = NULL;
+	int badlen = 0;
+	CHECK(op_mask_parse("all", &bad, &badlen) == OP_ALL_MASK);
+	CHECK(op_mask_parse("scope", &bad, &badlen) == op_scope_mask());
+	CHECK(!(op_scope_mask() & (OPB(SYNC) | OPB(STAT) | OPB(READ))));
+	CHECK(op_scope_mask() & OPB(REMOUNT));
+	CHECK(op_mask_parse("create,write", &bad, &badlen) == (OPB(CREATE) | OPB(WRITE)));
+	CHECK(op_mask_parse("create,frob", &bad, &badlen) < 0 && badlen == 4 &&
+	      !strncmp(bad, "frob", 4));
+}
+
+/* FS_TABLE: the FAT family cannot chown or link; ext2 cannot fallocate. */
+static void test_fs_table(void)
+{
+	CHECK(fs_known("ext4") && !fs_known("ext9"));
+	CHECK(!(fs_supported_ops("vfat") & OPB(CHOWN)) && !(fs_supported_ops("vfat") & OPB(LINK)));
+	CHECK(fs_supported_ops("ext4") == OP_ALL_MASK);
+	CHECK(!(fs_supported_ops("ext2") & OPB(FALLOCATE)));
+	CHECK(!strcmp(fs_unrepresented("exfat"), "mode,nlink,xattrs"));
+	CHECK(!strcmp(fs_unrepresented("xfs"), ""));
+	CHECK(fs_supported_ops("ext9") == 0);
+}
+
+/* The enumeration interleaves kinds round robin and, with a view, keeps
+ * one doomed candidate per kind. */
+static void test_enumerate(void)
+{
+	struct op_pools p;
+	op_pools_default(&p);
+	struct op *ops = malloc(sizeof(*ops) * 4096);
+	if (!CHECK(ops != NULL))
+		return;
+	int n = op_enumerate(OPB(CREATE) | OPB(UNLINK), &p, NULL, ops, 4096);
+	CHECK(n == 2 * p.nfiles);
+	CHECK(ops[0].kind == OP_CREATE && ops[1].kind == OP_UNLINK && ops[2].kind == OP_CREATE);
+	struct op_view v = {0};
+	n = op_enumerate(OPB(UNLINK) | OPB(STAT) | OPB(SYNC), &p, &v, ops, 4096);
+	int unlinks = 0, syncs = 0;
+	for (int i = 0; i < n; i++) {
+		unlinks += ops[i].kind == OP_UNLINK;
+		syncs += ops[i].kind == OP_SYNC && !strcmp(ops[i].text, "op sync");
+	}
+	CHECK(unlinks == 1 && syncs == 1); /* nothing exists: one unlink stands for all */
+	n = op_enumerate(OPB(READ), &p, NULL, ops, 4096);
+	CHECK(n == p.nfiles * 25 && !strcmp(ops[0].text, "op read f0 0 4096"));
+	free(ops);
+}
+
+/* Coverage: sizes in power-of-two bins, paths by pool place, outcomes. */
+static void test_coverage_bins(void)
+{
+	struct op_pools p;
+	op_pools_default(&p);
+	struct coverage c = {0}, d = {0};
+	cov_add(&c, &p, "op write f1 4096 1 7 sync", "0");
+	CHECK(c.in[OP_WRITE][0] == 1u << 1);  /* f1: file 1 */
+	CHECK(c.in[OP_WRITE][1] == 1u << 13); /* 4096 = 2^12: bin 13 */
+	CHECK(c.in[OP_WRITE][2] == 1u << 1);
+	CHECK(c.in[OP_WRITE][3] == 0); /* the seed is not counted */
+	CHECK(c.out[OP_WRITE] == 1u);
+	cov_add(&d, &p, "op write d0 0 0 1 -", "EISDIR");
+	CHECK(d.in[OP_WRITE][0] == 1u << 16 && d.in[OP_WRITE][1] == 1u);
+	CHECK(d.out[OP_WRITE] == 1u << 4);
+	cov_merge(&c, &d);
+	CHECK(c.in[OP_WRITE][0] == (1u << 1 | 1u << 16) && c.out[OP_WRITE] == (1u | 1u << 4));
+	struct coverage scope;
+	cov_scope(&scope, OPB(TRUNCATE), &p);
+	CHECK(__builtin_popcount(scope.in[OP_TRUNCATE][1]) == 4); /* 0, 1, 4095, 4096 and 4097 */
+}
+
+/* The agent's reply: results, fingerprints and the view, all disks. */
+static void test_parse_reply(void)
+{
+	struct check_step s;
+	char why[256];
+	memset(&s, 0, sizeof(s));
+	const char *log = "r 0 4096 0\nr 1 -1 ENOSPC\n"
+			  "f 0 000102030405060708090a0b0c0d0e0f\n"
+			  "f 1 ffffffffffffffffffffffffffffffff\nv f0:f d0:d d0/f1:f\n";
+	CHECK(check_parse_reply(log, 2, true, &s, why, sizeof(why)) == 0);
+	CHECK(s.ret[0] == 4096 && s.ret[1] == -1 && !strcmp(s.err[1], "ENOSPC"));
+	CHECK(s.fp[0][15] == 0x0f && s.fp[1][0] == 0xff);
+	CHECK(s.view.nfiles == 2 && s.view.ndirs == 1 && !strcmp(s.view.files[1], "d0/f1"));
+	memset(&s, 0, sizeof(s));
+	CHECK(check_parse_reply("r 0 0 0\nf 0 00\n", 1, true, &s, why, sizeof(why)) < 0);
+	CHECK(check_parse_reply("r 0 0 0\n", 2, true, &s, why, sizeof(why)) < 0);
+	CHECK(check_parse_reply("f 0 000102030405060708090a0b0c0d0e0f\n", 1, false, &s, why,
+				sizeof(why)) == 0);
+	CHECK(check_parse_reply("r 5 0 0\nf 5 000102030405060708090a0b0c0d0e0f\n", 1, true, &s, why,
+				sizeof(why)) < 0); /* a disk that is not there */
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+    {"names_round_trip", test_names_round_trip},
+    {"mask_parse", test_mask_parse},
+    {"fs_table", test_fs_table},
+    {"enumerate", test_enumerate},
+    {"coverage_bins", test_coverage_bins},
+    {"parse_reply", test_parse_reply},
+};
+
+int main(int argc, char **argv)
+{
+	int run = 0;
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		if (argc > 1 && strcmp(argv[1], tests[i].name))
+			continue;
+		int before = failures;
+		tests[i].fn();
+		run++;
+		printf("%-40s %s\n", tests[i].name, failures == before ? "ok" : "FAILED");
+	}
+	printf("test_ops: %d tests, %d checks, %d failed\n", run, checks, failures);
+	return failures ? 1 : 0;
+}
