@@ -2,11 +2,13 @@
  * (src/check/), and `themis replay TRACE`, which re-runs a recorded trace.
  * Exit status as diff has it: 0 no discrepancy, 1 at least one, 2 usage or
  * setup errors. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../check/check.h"
@@ -593,17 +595,69 @@ int cmd_explore(int argc, char **argv)
 
 /* ---- replay ---- */
 
+static const char replay_help[] =
+    "usage: themis replay TRACE [--kernel IMAGE] [--save-disks DIR]\n"
+    "\n"
+    "Re-runs a trace's operations on the machine it names and says whether the\n"
+    "recorded discrepancy comes back (exit 1) or not (exit 0); 2 for bad input.\n"
+    "  --kernel IMAGE     the same operations on another kernel\n"
+    "  --save-disks DIR   after the root and after every operation, each disk as\n"
+    "                     synced to it (in a fork: the replay is not changed), as\n"
+    "                     DIR/NN-FS.img (NN the step, 00 the root): two states of\n"
+    "                     one run, for `themis diff`\n";
+
+/* Each disk of the machine's state after `step`, synced in a fork thrown
+ * away afterwards, to DIR/NN-FS.img. 0, or -1 said. */
+static int save_step(struct virt *v, const struct check_machine *m, const char *dir, int step)
+{
+	char why[CHECK_DETAIL_MAX], path[PATH_MAX + 64], err[512];
+	struct check_step st;
+	if (virt_fork(v)) {
+		fprintf(stderr, "themis: --save-disks: cannot fork the machine\n");
+		return -1;
+	}
+	int rc = check_apply(v, m->nfs, "run sync", &st, why, sizeof(why));
+	if (rc)
+		fprintf(stderr, "themis: --save-disks: sync failed: %s\n", why);
+	for (int i = 0; i < m->nfs && !rc; i++) {
+		snprintf(path, sizeof(path), "%s/%02d-%s.img", dir, step, m->fs[i]);
+		if ((rc = disk_save(&v->disks[i], path, err, sizeof(err))))
+			fprintf(stderr, "themis: --save-disks: %s: %s\n", path, err);
+	}
+	virt_release(v);
+	return rc ? -1 : 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
-	const char *kernel = NULL;
-	if (argc == 3 && !strcmp(argv[1], "--kernel"))
-		kernel = argv[2];
-	else if (argc != 1 || argv[0][0] == '-')
-		return usage_error("%s", "usage: themis replay TRACE [--kernel IMAGE]");
+	const char *kernel = NULL, *save = NULL, *file = NULL;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(replay_help, stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--kernel") && i + 1 < argc)
+			kernel = argv[++i];
+		else if (!strcmp(argv[i], "--save-disks") && i + 1 < argc)
+			save = argv[++i];
+		else if (argv[i][0] == '-' || file)
+			return usage_error("%s", "usage: themis replay TRACE [--kernel IMAGE] "
+						 "[--save-disks DIR]");
+		else
+			file = argv[i];
+	}
+	if (!file)
+		return usage_error(
+		    "%s", "usage: themis replay TRACE [--kernel IMAGE] [--save-disks DIR]");
+	if (save && mkdir(save, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "themis: --save-disks %s: cannot create: %s\n", save,
+			strerror(errno));
+		return EXIT_USAGE;
+	}
 	struct trace *t = malloc(sizeof(*t));
 	struct virt *v = calloc(1, sizeof(*v));
 	char err[1024], why[CHECK_DETAIL_MAX], sig[64];
-	bool ok = t && v && trace_read(argv[0], t, !kernel, err, sizeof(err)) == 0;
+	bool ok = t && v && trace_read(file, t, !kernel, err, sizeof(err)) == 0;
 	if (ok && kernel)
 		t->m.kernel = kernel; /* the same operations on another kernel */
 	if (ok && t->build != TRACE_BUILD_SAME)
@@ -620,7 +674,7 @@ int cmd_replay(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	/* A trace without operations is a discrepancy at the root. */
-	int rc = 0, n = t->nops ? t->nops : 1;
+	int rc = save && save_step(v, &t->m, save, 0) ? -1 : 0, n = t->nops ? t->nops : 1;
 	struct check_step st[2];
 	for (int i = 0; i < n && rc == 0; i++) {
 		struct op op = check_root_op;
@@ -630,7 +684,9 @@ int cmd_replay(int argc, char **argv)
 		if (check_state(v, &t->m, &op, i ? &st[(i - 1) & 1] : NULL, &st[i & 1], why,
 				sizeof(why), sig, sizeof(sig)))
 			rc = 1;
-		if (rc)
+		if (save && t->nops && save_step(v, &t->m, save, i + 1))
+			rc = -1;
+		if (rc > 0)
 			printf("     %s: %s\n",
 			       i + 1 == n && !strcmp(sig, t->sig) ? "reproduced"
 								  : "a different discrepancy",
@@ -643,5 +699,5 @@ int cmd_replay(int argc, char **argv)
 	virt_free(v);
 	free(v);
 	free(t);
-	return rc ? EXIT_FINDING : 0;
+	return rc < 0 ? EXIT_USAGE : rc ? EXIT_FINDING : 0;
 }

@@ -12,6 +12,9 @@
 #     issue names, the SVGs are well-formed XML;
 #   - explore --lens io counts each kind's sectors in report.json, and a
 #     planted bug's discrepancy carries the operation's io signature;
+#   - replay --save-disks keeps each step's disks, and diff between the last
+#     two names the link count ext2's last link wrote, which the planted
+#     ext4 bug leaves alone;
 #   - bad input exits 2 with a message.
 # Usage: test_profile.sh BUILD
 set -u
@@ -122,6 +125,18 @@ if [ -f "$build/guest/Image-ext4-link3" ]; then
 	grep -q '"detail": "[^"]*io: ext4 r [0-9]* w [0-9]*' "$work/bug/report.json" &&
 		ok "a planted bug's discrepancy carries its io signature" ||
 		{ fail "no io signature in the planted bug's discrepancy"; tail -n 5 "$work/bug.txt"; }
+	# Two states of one run: the replay saves each disk after every step,
+	# and the diff names what the last link did to the linked inode.
+	"$themis" replay "$work/bug/discrepancy-0001.trace" --save-disks "$work/steps" >"$work/rp.txt" 2>&1
+	last=$(ls "$work/steps" | sed -n 's/^\([0-9]*\)-ext4.img$/\1/p' | sort -n | tail -n 1)
+	prev=$(printf '%02d' $((${last#0} - 1)))
+	expect 1 "inode-table inode [0-9]* i_links_count" -- "$themis" diff \
+		"$work/steps/$prev-ext2.img" "$work/steps/$last-ext2.img"
+	# ... and on the planted ext4 the link count stays put: the bug, below.
+	"$themis" diff "$work/steps/$prev-ext4.img" "$work/steps/$last-ext4.img" >"$work/d4" 2>&1
+	[ $? -eq 1 ] && ! grep -q i_links_count "$work/d4" && grep -q inode-table "$work/d4" &&
+		ok "the planted ext4's last link leaves i_links_count alone on disk" ||
+		{ fail "ext4's last link step, on disk:"; head -n 5 "$work/d4"; }
 fi
 
 expect 2 "unknown filesystem" -- "$themis" profile ext9
