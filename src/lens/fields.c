@@ -397,6 +397,38 @@ static const struct field ext_extent_tail[] = {{"et_checksum", 0, 4, C}};
 	X(agfl_lsn, 24, 8, 0)                                                                      \
 	X(agfl_crc, 32, 4, C)
 
+/* struct xfs_btree_block, short form, v5: the header of every AG btree
+ * block (free space by block and by size, inodes, free inodes, refcount,
+ * reverse map). Its uuid is the filesystem's; its crc covers the block. */
+#define XFS_SBLOCK_FIELDS(X)                                                                       \
+	X(bb_magic, 0, 4, 0)                                                                       \
+	X(bb_level, 4, 2, 0)                                                                       \
+	X(bb_numrecs, 6, 2, 0)                                                                     \
+	X(bb_leftsib, 8, 4, 0)                                                                     \
+	X(bb_rightsib, 12, 4, 0)                                                                   \
+	X(bb_blkno, 16, 8, 0)                                                                      \
+	X(bb_lsn, 24, 8, 0)                                                                        \
+	X(bb_uuid, 32, 16, N)                                                                      \
+	X(bb_owner, 48, 4, 0)                                                                      \
+	X(bb_crc, 52, 4, C)
+
+/* struct xlog_rec_header: the first sector of every log record. mkfs
+ * writes one, stamped with the filesystem's uuid. */
+#define XFS_LOGREC_FIELDS(X)                                                                       \
+	X(h_magicno, 0, 4, 0)                                                                      \
+	X(h_cycle, 4, 4, 0)                                                                        \
+	X(h_version, 8, 4, 0)                                                                      \
+	X(h_len, 12, 4, 0)                                                                         \
+	X(h_lsn, 16, 8, 0)                                                                         \
+	X(h_tail_lsn, 24, 8, 0)                                                                    \
+	X(h_crc, 32, 4, C)                                                                         \
+	X(h_prev_block, 36, 4, 0)                                                                  \
+	X(h_num_logops, 40, 4, 0)                                                                  \
+	X(h_cycle_data, 44, 256, 0)                                                                \
+	X(h_fmt, 300, 4, 0)                                                                        \
+	X(h_fs_uuid, 304, 16, N)                                                                   \
+	X(h_size, 320, 4, 0)
+
 /* struct xfs_dinode (v3: 176 bytes, then the data and attribute forks). */
 #define XFS_DINODE_FIELDS(X)                                                                       \
 	X(di_magic, 0, 2, 0)                                                                       \
@@ -443,6 +475,8 @@ static const struct field xfs_agf[] = {XFS_AGF_FIELDS(FIELD_AT)};
 static const struct field xfs_agi[] = {XFS_AGI_FIELDS(FIELD_AT)};
 static const struct field xfs_agfl[] = {XFS_AGFL_FIELDS(FIELD_AT)};
 static const struct field xfs_dinode[] = {XFS_DINODE_FIELDS(FIELD_AT)};
+static const struct field xfs_sblock[] = {XFS_SBLOCK_FIELDS(FIELD_AT)};
+static const struct field xfs_logrec[] = {XFS_LOGREC_FIELDS(FIELD_AT)};
 
 #define NFIELDS(a) (sizeof(a) / sizeof((a)[0]))
 #define TABLE(var, cname, arr)                                                                     \
@@ -461,12 +495,14 @@ TABLE(field_xfs_agf, "xfs_agf", xfs_agf)
 TABLE(field_xfs_agi, "xfs_agi", xfs_agi)
 TABLE(field_xfs_agfl, "xfs_agfl", xfs_agfl)
 TABLE(field_xfs_dinode, "xfs_dinode", xfs_dinode)
+TABLE(field_xfs_sblock, "xfs_btree_block", xfs_sblock)
+TABLE(field_xfs_logrec, "xlog_rec_header", xfs_logrec)
 
 static const struct field_table *const all_tables[] = {
     &field_ext_super,	&field_ext_inode,	&field_ext_gd,		 &field_ext_dir_tail,
     &field_ext_dx_tail, &field_ext_extent_tail, &field_ext_xattr_header, &field_jbd2_super,
     &field_xfs_sb,	&field_xfs_agf,		&field_xfs_agi,		 &field_xfs_agfl,
-    &field_xfs_dinode};
+    &field_xfs_dinode,	&field_xfs_sblock,	&field_xfs_logrec};
 
 const struct field *field_at(const struct field_table *t, uint32_t off)
 {
@@ -914,5 +950,23 @@ bool field_in_block(const struct field_map *m, const char *structure, const uint
 		*at = 0;
 		return pos < field_xfs_dinode.size;
 	}
+	/* xfs: a log record header, in the 512-byte sector holding pos. */
+	uint32_t sector = pos / 512 * 512;
+	if (!strcmp(m->fs, "xfs") && !strcmp(structure, "log") && sector + 512 <= len &&
+	    be32(blk + sector) == 0xFEEDBABEu) {
+		*t = &field_xfs_logrec;
+		*at = sector;
+		return pos - sector < field_xfs_logrec.size;
+	}
+	/* xfs: an AG btree block, told by its v5 magic number. */
+	static const char *const sblock_magic[] = {"AB3B", "AB3C", "IAB3", "FIB3", "R3FC", "RMB3"};
+	for (size_t i = 0; !strcmp(m->fs, "xfs") && len >= field_xfs_sblock.size &&
+			   i < sizeof(sblock_magic) / sizeof(sblock_magic[0]);
+	     i++)
+		if (!memcmp(blk, sblock_magic[i], 4)) {
+			*t = &field_xfs_sblock;
+			*at = 0;
+			return pos < field_xfs_sblock.size;
+		}
 	return false;
 }
