@@ -21,9 +21,10 @@
  *   directory tail, htree tail, extent tail, xattr block header: their
  *     checksum (crc32c seeded from the uuid and the inode number).
  *   xfs: sb_uuid and sb_meta_uuid, the uuid every v5 header repeats
- *     (agf_uuid, agi_uuid, agfl_uuid, di_uuid), the inode's times and
- *     di_gen, and the crcs that cover them (sb_crc, agf_crc, agi_crc,
- *     agfl_crc, di_crc).
+ *     (agf_uuid, agi_uuid, agfl_uuid, di_uuid, the AG btree blocks'
+ *     bb_uuid, the log record's h_fs_uuid), the inode's times and di_gen,
+ *     and the crcs that cover them (sb_crc, agf_crc, agi_crc, agfl_crc,
+ *     di_crc, bb_crc, h_crc).
  * Left unmasked on purpose: everything a workload decides (counts, free
  * maps, mount counts, sequence numbers, LSNs), so equal runs must agree
  * on them. The htree's order depends on s_hash_seed and cannot be masked:
