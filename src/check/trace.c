@@ -59,6 +59,8 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 	fprintf(f, "mem %llu\nclock %llu\nmachine-seed %llu\ntime %d\n", (unsigned long long)m->mem,
 		(unsigned long long)m->clock_ns, (unsigned long long)m->machine_seed, m->time);
 	fprintf(f, "durability %s\n", check_durability_name(m->durability));
+	if (m->op_budget) /* a hang must replay as a hang */
+		fprintf(f, "op-budget %llu\n", (unsigned long long)m->op_budget);
 	for (int i = 0; i < nops; i++)
 		fprintf(f, "%s\n", ops[i]);
 	fprintf(f, "discrepancy %s %s\nend\n", sig, detail);
@@ -95,6 +97,8 @@ static int parse_line(struct trace *t, char *line, bool *done)
 		m->clock_ns = u;
 	} else if (sscanf(line, "machine-seed %llu", &u) == 1) {
 		m->machine_seed = u;
+	} else if (sscanf(line, "op-budget %llu", &u) == 1) {
+		m->op_budget = u;
 	} else if (sscanf(line, "time %llu", &u) == 1) {
 		m->time = u != 0;
 	} else if (sscanf(line, "durability %63s", b) == 1) {
