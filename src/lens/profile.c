@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "../util/array.h"
 #include "profile.h"
 
 /* The populated state every measure starts from (see profile.h); the
@@ -232,19 +233,7 @@ static void log_marks(struct virt *v, int nfs, uint64_t *mark)
 
 static struct profile_entry *new_entries(struct profile_result *r, int nfs)
 {
-	if (r->n + nfs > r->cap) {
-		int cap = r->cap ? 2 * r->cap : 64;
-		while (cap < r->n + nfs)
-			cap *= 2;
-		struct profile_entry *e = realloc(r->e, sizeof(*e) * (size_t)cap);
-		if (!e)
-			return NULL;
-		r->e = e, r->cap = cap;
-	}
-	struct profile_entry *e = &r->e[r->n];
-	memset(e, 0, sizeof(*e) * (size_t)nfs);
-	r->n += nfs;
-	return e;
+	return array_grow((void **)&r->e, &r->n, &r->cap, sizeof(*r->e), nfs);
 }
 
 /* What the operation and a sync wrote, named by each disk's layout after. */

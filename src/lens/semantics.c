@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../util/array.h"
 #include "profile.h"
 #include "semantics.h"
 
@@ -321,19 +322,7 @@ out:
 
 static struct sem_entry *new_entries(struct sem_result *r, int nfs)
 {
-	if (r->n + nfs > r->cap) {
-		int cap = r->cap ? 2 * r->cap : 64;
-		while (cap < r->n + nfs)
-			cap *= 2;
-		struct sem_entry *e = realloc(r->e, sizeof(*e) * (size_t)cap);
-		if (!e)
-			return NULL;
-		r->e = e, r->cap = cap;
-	}
-	struct sem_entry *e = &r->e[r->n];
-	memset(e, 0, sizeof(*e) * (size_t)nfs);
-	r->n += nfs;
-	return e;
+	return array_grow((void **)&r->e, &r->n, &r->cap, sizeof(*r->e), nfs);
 }
 
 /* Every measure of one operation under one mount option, in one fork. */
