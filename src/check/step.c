@@ -430,11 +430,14 @@ static int run_lenses(const struct lens_set *ls, struct virt *v, const struct ch
 	uint64_t scratch[LENS_WORDS_MAX];
 	char notes[2 * LENS_NOTE_MAX];
 	int rc = lens_set_after(ls, m->lens_words ? m->lens_words : scratch, v, m, op, parent, s,
-				why, whylen, sig, siglen, notes, sizeof(notes));
+				why, whylen, sig, siglen);
 	if (rc == 0)
 		rc = s->verdict;
+	if (rc <= 0)
+		return rc;
+	lens_set_notes(ls, notes, sizeof(notes));
 	size_t used = strlen(why);
-	if (rc > 0 && notes[0] && used + 1 < whylen)
+	if (notes[0] && used + 1 < whylen)
 		snprintf(why + used, whylen - used, " | %s", notes);
 	return rc;
 }

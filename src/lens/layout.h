@@ -39,10 +39,10 @@ struct layout_range {
 };
 
 struct layout {
-	char fs[16];	     /* "ext4", "xfs", ... (fstype's names) */
-	uint64_t sectors;    /* of the image */
-	uint32_t block_size; /* the filesystem's block size in bytes */
-	uint32_t inode_size; /* bytes per on-disk inode, 0 when not fixed */
+	char fs[16];		/* "ext4", "xfs", ... (fstype's names) */
+	uint64_t sectors;	/* of the image */
+	uint32_t block_size;	/* the filesystem's block size in bytes */
+	uint32_t inode_size;	/* bytes per on-disk inode, 0 when not fixed */
 	struct layout_range *r; /* sorted by lba, not overlapping */
 	size_t n, cap;
 };

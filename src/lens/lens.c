@@ -146,22 +146,30 @@ void lens_set_before(const struct lens_set *ls, struct virt *v, const struct op 
 int lens_set_after(const struct lens_set *ls, uint64_t *words, struct virt *v,
 		   const struct check_machine *m, const struct op *op,
 		   const struct check_step *parent, struct check_step *s, char *why, size_t whylen,
-		   char *sig, size_t siglen, char *notes, size_t noteslen)
+		   char *sig, size_t siglen)
 {
-	size_t used = 0;
 	int rc = 0;
-	notes[0] = 0;
 	for (int i = 0; i < ls->n && rc == 0; i++) {
-		if (!ls->def[i]->after)
-			continue;
-		struct lens_out out = {why, sig, whylen, siglen, ""};
-		rc = ls->def[i]->after(ls->state[i], words + ls->offset[i], v, m, op, parent, s,
-				       &out);
-		if (out.note[0] && used < noteslen)
-			used += (size_t)snprintf(notes + used, noteslen - used, "%s%s",
-						 used ? " | " : "", out.note);
+		struct lens_out out = {why, sig, whylen, siglen};
+		if (ls->def[i]->after)
+			rc = ls->def[i]->after(ls->state[i], words + ls->offset[i], v, m, op,
+					       parent, s, &out);
 	}
 	return rc;
+}
+
+void lens_set_notes(const struct lens_set *ls, char *notes, size_t noteslen)
+{
+	size_t used = 0;
+	notes[0] = 0;
+	for (int i = 0; i < ls->n && used < noteslen; i++) {
+		char note[LENS_NOTE_MAX] = "";
+		if (ls->def[i]->note)
+			ls->def[i]->note(ls->state[i], note, sizeof(note));
+		if (note[0])
+			used += (size_t)snprintf(notes + used, noteslen - used, "%s%s",
+						 used ? " | " : "", note);
+	}
 }
 
 void lens_set_report(const struct lens_set *ls, const uint64_t *words, FILE *f, bool json)

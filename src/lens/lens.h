@@ -7,7 +7,9 @@
  *   - attach to a run (its private state, allocated by the set);
  *   - look before an operation and after it, with the machine, the typed
  *     operation and what every filesystem answered; after() may find a
- *     discrepancy (the on-disk view does) and may add a note to one;
+ *     discrepancy (the on-disk view does); when the check ends in a
+ *     discrepancy, note() adds the lens's view of the operation to its
+ *     detail (built only then: most operations end in none);
  *   - count into words of its own, which the share (shared memory or
  *     Redis) merges across workers word by word, each word by its kind:
  *     's' summed, 'm' kept as a maximum, 'o' OR-ed (32-bit sets);
@@ -38,11 +40,10 @@ struct check_step;
 #define LENS_WORDS_MAX 512 /* words of every lens of a run together */
 #define LENS_NOTE_MAX  256
 
-/* What after() returns besides its status, into the check's buffers. */
+/* Where after() says what discrepancy it found: the check's buffers. */
 struct lens_out {
 	char *why, *sig; /* a discrepancy's description and signature */
 	size_t whylen, siglen;
-	char note[LENS_NOTE_MAX]; /* a line for the discrepancy's detail, or "" */
 };
 
 struct lens_def {
@@ -66,6 +67,9 @@ struct lens_def {
 		     const struct op *op, const struct check_step *parent, struct check_step *s,
 		     struct lens_out *out);
 	/* The words, merged over the run: text lines, or one JSON value. */
+	/* A line on the last operation for a discrepancy's detail ("" for
+	 * none), called only when the check ended in one. */
+	void (*note)(const void *state, char *out, size_t cap);
 	void (*report)(const void *state, const uint64_t *words, FILE *f, bool json);
 	void (*detach)(void *state);
 };
@@ -101,13 +105,14 @@ void lens_set_kinds(const struct lens_set *ls, char *out);
 
 /* The check step's calls (step.c): every lens's before(); every lens's
  * after(), in order, stopping at the first that does not return 0 (its
- * status is returned), with every lens's note gathered into notes, one line joined by " | "
- * (a trace keeps the detail on one line). */
+ * status is returned); and, for a discrepancy, every lens's note as one
+ * line joined by " | " (a trace keeps the detail on one line). */
 void lens_set_before(const struct lens_set *ls, struct virt *v, const struct op *op);
 int lens_set_after(const struct lens_set *ls, uint64_t *words, struct virt *v,
 		   const struct check_machine *m, const struct op *op,
 		   const struct check_step *parent, struct check_step *s, char *why, size_t whylen,
-		   char *sig, size_t siglen, char *notes, size_t noteslen);
+		   char *sig, size_t siglen);
+void lens_set_notes(const struct lens_set *ls, char *notes, size_t noteslen);
 void lens_set_report(const struct lens_set *ls, const uint64_t *words, FILE *f, bool json);
 
 /* Merge `from` into `into`, n words by their kinds ('s', 'm', 'o'). */

@@ -39,12 +39,18 @@ static const char *const io_names[] = {"superblock",
 #define IO_NEW	  (IO_NNAMES - 2)
 #define IO_OTHER  (IO_NNAMES - 1)
 
+/* The last operation's requests on one disk. */
+struct io_last {
+	uint64_t read, written, flushes, rset, wset;
+};
+
 struct io_state {
 	int nfs;
 	const char *fs[CHECK_MAX_FS];
 	struct layout map[CHECK_MAX_FS];
 	bool mapped[CHECK_MAX_FS];  /* the base image parsed */
 	uint64_t pos[CHECK_MAX_FS]; /* log length at before() */
+	struct io_last last[CHECK_MAX_FS];
 };
 
 static void io_kinds(char *out)
@@ -122,39 +128,53 @@ static int io_after(void *state, uint64_t *words, struct virt *v, const struct c
 		    const struct op *op, const struct check_step *parent, struct check_step *s,
 		    struct lens_out *out)
 {
-	(void)m, (void)parent, (void)s;
+	(void)m, (void)parent, (void)s, (void)out;
 	struct io_state *io = state;
-	size_t used = (size_t)snprintf(out->note, sizeof(out->note), "io:");
 	for (int i = 0; i < io->nfs && i < v->ndisks; i++) {
 		const struct disk_req *log;
-		uint64_t n = disk_log(&v->disks[i], &log), r = 0, w = 0, f = 0, rset = 0, wset = 0;
+		uint64_t n = disk_log(&v->disks[i], &log);
+		struct io_last *l = &io->last[i];
+		*l = (struct io_last){0};
 		for (uint64_t e = io->pos[i]; e < n; e++) {
 			const struct disk_req *q = &log[e];
 			if (q->kind == DISK_REQ_FLUSH) {
-				f++;
+				l->flushes++;
 			} else if (q->kind == DISK_REQ_READ) {
-				r += q->count;
-				rset |= names_of(io, i, q->sector, q->count);
+				l->read += q->count;
+				l->rset |= names_of(io, i, q->sector, q->count);
 			} else {
-				w += q->count;
-				wset |= names_of(io, i, q->sector, q->count);
+				l->written += q->count;
+				l->wset |= names_of(io, i, q->sector, q->count);
 			}
 		}
-		if (i == 0 && (unsigned)op->kind < OP_NKINDS) {
-			uint64_t *k = words + op->kind * IO_WORDS;
-			k[IO_CALLS]++, k[IO_READ] += r, k[IO_WRITTEN] += w, k[IO_FLUSHES] += f;
-			k[IO_RSET] |= rset, k[IO_WSET] |= wset;
-		}
-		char names[160];
-		set_text(wset, names, sizeof(names));
-		if (used < sizeof(out->note))
-			used +=
-			    (size_t)snprintf(out->note + used, sizeof(out->note) - used,
-					     "%s %s r %llu w %llu f %llu [%s]", i ? ";" : "",
-					     io->fs[i], (unsigned long long)r,
-					     (unsigned long long)w, (unsigned long long)f, names);
+	}
+	if (io->nfs && (unsigned)op->kind < OP_NKINDS) { /* the first filesystem's */
+		uint64_t *k = words + op->kind * IO_WORDS;
+		const struct io_last *l = &io->last[0];
+		k[IO_CALLS]++;
+		k[IO_READ] += l->read;
+		k[IO_WRITTEN] += l->written;
+		k[IO_FLUSHES] += l->flushes;
+		k[IO_RSET] |= l->rset;
+		k[IO_WSET] |= l->wset;
 	}
 	return 0;
+}
+
+/* "io: ext4 r 2 w 16 f 1 [inode-table,new]; xfs r 0 w 0 f 0 []" */
+static void io_note(const void *state, char *out, size_t cap)
+{
+	const struct io_state *io = state;
+	size_t used = (size_t)snprintf(out, cap, "io:");
+	for (int i = 0; i < io->nfs && used < cap; i++) {
+		const struct io_last *l = &io->last[i];
+		char names[160];
+		set_text(l->wset, names, sizeof(names));
+		used += (size_t)snprintf(out + used, cap - used, "%s %s r %llu w %llu f %llu [%s]",
+					 i ? ";" : "", io->fs[i], (unsigned long long)l->read,
+					 (unsigned long long)l->written,
+					 (unsigned long long)l->flushes, names);
+	}
 }
 
 static void io_report(const void *state, const uint64_t *words, FILE *f, bool json)
@@ -205,6 +225,7 @@ static const struct lens_def io_lens = {
     .attach = io_attach,
     .before = io_before,
     .after = io_after,
+    .note = io_note,
     .report = io_report,
     .detach = io_detach,
 };
