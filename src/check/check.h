@@ -65,8 +65,8 @@ struct check_machine {
 	uint64_t op_budget; /* instructions an operation may take (0: default) */
 	const char *load;   /* a saved machine to start from instead of booting */
 	enum check_durability durability;
-	/* The lenses every check runs (NULL: the always-on ones, without
-	 * state), and the words they count into (NULL: thrown away). */
+	/* The lenses every check runs (lens_set_open; check_state refuses
+	 * NULL), and the words they count into (NULL: thrown away). */
 	const struct lens_set *lenses;
 	uint64_t *lens_words;
 };

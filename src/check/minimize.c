@@ -16,9 +16,9 @@ static int shows(struct virt *v, const struct check_machine *m, char ops[][OP_TE
 {
 	struct check_step st[2];
 	char why[CHECK_DETAIL_MAX], got[64];
-	/* Only the always-on lenses: an attempt must not count in the run. */
+	/* The run's lenses, counting nowhere: an attempt is not a state of
+	 * the run. */
 	struct check_machine plain = *m;
-	plain.lenses = NULL;
 	plain.lens_words = NULL;
 	virt_restore(v);
 	for (int i = 0; i < n; i++) {

@@ -170,6 +170,7 @@ static bool answers_fp(const char *cmd)
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
 		size_t whylen)
 {
+	memset(s, 0, sizeof(*s)); /* a failed step leaves no stale answers */
 	virt_clear_log(v);
 	if (virt_command(v, cmd)) {
 		snprintf(why, whylen, "the agent was not waiting for a command");
@@ -183,7 +184,6 @@ int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, 
 			 v->stop_detail[0] ? ": " : "", v->stop_detail);
 		return -1;
 	}
-	memset(s, 0, sizeof(*s));
 	return answers_fp(cmd)
 		   ? check_parse_reply(v->log, nfs, !strncmp(cmd, "op ", 3), s, why, whylen)
 		   : 0;
@@ -446,16 +446,12 @@ int check_state(struct virt *v, const struct check_machine *m, const struct op *
 		const struct check_step *parent, struct check_step *s, char *why, size_t whylen,
 		char *sig, size_t siglen)
 {
-	struct lens_set always;
 	const struct lens_set *ls = m->lenses;
-	if (!ls) { /* the always-on lenses, which need no state */
-		char err[128];
-		if (lens_set_open(&always, NULL, NULL, m, err, sizeof(err)))
-			return snprintf(why, whylen, "%s", err), -1;
-		ls = &always;
-	}
 	snprintf(sig, siglen, "finding");
-	memset(s, 0, sizeof(*s));
+	if (!ls) { /* a caller's bug: the on-disk view would be skipped */
+		snprintf(why, whylen, "internal error: a check without its lenses");
+		return -1;
+	}
 	lens_set_before(ls, v, op);
 	int rc = check_apply(v, m->nfs, op->text, s, why, whylen);
 	if (rc == 0) {
@@ -472,8 +468,6 @@ int check_state(struct virt *v, const struct check_machine *m, const struct op *
 	if (rc < 0)
 		snprintf(sig, siglen, "finding");
 	rc = run_lenses(ls, v, m, op, parent, s, why, whylen, sig, siglen);
-	if (ls == &always)
-		lens_set_close(&always);
 	if (rc < 0)
 		return -1;
 	/* The visited key: both views of the first filesystem. */

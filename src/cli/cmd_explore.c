@@ -667,8 +667,13 @@ int cmd_replay(int argc, char **argv)
 			t->build == TRACE_BUILD_OTHER
 			    ? "the trace was recorded by another build of themis"
 			    : "the trace does not say which build of themis recorded it");
+	struct lens_set ls = {0}; /* the always-on ones: the views of the trace's signature */
+	ok = ok && lens_set_open(&ls, NULL, NULL, &t->m, err, sizeof(err)) == 0;
+	if (ok)
+		t->m.lenses = &ls;
 	if (!ok || check_boot(v, &t->m, err, sizeof(err))) {
 		fprintf(stderr, "themis: %s\n", t && v ? err : "out of memory");
+		lens_set_close(&ls);
 		free(t);
 		free(v);
 		return EXIT_USAGE;
@@ -696,6 +701,7 @@ int cmd_replay(int argc, char **argv)
 		printf("not reproduced: the filesystems agree after all %d operations (recorded: "
 		       "%s)\n",
 		       t->nops, t->detail);
+	lens_set_close(&ls);
 	virt_free(v);
 	free(v);
 	free(t);
