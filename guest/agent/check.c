@@ -344,7 +344,7 @@ static const struct opdef {
 	const char *name, *letters, *args;
 	struct res (*run)(const struct args *a); /* NULL: remount */
 } ops[] = {
-#define AGENT_OP(e, name, letters, args, flags) {#name, letters, args, op_##name},
+#define AGENT_OP(e, name, letters, args, flags, example) {#name, letters, args, op_##name},
     OP_TABLE(AGENT_OP)
 #undef AGENT_OP
 };
@@ -455,7 +455,7 @@ static const struct opdef *parse_op(char **w, int nw, struct args *a)
 		if (!strcmp(w[1], ops[i].name))
 			op = &ops[i];
 	if (!op) {
-#define AGENT_NAME(e, name, letters, args, flags) " " #name
+#define AGENT_NAME(e, name, letters, args, flags, example) " " #name
 		out("error usage: op NAME ARGS... (NAME:" OP_TABLE(AGENT_NAME) ")");
 #undef AGENT_NAME
 		return NULL;

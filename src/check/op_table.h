@@ -5,7 +5,8 @@
  * with its X-macro tables. Plain macros only: the agent is a static riscv64
  * program and includes this file too.
  *
- * OP_TABLE(X) calls X(ENUM, name, letters, args, flags) per operation:
+ * OP_TABLE(X) calls X(ENUM, name, letters, args, flags, example) per
+ * operation:
  *   ENUM     OP_ENUM in enum op_kind;
  *   name     the word after "op" in the agent's command;
  *   letters  one per argument, the agent's grammar: P a path (relative to
@@ -17,11 +18,17 @@
  *   args     the arguments' names, space-separated, as the usage and the
  *            coverage report show them ("-" for one coverage does not count);
  *   flags    OPF_SCOPE: in the default exploration scope; OPF_READONLY: it
- *            never changes the state (the io lens's cold-read probes).
+ *            never changes the state (the io lens's cold-read probes);
+ *   example  one instance, without "op", over the profile's populated tree
+ *            (f0, d0/f1, an empty e0; src/lens/profile.c): what `themis
+ *            profile` measures, and, for the arguments after a single
+ *            leading path, the values the exhaustive enumeration uses.
  *
- * A new operation is a line here and its function in the agent (op_NAME);
- * the host's enumeration handles any argument list of letters it knows
- * (see ops.c), and a kind needing special candidates gets a case there.
+ * A new operation is a line here and its function in the agent (op_NAME):
+ * the enumeration tries its example at every path of the pools, the
+ * profile measures its example, coverage bins its arguments by letter.
+ * Only a kind whose candidates must differ from that (other paths, several
+ * sizes) gets a case in ops.c.
  *
  * FS_TABLE(X) calls X(name, unsupported, unrepresented) per filesystem the
  * checker knows: the operations it cannot do (a mask of OPB(ENUM) bits)
@@ -38,26 +45,27 @@
 #define OPF_READONLY 2u
 
 #define OP_TABLE(X)                                                                                \
-	X(CREATE, create, "PMC", "path mode flags", OPF_SCOPE)                                     \
-	X(WRITE, write, "PNNSW", "path off size - flags", OPF_SCOPE)                               \
-	X(TRUNCATE, truncate, "PN", "path size", OPF_SCOPE)                                        \
-	X(UNLINK, unlink, "P", "path", OPF_SCOPE)                                                  \
-	X(MKDIR, mkdir, "PM", "path mode", OPF_SCOPE)                                              \
-	X(RMDIR, rmdir, "P", "path", OPF_SCOPE)                                                    \
-	X(CHMOD, chmod, "PM", "path mode", OPF_SCOPE)                                              \
-	X(CHOWN, chown, "PI", "path uid", OPF_SCOPE)                                               \
-	X(CHGRP, chgrp, "PI", "path gid", OPF_SCOPE)                                               \
-	X(SETXATTR, setxattr, "PXNS", "path name size -", OPF_SCOPE)                               \
-	X(REMOVEXATTR, removexattr, "PX", "path name", OPF_SCOPE)                                  \
-	X(RENAME, rename, "PP", "src dst", OPF_SCOPE)                                              \
-	X(LINK, link, "PP", "src dst", OPF_SCOPE)                                                  \
-	X(SYMLINK, symlink, "TP", "target path", OPF_SCOPE)                                        \
-	X(FSYNC, fsync, "P", "path", OPF_SCOPE)                                                    \
-	X(FALLOCATE, fallocate, "PFNN", "path mode off len", OPF_SCOPE)                            \
-	X(REMOUNT, remount, "", "", OPF_SCOPE)                                                     \
-	X(SYNC, sync, "", "", 0)                                                                   \
-	X(STAT, stat, "P", "path", OPF_READONLY)                                                   \
-	X(READ, read, "PNN", "path off size", OPF_READONLY)
+	X(CREATE, create, "PMC", "path mode flags", OPF_SCOPE, "create f2 0644 -")                 \
+	X(WRITE, write, "PNNSW", "path off size - flags", OPF_SCOPE, "write f0 0 4096 1 -")        \
+	X(TRUNCATE, truncate, "PN", "path size", OPF_SCOPE, "truncate f0 4096")                    \
+	X(UNLINK, unlink, "P", "path", OPF_SCOPE, "unlink f0")                                     \
+	X(MKDIR, mkdir, "PM", "path mode", OPF_SCOPE, "mkdir d1 0755")                             \
+	X(RMDIR, rmdir, "P", "path", OPF_SCOPE, "rmdir e0")                                        \
+	X(CHMOD, chmod, "PM", "path mode", OPF_SCOPE, "chmod f0 0600")                             \
+	X(CHOWN, chown, "PI", "path uid", OPF_SCOPE, "chown f0 1000")                              \
+	X(CHGRP, chgrp, "PI", "path gid", OPF_SCOPE, "chgrp f0 1000")                              \
+	X(SETXATTR, setxattr, "PXNS", "path name size -", OPF_SCOPE, "setxattr f0 user.a 16 1")    \
+	X(REMOVEXATTR, removexattr, "PX", "path name", OPF_SCOPE, "removexattr f0 user.a")         \
+	X(RENAME, rename, "PP", "src dst", OPF_SCOPE, "rename f0 f3")                              \
+	X(LINK, link, "PP", "src dst", OPF_SCOPE, "link f0 f4")                                    \
+	X(SYMLINK, symlink, "TP", "target path", OPF_SCOPE, "symlink f0 f5")                       \
+	X(FSYNC, fsync, "P", "path", OPF_SCOPE, "fsync f0")                                        \
+	X(FALLOCATE, fallocate, "PFNN", "path mode off len", OPF_SCOPE,                            \
+	  "fallocate f0 0 8192 65536")                                                             \
+	X(REMOUNT, remount, "", "", OPF_SCOPE, "remount")                                          \
+	X(SYNC, sync, "", "", 0, "sync")                                                           \
+	X(STAT, stat, "P", "path", OPF_READONLY, "stat f0")                                        \
+	X(READ, read, "PNN", "path off size", OPF_READONLY, "read f0 0 1")
 
 #define OPB(e) (1u << OP_##e)
 

@@ -12,8 +12,10 @@
 static const struct {
 	const char *name, *letters, *args;
 	unsigned flags;
+	const char *example;
 } table[OP_NKINDS] = {
-#define OP_ROW(e, name, letters, args, flags) [OP_##e] = {#name, letters, args, flags},
+#define OP_ROW(e, name, letters, args, flags, example)                                             \
+	[OP_##e] = {#name, letters, args, flags, example},
     OP_TABLE(OP_ROW)
 #undef OP_ROW
 };
@@ -45,6 +47,11 @@ const char *op_args(enum op_kind k)
 	return (unsigned)k < OP_NKINDS ? table[k].args : "";
 }
 
+const char *op_example(enum op_kind k)
+{
+	return (unsigned)k < OP_NKINDS ? table[k].example : "";
+}
+
 unsigned op_flags(enum op_kind k)
 {
 	return (unsigned)k < OP_NKINDS ? table[k].flags : 0;
@@ -60,7 +67,7 @@ uint32_t op_scope_mask(void)
 
 const char *op_names_list(void)
 {
-#define OP_WORD(e, name, letters, args, flags) #name ", "
+#define OP_WORD(e, name, letters, args, flags, example) #name ", "
 	return OP_TABLE(OP_WORD) "all, scope";
 #undef OP_WORD
 }
@@ -402,16 +409,6 @@ static void enumerate_kind(struct sink *s, const struct op_pools *p, enum op_kin
 	const unsigned long *sz = p->nsizes ? p->sizes : size_bins;
 	int nsz = p->nsizes ? p->nsizes : NBINS;
 	const char *name = op_name(k);
-	static const struct {
-		enum op_kind k;
-		const char *arg;
-	} simple[] = {{OP_CHMOD, "0600"},
-		      {OP_CHOWN, "1000"},
-		      {OP_CHGRP, "1000"},
-		      {OP_SETXATTR, "user.a 16 1"},
-		      {OP_REMOVEXATTR, "user.a"},
-		      {OP_FSYNC, NULL},
-		      {OP_STAT, NULL}};
 	switch (k) {
 	case OP_CREATE:
 		for (int f = 0; f < p->nfiles; f++)
@@ -475,18 +472,19 @@ static void enumerate_kind(struct sink *s, const struct op_pools *p, enum op_kin
 					emit(s, k, p->files[f], NULL, "op read %s %lu %lu",
 					     p->files[f], off[a], sz[b]);
 		break;
-	case OP_REMOUNT:
-	case OP_SYNC: emit(s, k, NULL, NULL, "op %s", name); break;
-	default:
-		for (size_t i = 0; i < sizeof(simple) / sizeof(simple[0]); i++)
-			if (simple[i].k == k)
-				for (int e = 0; e < p->nfiles + p->ndirs; e++) {
-					const char *path =
-					    e < p->nfiles ? p->files[e] : p->dirs[e - p->nfiles];
-					emit(s, k, path, NULL, "op %s %s%s%s", name, path,
-					     simple[i].arg ? " " : "",
-					     simple[i].arg ? simple[i].arg : "");
-				}
+	default: /* the table's example, at every path of the pools */
+		if (!*op_letters(k)) {
+			emit(s, k, NULL, NULL, "op %s", name);
+		} else if (op_letters(k)[0] == 'P') {
+			const char *rest = op_example(k); /* "NAME PATH REST" */
+			rest += strcspn(rest, " "), rest += strspn(rest, " ");
+			rest += strcspn(rest, " ");
+			for (int e = 0; e < p->nfiles + p->ndirs; e++) {
+				const char *path =
+				    e < p->nfiles ? p->files[e] : p->dirs[e - p->nfiles];
+				emit(s, k, path, NULL, "op %s %s%s", name, path, rest);
+			}
+		}
 		break;
 	}
 }

@@ -14,7 +14,7 @@
 #include "op_table.h"
 
 enum op_kind {
-#define OP_ENUM(e, name, letters, args, flags) OP_##e,
+#define OP_ENUM(e, name, letters, args, flags, example) OP_##e,
 	OP_TABLE(OP_ENUM)
 #undef OP_ENUM
 	    OP_NKINDS
@@ -35,6 +35,8 @@ const char *op_name(enum op_kind k);
 const char *op_letters(enum op_kind k);
 const char *op_args(enum op_kind k);
 unsigned op_flags(enum op_kind k);
+/* The table's example of the kind, without "op" ("chmod f0 0600"). */
+const char *op_example(enum op_kind k);
 /* The operations with OPF_SCOPE: what explore tries by default. */
 uint32_t op_scope_mask(void);
 /* The known names, comma-separated, for messages ("create, write, ..."). */
@@ -89,7 +91,8 @@ void op_generate(uint64_t *rng, uint32_t mask, const struct op_pools *p, const s
 
 /* Every operation of a kind in `mask` over the pools, with the other
  * arguments at their first pool value (modes 0644/0755, no flags, sync and
- * not for writes, owner 1000, xattr user.a of 16 bytes), the kinds
+ * not for writes), or, for a kind with no case of its own in ops.c, its
+ * table example's (chmod 0600, owner 1000, xattr user.a of 16 bytes), the kinds
  * interleaved round robin: the exhaustive search's candidates at a node.
  * With a view, candidates bound to fail with ENOENT (a source that does
  * not exist, a destination whose parent does not) are left out but one

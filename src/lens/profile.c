@@ -10,7 +10,8 @@
 #include "../util/array.h"
 #include "profile.h"
 
-/* The populated state every measure starts from (see profile.h); the
+/* The populated state every measure starts from (see profile.h), which
+ * the operation table's examples (op_table.h) are written against; the
  * measures run each operation with the agent's `run` (no tree walk after
  * it) and unmount and mount with `umount` and `mount` (no walk either),
  * so a disk's log holds the operation's own requests only. */
@@ -18,28 +19,7 @@ static const char *const populate[] = {
     "op mkdir d0 0755",		  "op mkdir e0 0755",
     "op create f0 0644 -",	  "op write f0 0 8192 1 -",
     "op create d0/f1 0644 -",	  "op write d0/f1 0 65536 2 -",
-    "op setxattr f0 user.x 16 3", "op sync",
-};
-
-/* One representative of each kind over the populated tree. */
-static const char *const representative[OP_NKINDS] = {
-    [OP_CREATE] = "op create f2 0644 -",
-    [OP_TRUNCATE] = "op truncate f0 4096",
-    [OP_UNLINK] = "op unlink f0",
-    [OP_MKDIR] = "op mkdir d1 0755",
-    [OP_RMDIR] = "op rmdir e0",
-    [OP_CHMOD] = "op chmod f0 0600",
-    [OP_CHOWN] = "op chown f0 1000",
-    [OP_CHGRP] = "op chgrp f0 1000",
-    [OP_SETXATTR] = "op setxattr f0 user.a 16 1",
-    [OP_REMOVEXATTR] = "op removexattr f0 user.x",
-    [OP_RENAME] = "op rename f0 f3",
-    [OP_LINK] = "op link f0 f4",
-    [OP_SYMLINK] = "op symlink f0 f5",
-    [OP_FSYNC] = "op fsync f0",
-    [OP_FALLOCATE] = "op fallocate f0 0 8192 65536",
-    [OP_STAT] = "op stat f0",
-    [OP_READ] = "op read f0 0 1",
+    "op setxattr f0 user.a 16 3", "op sync",
 };
 
 static double now(void)
@@ -69,12 +49,12 @@ int profile_ops(uint32_t mask, const unsigned long *sizes, int nsizes, struct op
 					 nsizes ? sizes[i] : 1ul << i);
 				n = add_op(ops, n, max, text);
 			}
-		} else if (k == OP_READ) {
-			n = add_op(ops, n, max, representative[k]);
-			n = add_op(ops, n, max, "op read d0/f1 0 65536");
-		} else if (representative[k]) {
-			n = add_op(ops, n, max, representative[k]);
+			continue;
 		}
+		snprintf(text, sizeof(text), "op %s", op_example((enum op_kind)k));
+		n = add_op(ops, n, max, text);
+		if (k == OP_READ) /* a small cat and a 64 KiB one */
+			n = add_op(ops, n, max, "op read d0/f1 0 65536");
 	}
 	return n;
 }

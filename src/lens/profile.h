@@ -57,7 +57,7 @@ struct profile_result {
 };
 
 /* The operations profiled by default over the populated tree (f0 8 KiB,
- * d0/f1 64 KiB, d0 and an empty e0, an xattr user.x on f0): one of every
+ * d0/f1 64 KiB, d0 and an empty e0, an xattr user.a on f0): one of every
  * kind in `mask` plus, for write, one per size in sizes[] (default: every
  * power of two from 1 B to 1 MiB). Returns how many, into ops. */
 int profile_ops(uint32_t mask, const unsigned long *sizes, int nsizes, struct op *ops, int max);

@@ -32,6 +32,14 @@ static void test_names_round_trip(void)
 		for (int j = 0; j < k; j++)
 			CHECK(strcmp(op_name((enum op_kind)j), op_name((enum op_kind)k)));
 		CHECK(strlen(op_letters((enum op_kind)k)) <= COV_ARGS);
+		/* The example is of its kind, with one word per argument. */
+		const char *ex = op_example((enum op_kind)k);
+		int words = 1;
+		for (const char *c = ex; *c; c++)
+			words += *c == ' ';
+		snprintf(text, sizeof(text), "op %s", ex);
+		CHECK(op_kind_of_text(text) == k);
+		CHECK(words == 1 + (int)strlen(op_letters((enum op_kind)k)));
 	}
 	CHECK(op_kind_of_text("op frobnicate") < 0 && op_kind_of_text("fp") < 0);
 }
@@ -82,6 +90,10 @@ static void test_enumerate(void)
 		syncs += ops[i].kind == OP_SYNC && !strcmp(ops[i].text, "op sync");
 	}
 	CHECK(unlinks == 1 && syncs == 1); /* nothing exists: one unlink stands for all */
+	/* A kind without a case of its own: its example at every path. */
+	n = op_enumerate(OPB(SETXATTR), &p, NULL, ops, 4096);
+	CHECK(n == p.nfiles + p.ndirs && !strcmp(ops[0].text, "op setxattr f0 user.a 16 1") &&
+	      !strcmp(ops[p.nfiles].text, "op setxattr d0 user.a 16 1"));
 	n = op_enumerate(OPB(READ), &p, NULL, ops, 4096);
 	CHECK(n == p.nfiles * 25 && !strcmp(ops[0].text, "op read f0 0 4096"));
 	free(ops);
