@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../util/clock.h"
 #include "check.h"
 #include "minimize.h"
 #include "share.h"
@@ -70,13 +71,6 @@ static void on_interrupt(int sig)
 	interrupted = 1;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* budgets, progress and rates only */
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* ---- counting and progress ---- */
 
 static void flush_counts(struct search *s)
@@ -89,7 +83,7 @@ static void flush_counts(struct search *s)
 static void print_progress(const struct share_totals *t, double t0, int depth, int max_depth,
 			   bool final)
 {
-	double el = now() - t0;
+	double el = host_seconds() - t0;
 	fprintf(stderr,
 		"\rstates %llu  %.1f states/s  depth %d/%d  unique %llu  discrepancies %llu  "
 		"findings %llu   %s",
@@ -100,7 +94,7 @@ static void print_progress(const struct share_totals *t, double t0, int depth, i
 
 static void progress(struct search *s)
 {
-	double t = now();
+	double t = host_seconds();
 	if (!s->show_progress || t - s->last_progress < 0.5)
 		return;
 	s->last_progress = t;
@@ -116,7 +110,7 @@ static bool budget_left(struct search *s)
 		flush_counts(s);
 	const struct check_config *c = s->cfg;
 	bool spent = interrupted || (c->max_states && s->total.states >= c->max_states) ||
-		     (s->deadline && now() >= s->deadline);
+		     (s->deadline && host_seconds() >= s->deadline);
 	if (spent)
 		s->share->ops->stop(s->share);
 	s->stop = spent || s->share->ops->stopped(s->share);
@@ -610,7 +604,7 @@ static struct search *search_new(const struct check_config *cfg, struct share *s
 	s->cfg = cfg;
 	s->share = s->space = sh;
 	s->v = v;
-	s->t0 = now();
+	s->t0 = host_seconds();
 	s->deadline = cfg->time_budget > 0 ? s->t0 + cfg->time_budget : 0;
 	return s;
 }
@@ -841,7 +835,7 @@ static int explore_run(const struct check_config *given, struct share *sh, struc
 		sh->ops->count(sh, &zero, &s->total);
 		result_from(res, &s->total);
 		res->own_states = s->own_states;
-		res->seconds = now() - s->t0;
+		res->seconds = host_seconds() - s->t0;
 		res->complete = !sh->ops->stopped(sh) && !res->note[0];
 		if (cfg->progress)
 			print_progress(&s->total, s->t0, 0, cfg->depth, true);

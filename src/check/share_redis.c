@@ -63,6 +63,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../util/clock.h"
 #include "share.h"
 
 #define KEY_CONFIG   "themis:config"
@@ -271,13 +272,6 @@ struct rshare {
 	bool quit;	     /* under mu: the thread should end */
 	atomic_bool lost;    /* the thread found this worker dead */
 };
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* A one-line message into err: Redis's own texts may hold newlines. */
 static void put_err(char *err, size_t errlen, const char *fmt, ...)
@@ -735,7 +729,7 @@ static int redis_take(struct share *s, char *item, size_t cap)
 static bool redis_hungry(struct share *s)
 {
 	struct rshare *r = (struct rshare *)s;
-	double t = now();
+	double t = host_seconds();
 	if (t - r->hungry_at < CACHE_SECONDS)
 		return r->hungry;
 	const char *keys[] = {KEY_WAITING, KEY_QUEUE};
@@ -862,7 +856,7 @@ static bool redis_stopped(struct share *s)
 		lease_lost(r);
 		return true;
 	}
-	double t = now();
+	double t = host_seconds();
 	if (t - r->stop_at < CACHE_SECONDS)
 		return false;
 	r->stop_at = t;

@@ -54,13 +54,6 @@ bool parse_size(const char *s, uint64_t *out)
 	return true;
 }
 
-double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* host clock for --stats only */
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Parse 2026-01-01T00:00:00Z (UTC) or @SECONDS into ns since the epoch. */
 bool parse_clock(const char *s, uint64_t *ns)
 {

@@ -23,8 +23,6 @@ bool parse_clock(const char *s, uint64_t *ns);
 /* DIR/SUB/NAME, DIR the folder of this executable (build/): where the
  * guest kernel, initramfs and images are found by default. */
 void beside_exe(const char *sub, const char *name, char *out, size_t outlen);
-/* Host monotonic seconds, for --stats only. */
-double now_seconds(void);
 
 /* `themis explore --help` (also part of `themis help`). */
 extern const char explore_help[];

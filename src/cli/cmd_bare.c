@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/clock.h"
 #include "../machine/bare.h"
 #include "cli.h"
 
@@ -65,9 +66,9 @@ int cmd_bare(int argc, char **argv)
 		free(m);
 		return EXIT_USAGE;
 	}
-	double t0 = now_seconds();
+	double t0 = host_seconds();
 	enum bare_stop stop = bare_run(m, a.max_insns);
-	double secs = now_seconds() - t0;
+	double secs = host_seconds() - t0;
 	fflush(stdout);
 	uint64_t n = cpu_steps(&m->cpu);
 	switch (stop) {

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../util/clock.h"
 #include "../../guest/agent/doorbell.h"
 #include "../disk/fstype.h"
 #include "../machine/snapshot.h"
@@ -237,10 +238,10 @@ int cmd_boot(int argc, char **argv)
 		free(v);
 		return EXIT_USAGE;
 	}
-	double t0 = now_seconds();
+	double t0 = host_seconds();
 	uint64_t steps0 = cpu_steps(&v->cpu);
 	enum virt_stop stop = a.load ? run_loaded(v, &a) : virt_run(v, a.max_insns);
-	double secs = now_seconds() - t0;
+	double secs = host_seconds() - t0;
 	fflush(stdout);
 	rc = report_stop(v, &a, stop);
 	if (rc == 0 && a.save) {

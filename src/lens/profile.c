@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "../util/clock.h"
 #include "../util/array.h"
 #include "profile.h"
 
@@ -15,19 +16,12 @@
  * measures run each operation with the agent's `run` (no tree walk after
  * it) and unmount and mount with `umount` and `mount` (no walk either),
  * so a disk's log holds the operation's own requests only. */
-static const char *const populate[] = {
+static const char *const populate_ops[] = {
     "op mkdir d0 0755",		  "op mkdir e0 0755",
     "op create f0 0644 -",	  "op write f0 0 8192 1 -",
     "op create d0/f1 0644 -",	  "op write d0/f1 0 65536 2 -",
     "op setxattr f0 user.a 16 3", "op sync",
 };
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* the report's cost figure only */
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int add_op(struct op *ops, int n, int max, const char *text)
 {
@@ -284,40 +278,44 @@ static uint64_t write_bytes(const struct op *op)
 	return size;
 }
 
-int profile_populate(struct virt *v, const struct check_machine *m, char *err, size_t errlen)
+static int populate(struct virt *v, const struct check_machine *m, char *err, size_t errlen)
 {
 	uint32_t common = OP_ALL_MASK;
 	for (int i = 0; i < m->nfs; i++)
 		common &= fs_supported_ops(m->fs[i]);
-	for (size_t i = 0; i < sizeof(populate) / sizeof(populate[0]); i++) {
+	for (size_t i = 0; i < sizeof(populate_ops) / sizeof(populate_ops[0]); i++) {
 		struct check_step st;
-		if (op_kind_of_text(populate[i]) == OP_SETXATTR && !(common & OPB(SETXATTR)))
+		if (op_kind_of_text(populate_ops[i]) == OP_SETXATTR && !(common & OPB(SETXATTR)))
 			continue;
-		if (apply(v, m, populate[i], &st, err, errlen))
+		if (apply(v, m, populate_ops[i], &st, err, errlen))
 			return -1;
 		for (int d = 0; d < m->nfs; d++)
 			if (strcmp(st.err[d], "0")) {
 				snprintf(err, errlen, "populating: '%s' failed on %s: %s",
-					 populate[i], m->fs[d], st.err[d]);
+					 populate_ops[i], m->fs[d], st.err[d]);
 				return -1;
 			}
 	}
 	return 0;
 }
 
-static int populate_machine(struct virt *v, const struct check_machine *m, struct profile_result *r,
-			    char *err, size_t errlen)
+struct virt *profile_machine(const struct check_machine *m, char *err, size_t errlen)
 {
-	if (profile_populate(v, m, err, errlen))
-		return -1;
-	for (int i = 0; i < m->nfs; i++) {
-		struct disk *d = &v->disks[i];
-		char why[256];
-		if (layout_parse(&r->map[i], disk_reader, d, d->size, why, sizeof(why)))
-			fprintf(stderr, "themis: profile: %s: no layout map (%s): ranges unnamed\n",
-				m->fs[i], why);
+	struct virt *v = calloc(1, sizeof(*v));
+	if (!v) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
 	}
-	return 0;
+	if (check_boot(v, m, err, errlen)) { /* it freed what it built */
+		free(v);
+		return NULL;
+	}
+	if (populate(v, m, err, errlen)) {
+		virt_free(v);
+		free(v);
+		return NULL;
+	}
+	return v;
 }
 
 int profile_run(const struct check_machine *m, const struct op *ops, int nops,
@@ -327,15 +325,18 @@ int profile_run(const struct check_machine *m, const struct op *ops, int nops,
 	r->nfs = m->nfs;
 	for (int i = 0; i < m->nfs; i++)
 		snprintf(r->fs[i], sizeof(r->fs[i]), "%s", m->fs[i]);
-	struct virt *v = calloc(1, sizeof(*v));
-	if (!v || check_boot(v, m, err, errlen)) {
-		if (!v)
-			snprintf(err, errlen, "out of memory");
-		free(v);
+	struct virt *v = profile_machine(m, err, errlen);
+	if (!v)
 		return -1;
+	for (int i = 0; i < m->nfs; i++) {
+		struct disk *d = &v->disks[i];
+		char why[256];
+		if (layout_parse(&r->map[i], disk_reader, d, d->size, why, sizeof(why)))
+			fprintf(stderr, "themis: profile: %s: no layout map (%s): ranges unnamed\n",
+				m->fs[i], why);
 	}
-	int rc = populate_machine(v, m, r, err, errlen);
-	double t0 = now();
+	int rc = 0;
+	double t0 = host_seconds();
 	for (int k = 0; k < nops && !rc; k++) {
 		struct profile_entry *e = new_entries(r, m->nfs);
 		if (!e) {
@@ -353,7 +354,7 @@ int profile_run(const struct check_machine *m, const struct op *ops, int nops,
 		if (!rc)
 			rc = measure_reads(v, m, &ops[k], r, e, err, errlen);
 	}
-	r->seconds = now() - t0;
+	r->seconds = host_seconds() - t0;
 	virt_free(v);
 	free(v);
 	return rc;

@@ -62,10 +62,11 @@ struct profile_result {
  * power of two from 1 B to 1 MiB). Returns how many, into ops. */
 int profile_ops(uint32_t mask, const unsigned long *sizes, int nsizes, struct op *ops, int max);
 
-/* The populated state itself (see profile_ops), on every disk of a booted
- * machine: what the semantics lens (semantics.h) starts from too. 0, or -1
- * with err (an operation failed on some filesystem). */
-int profile_populate(struct virt *v, const struct check_machine *m, char *err, size_t errlen);
+/* A machine booted from m with the populated state (see profile_ops) on
+ * every disk: what the profile and the semantics lens (semantics.h) start
+ * from. NULL with err (the boot failed, or an operation of the populate
+ * step failed on some filesystem); the caller virt_free()s and free()s it. */
+struct virt *profile_machine(const struct check_machine *m, char *err, size_t errlen);
 
 /* Boot m, populate, and measure ops on every filesystem. 0, or -1 with err. */
 int profile_run(const struct check_machine *m, const struct op *ops, int nops,

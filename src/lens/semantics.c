@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../util/clock.h"
 #include "../util/array.h"
 #include "profile.h"
 #include "semantics.h"
@@ -32,13 +33,6 @@ const char *sem_field_name(enum sem_field f)
 const char *sem_mount_name(enum sem_mount m)
 {
 	return (unsigned)m < SEM_NMOUNTS ? mount_names[m] : "?";
-}
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* the report's cost figure only */
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* ---- what an operation acts on ---- */
@@ -362,15 +356,11 @@ int semantics_run(const struct check_machine *m, const struct op *ops, int nops,
 	r->nfs = m->nfs;
 	for (int i = 0; i < m->nfs; i++)
 		snprintf(r->fs[i], sizeof(r->fs[i]), "%s", m->fs[i]);
-	struct virt *v = calloc(1, sizeof(*v));
-	if (!v || check_boot(v, m, err, errlen)) {
-		if (!v)
-			snprintf(err, errlen, "out of memory");
-		free(v);
+	struct virt *v = profile_machine(m, err, errlen);
+	if (!v)
 		return -1;
-	}
-	int rc = profile_populate(v, m, err, errlen);
-	double t0 = now();
+	int rc = 0;
+	double t0 = host_seconds();
 	for (int k = 0; k < nops && !rc; k++) {
 		struct targets t;
 		if (!op_targets(&ops[k], &t))
@@ -378,7 +368,7 @@ int semantics_run(const struct check_machine *m, const struct op *ops, int nops,
 		for (int o = 0; o < SEM_NMOUNTS && !rc; o++)
 			rc = measure_op(v, m, &ops[k], &t, (enum sem_mount)o, r, err, errlen);
 	}
-	r->seconds = now() - t0;
+	r->seconds = host_seconds() - t0;
 	virt_free(v);
 	free(v);
 	return rc;

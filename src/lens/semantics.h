@@ -2,7 +2,7 @@
  * --semantics`): what each operation does to the abstract state and to
  * the three timestamps, per filesystem and per atime mount option, read
  * off the running kernel in forks of the profile's populated machine
- * (profile_populate).
+ * (profile_machine).
  *
  * One measure of operation OP under mount option OPT, in a fork:
  *   mountopt OPT     remount every disk with the option (page cache kept);
