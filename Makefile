@@ -83,7 +83,7 @@ test-fuzz: build/asan/fuzz_cpu build/asan/fuzz_virtio build/asan/fuzz_layout
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_*.c))
 
 # Unit tests link the sanitizer build of every module.
-build/asan/test_%: tests/unit/test_%.c $(SAN_OBJS) $(HDRS)
+build/asan/test_%: tests/unit/test_%.c tests/unit/unit.h $(SAN_OBJS) $(HDRS)
 	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -Isrc $< $(SAN_OBJS) $(LDLIBS) -o $@
 
 # test_share needs a Redis server: its script starts a throwaway one.

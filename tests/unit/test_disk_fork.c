@@ -24,26 +24,13 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "unit.h"
 #include "disk/disk.h"
 #include "util/rng.h" /* seeded, so any failure can be replayed */
 
 #define MODEL_DEPTH 8	 /* deepest nesting the random sequences reach */
 #define SEQUENCES   1500 /* random sequences per image size */
 #define STEPS	    48	 /* operations per sequence */
-
-static int checks, failures;
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-
-static bool check(bool ok, const char *what, int line)
-{
-	checks++;
-	if (!ok) {
-		failures++;
-		fprintf(stderr, "line %d: check failed: %s\n", line, what);
-	}
-	return ok;
-}
 
 /* A number in [lo, hi]. */
 static uint64_t pick(uint64_t *state, uint64_t lo, uint64_t hi)
@@ -527,10 +514,7 @@ static void test_a_read_only_disk_forks(void)
 	image_remove(&im);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
+static const struct unit_test tests[] = {
     {"restore_at_the_root_fails_cleanly", test_restore_at_the_root_fails_cleanly},
     {"a_chunk_is_saved_once_per_level", test_a_chunk_is_saved_once_per_level},
     {"restore_rearms_the_level", test_restore_rearms_the_level},
@@ -540,21 +524,4 @@ static const struct {
     {"random_sequences_match_the_model", test_random_sequences_match_the_model},
 };
 
-int main(int argc, char **argv)
-{
-	int run = 0;
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (argc > 1 && strcmp(argv[1], tests[i].name))
-			continue;
-		int before = failures;
-		tests[i].fn();
-		run++;
-		printf("%-40s %s\n", tests[i].name, failures == before ? "ok" : "FAILED");
-	}
-	if (run == 0) {
-		fprintf(stderr, "no test named %s\n", argv[1]);
-		return 2;
-	}
-	printf("test_disk_fork: %d tests, %d checks, %d failed\n", run, checks, failures);
-	return failures ? 1 : 0;
-}
+UNIT_MAIN("test_disk_fork", tests)

@@ -11,21 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "unit.h"
 #include "machine/identity.h"
-
-static int checks, failures;
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-
-static bool check(bool ok, const char *what, int line)
-{
-	checks++;
-	if (!ok) {
-		failures++;
-		fprintf(stderr, "test_identity.c:%d: failed: %s\n", line, what);
-	}
-	return ok;
-}
 
 /* A temporary file holding `text`, its path in out (with a space in it, as
  * paths may have). */
@@ -164,30 +151,10 @@ static void test_bad_lines_are_refused(void)
 	CHECK(identity_parse_line(&id, "image d 0123456789abcdef0123456789abcdef") == -1);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
+static const struct unit_test tests[] = {
     {"text_round_trip", test_text_round_trip},
     {"differences_are_named", test_differences_are_named},
     {"bad_lines_are_refused", test_bad_lines_are_refused},
 };
 
-int main(int argc, char **argv)
-{
-	int run = 0;
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (argc > 1 && strcmp(argv[1], tests[i].name))
-			continue;
-		int before = failures;
-		tests[i].fn();
-		run++;
-		printf("%-40s %s\n", tests[i].name, failures == before ? "ok" : "FAILED");
-	}
-	if (run == 0) {
-		fprintf(stderr, "no test named %s\n", argv[1]);
-		return 2;
-	}
-	printf("test_identity: %d tests, %d checks, %d failed\n", run, checks, failures);
-	return failures ? 1 : 0;
-}
+UNIT_MAIN("test_identity", tests)

@@ -6,21 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "unit.h"
 #include "check/check.h"
 #include "check/coverage.h"
 #include "check/ops.h"
-
-static int checks, failures;
-#define CHECK(c) check((c), #c, __LINE__)
-static int check(int ok, const char *what, int line)
-{
-	checks++;
-	if (!ok) {
-		failures++;
-		printf("line %d: check failed: %s\n", line, what);
-	}
-	return ok;
-}
 
 /* Every kind's name reads back as that kind; names are distinct. */
 static void test_names_round_trip(void)
@@ -143,10 +132,7 @@ static void test_parse_reply(void)
 				sizeof(why)) < 0); /* a disk that is not there */
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
+static const struct unit_test tests[] = {
     {"names_round_trip", test_names_round_trip},
     {"mask_parse", test_mask_parse},
     {"fs_table", test_fs_table},
@@ -155,17 +141,4 @@ static const struct {
     {"parse_reply", test_parse_reply},
 };
 
-int main(int argc, char **argv)
-{
-	int run = 0;
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (argc > 1 && strcmp(argv[1], tests[i].name))
-			continue;
-		int before = failures;
-		tests[i].fn();
-		run++;
-		printf("%-40s %s\n", tests[i].name, failures == before ? "ok" : "FAILED");
-	}
-	printf("test_ops: %d tests, %d checks, %d failed\n", run, checks, failures);
-	return failures ? 1 : 0;
-}
+UNIT_MAIN("test_ops", tests)

@@ -10,19 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "unit.h"
 #include "check/trace.h"
-
-static int checks, failures;
-#define CHECK(c) check((c), #c, __LINE__)
-static int check(int ok, const char *what, int line)
-{
-	checks++;
-	if (!ok) {
-		failures++;
-		printf("line %d: check failed: %s\n", line, what);
-	}
-	return ok;
-}
 
 static char dir[] = "/tmp/themis-trace-XXXXXX";
 

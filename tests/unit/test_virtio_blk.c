@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "unit.h"
 #include "dev/virtio_blk.h"
 
 #define RAM_BASE 0x80000000ULL
@@ -66,20 +67,6 @@ enum {
 #define FEATURES_LINUX                                                                             \
 	(1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_BLK_F_SEG_MAX |                               \
 	 1ULL << VIRTIO_BLK_F_BLK_SIZE | 1ULL << VIRTIO_BLK_F_FLUSH | 1ULL << VIRTIO_BLK_F_RO)
-
-static int checks, failures;
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-
-static bool check(bool ok, const char *what, int line)
-{
-	checks++;
-	if (!ok) {
-		failures++;
-		fprintf(stderr, "line %d: check failed: %s\n", line, what);
-	}
-	return ok;
-}
 
 /* --- the fake machine ---------------------------------------------------- */
 
@@ -875,10 +862,7 @@ static void test_state_copy_is_a_snapshot(void)
 	rig_close(&r);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
+static const struct unit_test tests[] = {
     {"disk_open_rejects_bad_sizes", test_disk_open_rejects_bad_sizes},
     {"disk_copy_on_write", test_disk_copy_on_write},
     {"disk_read_only_refuses_writes", test_disk_read_only_refuses_writes},
@@ -897,21 +881,4 @@ static const struct {
     {"state_copy_is_a_snapshot", test_state_copy_is_a_snapshot},
 };
 
-int main(int argc, char **argv)
-{
-	int run = 0;
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (argc > 1 && strcmp(argv[1], tests[i].name))
-			continue;
-		int before = failures;
-		tests[i].fn();
-		run++;
-		printf("%-40s %s\n", tests[i].name, failures == before ? "ok" : "FAILED");
-	}
-	if (run == 0) {
-		fprintf(stderr, "no test named %s\n", argv[1]);
-		return 2;
-	}
-	printf("test_virtio_blk: %d tests, %d checks, %d failed\n", run, checks, failures);
-	return failures ? 1 : 0;
-}
+UNIT_MAIN("test_virtio_blk", tests)
