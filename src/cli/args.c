@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../disk/fstype.h"
 #include "cli.h"
 
 int usage_error(const char *fmt, const char *arg)
@@ -86,4 +87,45 @@ void beside_exe(const char *sub, const char *name, char *out, size_t outlen)
 	int len = snprintf(out, outlen, "%s/%s/%s", n > 0 ? exe : ".", sub, name);
 	if (len < 0 || (size_t)len >= outlen)
 		snprintf(out, outlen, "%s/%s", sub, name);
+}
+
+/* Build BUILD/images/FS.img with scripts/mkimages.sh (a missing default
+ * image: a checkout that ran make but not make guest). */
+static void build_image(const char *fs)
+{
+	char script[PATH_MAX], build[PATH_MAX], cmd[3 * PATH_MAX];
+	beside_exe("..", "scripts/mkimages.sh", script, sizeof(script));
+	beside_exe(".", "", build, sizeof(build));
+	if (access(script, X_OK) != 0 || strchr(script, '\'') || strchr(build, '\''))
+		return;
+	fprintf(stderr, "themis: building the %s image with scripts/mkimages.sh\n", fs);
+	snprintf(cmd, sizeof(cmd), "'%s' '%s' %s >&2", script, build, fs);
+	if (system(cmd) != 0)
+		fprintf(stderr, "themis: scripts/mkimages.sh could not build the %s image\n", fs);
+}
+
+int resolve_image(const char *fs, const char *given, char *out, size_t cap)
+{
+	char name[32];
+	snprintf(name, sizeof(name), "%s.img", fs);
+	if (given)
+		snprintf(out, cap, "%s", given);
+	else
+		beside_exe("images", name, out, cap);
+	if (!given && access(out, R_OK) != 0)
+		build_image(fs);
+	if (access(out, R_OK) != 0) {
+		fprintf(stderr, "themis: %s: cannot read the %s image: %s%s\n", out, fs,
+			strerror(errno), given ? "" : " (make guest builds them)");
+		return EXIT_USAGE;
+	}
+	const char *t = fstype_detect(out);
+	if (!t || strcmp(t, fs)) {
+		fprintf(stderr,
+			"themis: %s holds %s, not %s (too small, damaged, or another "
+			"filesystem)\n",
+			out, t ? t : "no filesystem Themis knows", fs);
+		return EXIT_USAGE;
+	}
+	return 0;
 }

@@ -14,7 +14,6 @@
 #include "../check/check.h"
 #include "../check/share.h"
 #include "../check/trace.h"
-#include "../disk/fstype.h"
 #include "../machine/identity.h"
 #include "../machine/virt.h"
 #include "cli.h"
@@ -251,18 +250,6 @@ static int parse_flag(struct explore_args *a, const char *opt)
 
 /* Build BUILD/images/FS.img with the repository's image builder, found
  * beside the build folder (BUILD/../scripts/mkimages.sh). */
-static void build_image(const char *fs)
-{
-	char script[PATH_MAX], build[PATH_MAX], cmd[3 * PATH_MAX];
-	beside_exe("..", "scripts/mkimages.sh", script, sizeof(script));
-	beside_exe(".", "", build, sizeof(build));
-	if (access(script, X_OK) != 0 || strchr(script, '\'') || strchr(build, '\''))
-		return;
-	fprintf(stderr, "themis: building the %s image with scripts/mkimages.sh\n", fs);
-	snprintf(cmd, sizeof(cmd), "'%s' '%s' %s >&2", script, build, fs);
-	if (system(cmd) != 0)
-		fprintf(stderr, "themis: scripts/mkimages.sh could not build the %s image\n", fs);
-}
 
 /* Images: --disk as given, else BUILD/images/FS.img (built if missing);
  * each must hold its fs. */
@@ -273,28 +260,9 @@ static int resolve_images(struct explore_args *a)
 		return usage_error("give one --disk per filesystem, or none (%s)",
 				   "images from build/images/");
 	for (int i = 0; i < m->nfs; i++) {
-		char name[32];
-		snprintf(name, sizeof(name), "%s.img", m->fs[i]);
-		if (a->ndisks)
-			snprintf(a->images[i], sizeof(a->images[i]), "%s", a->disks[i]);
-		else
-			beside_exe("images", name, a->images[i], sizeof(a->images[i]));
-		if (!a->ndisks && access(a->images[i], R_OK) != 0)
-			build_image(m->fs[i]);
-		if (access(a->images[i], R_OK) != 0) {
-			fprintf(stderr,
-				"themis: %s: cannot read the %s image (make guest builds them)\n",
-				a->images[i], m->fs[i]);
+		if (resolve_image(m->fs[i], a->ndisks ? a->disks[i] : NULL, a->images[i],
+				  sizeof(a->images[i])))
 			return EXIT_USAGE;
-		}
-		const char *t = fstype_detect(a->images[i]);
-		if (!t || strcmp(t, m->fs[i])) {
-			fprintf(stderr,
-				"themis: %s holds %s, not %s (too small, damaged, or another "
-				"filesystem)\n",
-				a->images[i], t ? t : "no filesystem Themis knows", m->fs[i]);
-			return EXIT_USAGE;
-		}
 		m->images[i] = a->images[i];
 	}
 	return 0;

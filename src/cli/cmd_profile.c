@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../disk/fstype.h"
 #include "../lens/profile.h"
 #include "../lens/semantics.h"
 #include "cli.h"
@@ -131,19 +130,9 @@ static int resolve_files(struct profile_args *a)
 		beside_exe("guest", "initramfs.cpio.gz", a->initrd, sizeof(a->initrd));
 	m->kernel = a->kernel, m->initrd = a->initrd;
 	for (int i = 0; i < m->nfs; i++) {
-		char name[32];
-		snprintf(name, sizeof(name), "%s.img", a->fs[i]);
-		if (a->ndisks)
-			snprintf(a->images[i], sizeof(a->images[i]), "%s", a->disks[i]);
-		else
-			beside_exe("images", name, a->images[i], sizeof(a->images[i]));
-		const char *t = access(a->images[i], R_OK) ? NULL : fstype_detect(a->images[i]);
-		if (!t || strcmp(t, a->fs[i])) {
-			fprintf(stderr, "themis: %s: %s, not a %s image (make guest builds them)\n",
-				a->images[i], t ? t : "cannot read a filesystem Themis knows",
-				a->fs[i]);
+		if (resolve_image(a->fs[i], a->ndisks ? a->disks[i] : NULL, a->images[i],
+				  sizeof(a->images[i])))
 			return EXIT_USAGE;
-		}
 		m->fs[i] = a->fs[i];
 		m->images[i] = a->images[i];
 	}

@@ -141,7 +141,8 @@ fi
 
 expect 2 "unknown filesystem" -- "$themis" profile ext9
 expect 2 "unknown operation" -- "$themis" profile ext2 --ops frob
-expect 2 "not a ext2 image" -- "$themis" profile ext2 --disk /nonexistent.img
+expect 2 "nonexistent.img: cannot read the ext2 image: No such file" -- "$themis" profile ext2 --disk /nonexistent.img
+expect 2 "holds ext4, not ext2" -- "$themis" profile ext2 --disk "$images/ext4.img"
 expect 2 "unknown lens" -- "$themis" explore ext4 ext2 --lens nope
 expect 0 "usage: themis profile" -- "$themis" profile --help
 finish profile
