@@ -71,17 +71,28 @@ enum virt_stop {
 /* The stop's text from VIRT_STOPS ("kernel panic"), or "?" if out of range. */
 const char *virt_stop_name(enum virt_stop stop);
 
+/* The board's devices, one line each: X(field, device type, dims), dims
+ * empty for one instance or [N] for N (one per disk).
+ * struct virt_devs holds each one's state (struct TYPE_state) and struct
+ * virt_wires its wiring (struct TYPE), both generated from this list, in
+ * this order (which is the order of the parts hashes and snapshots take);
+ * virt.c's virt_devices[] says where each sits on the bus. */
+#define VIRT_DEVICES(X)                                                                            \
+	X(test, sifive_test, )                                                                     \
+	X(rtc, goldfish_rtc, )                                                                     \
+	X(uart, uart16550, )                                                                       \
+	X(blk, virtio_blk, [VIRT_MAX_DISKS])                                                       \
+	X(plic, plic, )
+
 /* The board's forkable state: every device's state struct (plain data, see
  * dev.h) and the board's own, with no pointer anywhere, so the fork copies
  * it whole, and hashes and snapshots take its bytes part by part
  * (virt_parts). A device's state is reached through its wiring in struct
  * virt_wires, which virt_init sets once and nothing forks. */
 struct virt_devs {
-	struct sifive_test_state test;
-	struct goldfish_rtc_state rtc;
-	struct uart16550_state uart;
-	struct virtio_blk_state blk[VIRT_MAX_DISKS];
-	struct plic_state plic;
+#define VIRT_DEV_STATE(field, type, dims) struct type##_state field dims;
+	VIRT_DEVICES(VIRT_DEV_STATE)
+#undef VIRT_DEV_STATE
 	/* The board's own, last (virt_parts takes it from timer_deadline on): */
 	uint64_t timer_deadline; /* SBI timer: STIP when time >= this */
 	uint64_t panic_at;	 /* instruction count when a panic was seen, or 0 */
@@ -89,11 +100,9 @@ struct virt_devs {
 
 /* The devices' wiring (state, hart, lines, DMA, disk, callbacks). */
 struct virt_wires {
-	struct sifive_test test;
-	struct goldfish_rtc rtc;
-	struct uart16550 uart;
-	struct virtio_blk blk[VIRT_MAX_DISKS];
-	struct plic plic;
+#define VIRT_DEV_WIRE(field, type, dims) struct type field dims;
+	VIRT_DEVICES(VIRT_DEV_WIRE)
+#undef VIRT_DEV_WIRE
 };
 
 /* One named, versioned run of bytes of struct virt_devs: a device instance
