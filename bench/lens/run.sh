@@ -6,7 +6,8 @@
 #     states), alternated round by round on one host; the medians and their
 #     ratio (goal: io within 10%);
 #   - `themis profile` for ext2, ext4 and xfs: its own figure, the host
-#     milliseconds per measure (each a write fork and a cold-read fork).
+#     milliseconds per measure (each a write fork and a cold-read fork),
+#     and that as a ratio to one checker state of the run above.
 #   bench/lens/run.sh [--depth N] [--rounds N] [--pair A+B] [--build DIR]
 # Never fails on speed; exits nonzero only if a run fails.
 set -eu
@@ -48,4 +49,8 @@ echo "host: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) cores"
 echo "explore $fs --depth $depth --jobs 1, medians of $rounds alternated rounds:"
 echo "  without lenses: $p states/s; with --lens io: $i states/s; ratio $(echo "$i $p" | awk '{ printf "%.3f", $1 / $2 }')"
 "$themis" profile ext2 ext4 xfs >"$work/profile" 2>&1 || { cat "$work/profile" >&2; exit 1; }
+ms=$(tail -n 1 "$work/profile" | sed -n 's/.*: \([0-9.]*\) ms each.*/\1/p')
 echo "profile ext2 ext4 xfs: $(tail -n 1 "$work/profile")"
+# The baseline of a measure: one state of the checker above (a fork, the
+# operation on every disk, both views, a restore), from the same host.
+echo "  a profile measure costs $(echo "$ms $p" | awk '{ printf "%.2f", $1 / (1000 / $2) }') checker states ($(echo "$p" | awk '{ printf "%.2f", 1000 / $1 }') ms each)"
