@@ -1,5 +1,5 @@
 /* layout_int.h - what layout.c shares with the per-format parsers
- * (layout_ext.c, layout_xfs.c, layout_btrfs.c, layout_other.c): the map
+ * (layout_ext.c, layout_xfs.c, layout_btrfs.c, layout_f2fs.c, ...): the map
  * under construction, a bounds-checked read, and claiming byte ranges.
  *
  * A parser claims byte ranges in any order and may claim a sector twice;
