@@ -15,7 +15,7 @@
  *                    dump, its "e I RECORD" lines). The host runs it inside
  *                    a fork and throws the machine away afterwards.
  *   times PATH...    up to TIMES_MAX_PATHS paths; per disk and path
- *                    "t I PATH atime=SEC.NSEC mtime=SEC.NSEC ctime=SEC.NSEC"
+ *                    "t I PATH atime=SEC.NSEC mtime=SEC.NSEC ctime=SEC.NSEC ino=N"
  *                    (or "t I PATH !ERRNO"; "t I unmounted"): lstat's
  *                    times and nothing else. Unlike dump, it reads no
  *                    symlink (readlink moves a symlink's atime), so it
@@ -27,6 +27,9 @@
  *                    ATIME_TABLE in op_table.h) in place of the one it had,
  *                    kept for every later mount of the disk (op remount,
  *                    durable remount, mount); per disk "r I RET ERRNO"
+ *   timegran NS      times in fp and dump rounded down to a multiple of NS
+ *                    (the coarsest granularity of the filesystems under
+ *                    test); answers "timegran NS"
  *   sleep SECONDS    nanosleep up to 3600 s, then "slept SECONDS": lets
  *                    the guest's clock move on (it is virtual, so a sleep
  *                    costs the host next to nothing) so that an operation
@@ -59,6 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/fs.h>
+#include <linux/rtc.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -157,7 +161,9 @@ struct args {
 	unsigned mode;
 	uint64_t num[3]; /* N and I arguments, in order */
 	uint64_t seed;
-	int flags; /* open(2) flags, or fallocate's mode */
+	int flags;	      /* open(2) flags, or fallocate's mode */
+	struct timespec when; /* E: an instant */
+	bool when_relative;   /* E was +SEC or -SEC: from the clock's now */
 };
 
 static struct res op_create(const struct args *a)
@@ -336,6 +342,64 @@ static struct res op_read(const struct args *a)
 	return r;
 }
 
+/* An E argument as an instant: relative ones from the clock's now. */
+static struct timespec instant(const struct args *a)
+{
+	struct timespec t = a->when;
+	if (a->when_relative) {
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		t.tv_sec += now.tv_sec;
+		t.tv_nsec += now.tv_nsec;
+		if (t.tv_nsec >= 1000000000) {
+			t.tv_sec++;
+			t.tv_nsec -= 1000000000;
+		}
+	}
+	return t;
+}
+
+/* Tell the board's RTC too, as hwclock --systohc would: the clock a
+ * reboot or a suspend reads back agrees with the one just set. */
+static int set_rtc(time_t secs)
+{
+	struct tm tm;
+	struct rtc_time rt;
+	if (!gmtime_r(&secs, &tm))
+		return -1;
+	rt = (struct rtc_time){tm.tm_sec,  tm.tm_min,  tm.tm_hour, tm.tm_mday, tm.tm_mon,
+			       tm.tm_year, tm.tm_wday, tm.tm_yday, 0};
+	/* Operations run chrooted into a disk: the device is under the agent's root. */
+	int fd = openat(real_root, "dev/rtc0", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int r = ioctl(fd, RTC_SET_TIME, &rt);
+	int err = errno;
+	close(fd);
+	errno = err;
+	return r;
+}
+
+/* The wall clock to the instant (the kernel refuses one before 1970 or
+ * past 2262, KTIME_SEC_MAX, with EINVAL), and the RTC with it. Not a
+ * filesystem call: every disk answers alike, and the clock it leaves is
+ * what the next operation stamps. */
+static struct res op_settime(const struct args *a)
+{
+	struct timespec t = instant(a);
+	if (clock_settime(CLOCK_REALTIME, &t) < 0)
+		return res_of(-1);
+	return res_of(set_rtc(t.tv_sec));
+}
+
+/* utimensat: atime and mtime to the instant (ctime to the clock's now). */
+static struct res op_utimes(const struct args *a)
+{
+	struct timespec t[2];
+	t[0] = t[1] = instant(a);
+	return res_of(utimensat(AT_FDCWD, a->path[0], t, AT_SYMLINK_NOFOLLOW));
+}
+
 /* The operations, generated from the one table the host shares
  * (src/check/op_table.h: names, argument letters and names). Each runs
  * chrooted into a disk; remount (run NULL) is done outside, by step_disk. */
@@ -428,6 +492,39 @@ static bool parse_flags(const char *s, bool create, int *flags)
 	}
 }
 
+/* An instant: @SEC[.NSEC] (SEC may be negative) or +SEC / -SEC from the
+ * clock's now; SEC below 2^62, NSEC 1 to 9 digits (a fraction). */
+static bool parse_instant(const char *s, struct args *a)
+{
+	bool neg = false;
+	a->when_relative = *s == '+' || *s == '-';
+	if (*s != '@' && !a->when_relative)
+		return false;
+	neg = *s == '-' || (s[0] == '@' && s[1] == '-');
+	s += 1 + (s[0] == '@' && s[1] == '-');
+	char secs[24];
+	size_t n = strcspn(s, ".");
+	uint64_t sec, nsec = 0;
+	if (n >= sizeof(secs))
+		return false;
+	memcpy(secs, s, n);
+	secs[n] = 0;
+	if (!parse_dec(secs, 1ull << 62, &sec))
+		return false;
+	if (s[n] == '.') {
+		const char *f = s + n + 1;
+		size_t digits = strlen(f);
+		if (!digits || digits > 9 || !parse_dec(f, 999999999, &nsec))
+			return false;
+		for (; digits < 9; digits++)
+			nsec *= 10;
+	}
+	/* -1.5 is 1.5 seconds before: -2 s + 0.5 s */
+	a->when.tv_sec = neg ? -(time_t)sec - (nsec > 0) : (time_t)sec;
+	a->when.tv_nsec = (long)(neg && nsec ? 1000000000 - nsec : nsec);
+	return true;
+}
+
 static bool parse_arg(char letter, const char *w, struct args *a, int *np, int *nn)
 {
 	switch (letter) {
@@ -437,6 +534,7 @@ static bool parse_arg(char letter, const char *w, struct args *a, int *np, int *
 	case 'N': return parse_dec(w, MAX_SIZE, &a->num[(*nn)++]);
 	case 'I': return parse_dec(w, MAX_ID, &a->num[(*nn)++]);
 	case 'S': return parse_dec(w, ~0ull, &a->seed);
+	case 'E': return parse_instant(w, a);
 	case 'X': a->name = w; return true;
 	case 'C': return parse_flags(w, true, &a->flags);
 	case 'W': return parse_flags(w, false, &a->flags);
@@ -788,6 +886,27 @@ static bool sb_ignored(struct sb *b, unsigned field)
 	return ignored & field;
 }
 
+/* The granularity the walk records times in, ns (set by the host with
+ * `timegran`: the coarsest the filesystems under test declare, so a time
+ * every one of them can store compares equal). Agent-wide, like ignored. */
+static uint64_t time_gran = 1;
+
+/* t rounded down to a multiple of time_gran (towards the past, negative
+ * times included, as the filesystems truncate). */
+static const struct timespec *coarse(const struct timespec *t)
+{
+	static struct timespec c;
+	__int128 ns = (__int128)t->tv_sec * 1000000000 + t->tv_nsec, g = (__int128)time_gran;
+	ns -= ((ns % g) + g) % g;
+	c.tv_sec = (time_t)(ns / 1000000000);
+	c.tv_nsec = (long)(ns % 1000000000);
+	if (c.tv_nsec < 0) {
+		c.tv_sec--;
+		c.tv_nsec += 1000000000;
+	}
+	return &c;
+}
+
 static void record(struct walk *w, const char *path, const struct stat *st, struct extra *x)
 {
 	struct sb b = {xrealloc(NULL, 256), 0, 256};
@@ -825,8 +944,8 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 	if (!sb_ignored(&b, IGN_XATTRS))
 		sb_str(&b, x->xattrs.v);
 	if (w->time) {
-		sb_time(&b, " mtime=", &st->st_mtim);
-		sb_time(&b, " ctime=", &st->st_ctim);
+		sb_time(&b, " mtime=", coarse(&st->st_mtim));
+		sb_time(&b, " ctime=", coarse(&st->st_ctim));
 	}
 	free(x->target.s);
 	add_line(w, &b);
@@ -1157,6 +1276,29 @@ struct step {
 	char fp[FP_LEN];
 };
 
+/* ---- one instant for every disk ----
+ *
+ * Each disk's turn of a command starts with the wall clock set back to the
+ * instant the command began, so an operation stamps the same times on
+ * every filesystem, value for value, however long the disks before it
+ * took: times are comparable across filesystems, not merely ordered.
+ * Setting the clock also resets the coarse clock the filesystems read
+ * (current_time), so no earlier tick shows through. */
+static struct timespec clock_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return t;
+}
+
+static void pin_clock(const struct timespec *at)
+{
+	if (clock_settime(CLOCK_REALTIME, at) < 0) {
+		out("fatal: cannot set the clock: %s", errname(errno));
+		abort();
+	}
+}
+
 /* The op on a mounted disk and the fingerprint after it, in one visit. */
 static void step_disk(struct disk *d, const struct opdef *op, const struct args *a, struct step *s,
 		      struct sb *view, bool fp)
@@ -1203,8 +1345,10 @@ static void cmd_op(struct disk *disks, int ndisks, char **w, int nw, bool fp)
 		free(view.s);
 		return;
 	}
+	struct timespec at = clock_now();
 	for (int i = 0; i < ndisks; i++) {
 		s[i].ran = disks[i].mounted;
+		pin_clock(&at);
 		if (s[i].ran)
 			step_disk(&disks[i], op, &a, &s[i], i == 0 ? &view : NULL, fp);
 		else
@@ -1226,9 +1370,12 @@ static void cmd_reset(struct disk *disks, int ndisks, int nw)
 		out("error usage: reset");
 		return;
 	}
-	for (int i = 0; i < ndisks; i++)
+	struct timespec at = clock_now();
+	for (int i = 0; i < ndisks; i++) {
+		pin_clock(&at);
 		if (disks[i].mounted)
 			r[i] = reset_disk(&disks[i]);
+	}
 	sync();
 	for (int i = 0; i < ndisks; i++)
 		print_res(&disks[i], disks[i].mounted, r[i]);
@@ -1350,6 +1497,18 @@ static void cmd_ignore(char **w, int nw)
 	out("ignore %u", ignored);
 }
 
+/* timegran NS: see `time_gran`; answers "timegran NS". */
+static void cmd_timegran(char **w, int nw)
+{
+	uint64_t g;
+	if (nw != 2 || !parse_dec(w[1], 86400ull * 1000000000, &g) || !g) {
+		out("error usage: timegran NS (1 to 86400e9)");
+		return;
+	}
+	time_gran = g;
+	out("timegran %llu", (unsigned long long)g);
+}
+
 /* times PATH...: see the top of this file. lstat only: nothing here may
  * move a time it reports. */
 static void cmd_times(struct disk *disks, int ndisks, char **w, int nw)
@@ -1378,6 +1537,8 @@ static void cmd_times(struct disk *disks, int ndisks, char **w, int nw)
 				sb_time(&b, " atime=", &st.st_atim);
 				sb_time(&b, " mtime=", &st.st_mtim);
 				sb_time(&b, " ctime=", &st.st_ctim);
+				sb_str(&b, " ino=");
+				sb_dec(&b, (unsigned long long)st.st_ino, 1);
 			}
 			out("t %d %s", disks[i].idx, b.s);
 			free(b.s);
@@ -1451,6 +1612,8 @@ bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 		cmd_reset(disks, ndisks, nw);
 	else if (!strcmp(c, "ignore"))
 		cmd_ignore(w, nw);
+	else if (!strcmp(c, "timegran"))
+		cmd_timegran(w, nw);
 	else if (!strcmp(c, "durable"))
 		cmd_durable(disks, ndisks, w, nw);
 	else if (!strcmp(c, "umount") || !strcmp(c, "mount"))

@@ -110,6 +110,11 @@ struct check_result {
  * 0, or -1 with a reason in err. */
 int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t errlen);
 
+/* The granularity times compare in under --time, ns: the coarsest any of
+ * m's filesystems declares (FS_TABLE), so that a time every one of them
+ * stores compares equal, and one a filesystem cannot store does not. */
+uint64_t check_time_gran(const struct check_machine *m);
+
 /* Run one agent command and parse the per-filesystem replies. 0; -1 when
  * the guest did not come back (panic, hang...: *why says what). */
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,

@@ -14,11 +14,13 @@
  *            <= 07777, N a decimal <= 2^31, I a uid/gid < 2^32 - 1, S a data
  *            seed < 2^64, X an xattr name, C create flags (- or excl,trunc),
  *            W write flags (- or append,sync), F a fallocate mode (0 or
- *            keep_size);
+ *            keep_size), E an instant (@SEC[.NSEC], SEC may be negative,
+ *            or +SEC / -SEC from the guest clock's now);
  *   args     the arguments' names, space-separated, as the usage and the
  *            coverage report show them ("-" for one coverage does not count);
  *   flags    OPF_SCOPE: in the default exploration scope; OPF_READONLY: it
  *            never changes the state (the io lens's cold-read probes);
+ *            OPF_TIME: in the default scope of explore --time;
  *   example  one instance, without "op", over the profile's populated tree
  *            (f0, d0/f1, an empty e0; src/lens/profile.c): what `themis
  *            profile` measures, and, for the arguments after a single
@@ -30,10 +32,10 @@
  * Only a kind whose candidates must differ from that (other paths, several
  * sizes) gets a case in ops.c.
  *
- * FS_TABLE(X) calls X(name, unsupported, unrepresented) per filesystem the
- * checker knows: the operations it cannot do (a mask of OPB(ENUM) bits)
- * and the fingerprint fields it cannot represent (the agent's `ignore`
- * list).
+ * FS_TABLE(X) calls X(name, unsupported, unrepresented, gran, tmin, tmax)
+ * per filesystem the checker knows: the operations it cannot do (a mask of
+ * OPB(ENUM) bits), the fingerprint fields it cannot represent (the agent's
+ * `ignore` list), and its declared time granularity and range (below).
  *
  * ATIME_TABLE(X) calls X(name, FLAG) per atime mount option the agent's
  * `mountopt` command takes: FLAG is mount(2)'s MS_FLAG. relatime is what
@@ -43,6 +45,7 @@
 
 #define OPF_SCOPE    1u
 #define OPF_READONLY 2u
+#define OPF_TIME     4u
 
 #define OP_TABLE(X)                                                                                \
 	X(CREATE, create, "PMC", "path mode flags", OPF_SCOPE, "create f2 0644 -")                 \
@@ -65,9 +68,44 @@
 	X(REMOUNT, remount, "", "", OPF_SCOPE, "remount")                                          \
 	X(SYNC, sync, "", "", 0, "sync")                                                           \
 	X(STAT, stat, "P", "path", OPF_READONLY, "stat f0")                                        \
-	X(READ, read, "PNN", "path off size", OPF_READONLY, "read f0 0 1")
+	X(READ, read, "PNN", "path off size", OPF_READONLY, "read f0 0 1")                         \
+	X(SETTIME, settime, "E", "time", OPF_TIME, "settime @2147483648")                          \
+	X(UTIMES, utimes, "PE", "path time", OPF_TIME, "utimes f0 @-1")
 
 #define OPB(e) (1u << OP_##e)
+
+/* INSTANT_TABLE(X) calls X(name, arg, flags) per adversarial instant: the
+ * edges of every on-disk time format Themis builds (signed and unsigned
+ * 32-bit seconds, ext4's 34-bit epoch, xfs bigtime, FAT's 1980-2107), a
+ * rollback and two instants 1 ns apart. arg is an E argument. flags:
+ * INSTF_SETTIME, INSTF_UTIMES: the argument bins of settime and utimes in
+ * an exploration; `themis clock` tries every instant both ways. */
+#define INSTF_SETTIME 1u
+#define INSTF_UTIMES  2u
+#define INSTANT_TABLE(X)                                                                           \
+	X(s32_min_minus_1, "@-2147483649", 0)                                                      \
+	X(s32_min, "@-2147483648", 0)                                                              \
+	X(before_epoch, "@-1", INSTF_UTIMES)                                                       \
+	X(epoch, "@0", 0)                                                                          \
+	X(epoch_plus_1, "@1", 0)                                                                   \
+	X(fat_min_minus_1, "@315532799", 0)                                                        \
+	X(fat_min, "@315532800", 0)                                                                \
+	X(s32_max, "@2147483647", 0)                                                               \
+	X(y2038, "@2147483648", INSTF_SETTIME)                                                     \
+	X(u32_max, "@4294967295", 0)                                                               \
+	X(y2106, "@4294967296", INSTF_SETTIME)                                                     \
+	X(fat_max, "@4354819198", 0)                                                               \
+	X(fat_max_plus_2, "@4354819200", 0)                                                        \
+	X(ext4_max, "@15032385535", 0)                                                             \
+	X(ext4_max_plus_1, "@15032385536", 0)                                                      \
+	X(xfs_bigtime_max, "@16299260424", 0)                                                      \
+	X(xfs_bigtime_max_plus_1, "@16299260425", 0)                                               \
+	X(s34_max, "@17179869183", 0)                                                              \
+	X(s34, "@17179869184", INSTF_UTIMES)                                                       \
+	X(far_future, "@1000000000000", 0)                                                         \
+	X(rollback, "-86400", INSTF_SETTIME)                                                       \
+	X(ns_a, "@2000000000.000000001", 0)                                                        \
+	X(ns_b, "@2000000000.000000002", 0)
 
 /* Operations outside ext2's, ext3's and jfs's reach; the FAT family's. */
 #define OPS_NO_FALLOCATE OPB(FALLOCATE)
@@ -77,19 +115,34 @@
 	 OPS_NO_FALLOCATE)
 
 /* FAT keeps no permission bits (all read 0755 from the mount's umask), no
- * link counts worth the name, and no xattrs. */
+ * link counts worth the name, and no xattrs.
+ *
+ * The time columns are what Linux 6.1 declares for the images
+ * scripts/mkimages.sh builds (fs/FS/super.c's s_time_gran, s_time_min and
+ * s_time_max; the kernel's defaults, 1 s and the whole of time64, where it
+ * sets none): the granularity in ns, and the first and last storable
+ * second. ext2 is its own driver's (no extra time fields: 1 s, 32 bits);
+ * ext3 and ext4, 256-byte inodes (ns, epoch bits to 2446); xfs, bigtime
+ * (mkfs.xfs's default: XFS_BIGTIME_TIME_MAX rounds down to a multiple of 4
+ * on-disk seconds, so 2486-07-02T20:20:24Z); FAT's granularity is its mtime's 2 s (the driver
+ * declares 1 ns and truncates itself: fs/fat/misc.c fat_truncate_time),
+ * its range 1980 to 2107 in the mount's time zone (UTC here). */
+#define T64_MIN	 (-9223372036854775807LL - 1)
+#define T64_MAX	 9223372036854775807LL
+#define S32_MIN_ (-2147483648LL)
+#define S32_MAX_ 2147483647LL
 #define FS_TABLE(X)                                                                                \
-	X(ext2, OPS_NO_FALLOCATE, "")                                                              \
-	X(ext3, OPS_NO_FALLOCATE, "")                                                              \
-	X(ext4, 0, "")                                                                             \
-	X(xfs, 0, "")                                                                              \
-	X(btrfs, 0, "")                                                                            \
-	X(f2fs, 0, "")                                                                             \
-	X(jfs, OPS_NO_FALLOCATE, "")                                                               \
-	X(nilfs2, OPS_NO_FALLOCATE | OPS_NO_XATTR, "")                                             \
-	X(minix, OPS_NO_FALLOCATE | OPS_NO_XATTR, "")                                              \
-	X(vfat, OPS_FAT, "mode,nlink,xattrs")                                                      \
-	X(exfat, OPS_FAT, "mode,nlink,xattrs")
+	X(ext2, OPS_NO_FALLOCATE, "", 1000000000, S32_MIN_, S32_MAX_)                              \
+	X(ext3, OPS_NO_FALLOCATE, "", 1, S32_MIN_, 15032385535LL)                                  \
+	X(ext4, 0, "", 1, S32_MIN_, 15032385535LL)                                                 \
+	X(xfs, 0, "", 1, S32_MIN_, 16299260424LL)                                                  \
+	X(btrfs, 0, "", 1, T64_MIN, T64_MAX)                                                       \
+	X(f2fs, 0, "", 1, T64_MIN, T64_MAX)                                                        \
+	X(jfs, OPS_NO_FALLOCATE, "", 1, 0, 4294967295LL)                                           \
+	X(nilfs2, OPS_NO_FALLOCATE | OPS_NO_XATTR, "", 1, T64_MIN, T64_MAX)                        \
+	X(minix, OPS_NO_FALLOCATE | OPS_NO_XATTR, "", 1000000000, 0, 4294967295LL)                 \
+	X(vfat, OPS_FAT, "mode,nlink,xattrs", 2000000000, 315532800, 4354819198LL)                 \
+	X(exfat, OPS_FAT, "mode,nlink,xattrs", 10000000, 315532800, 4354819199LL)
 
 #define ATIME_TABLE(X)                                                                             \
 	X(strictatime, STRICTATIME)                                                                \

@@ -32,6 +32,25 @@ static const char *const xattr_names[] = {"user.a", "user.b"};
  * images, xfs 64 KiB). */
 static const unsigned xattr_sizes[] = {0, 1, 16, 255};
 
+/* The instants of INSTANT_TABLE (op_table.h) and their flags. */
+static const struct {
+	const char *arg;
+	unsigned flags;
+} instants[] = {
+#define OP_INSTANT(name, arg, flags) {arg, flags},
+    INSTANT_TABLE(OP_INSTANT)
+#undef OP_INSTANT
+};
+#define NINSTANTS (sizeof(instants) / sizeof(instants[0]))
+
+/* A random instant with `flag` (the table has one of each). */
+static const char *instant_of(uint64_t *rng, unsigned flag)
+{
+	for (uint64_t r = op_rng_next(rng);; r++)
+		if (instants[r % NINSTANTS].flags & flag)
+			return instants[r % NINSTANTS].arg;
+}
+
 const char *op_name(enum op_kind k)
 {
 	return (unsigned)k < OP_NKINDS ? table[k].name : "?";
@@ -57,12 +76,17 @@ unsigned op_flags(enum op_kind k)
 	return (unsigned)k < OP_NKINDS ? table[k].flags : 0;
 }
 
-uint32_t op_scope_mask(void)
+uint32_t op_flag_mask(unsigned flag)
 {
 	uint32_t m = 0;
 	for (int k = 0; k < OP_NKINDS; k++)
-		m |= (table[k].flags & OPF_SCOPE) ? 1u << k : 0;
+		m |= (table[k].flags & flag) ? 1u << k : 0;
 	return m;
+}
+
+uint32_t op_scope_mask(void)
+{
+	return op_flag_mask(OPF_SCOPE);
 }
 
 const char *op_names_list(void)
@@ -117,8 +141,10 @@ static const struct {
 	const char *fs;
 	uint32_t unsupported;
 	const char *unrepresented;
+	struct fs_times times;
 } fs_table[] = {
-#define FS_ROW(name, unsupported, unrepresented) {#name, unsupported, unrepresented},
+#define FS_ROW(name, unsupported, unrepresented, gran, tmin, tmax)                                 \
+	{#name, unsupported, unrepresented, {gran, tmin, tmax}},
     FS_TABLE(FS_ROW)
 #undef FS_ROW
 };
@@ -136,6 +162,12 @@ const char *fs_unrepresented(const char *fs)
 {
 	int i = fs_index(fs);
 	return i < 0 ? "" : fs_table[i].unrepresented;
+}
+
+const struct fs_times *fs_times(const char *fs)
+{
+	int i = fs_index(fs);
+	return i < 0 ? NULL : &fs_table[i].times;
 }
 
 bool fs_known(const char *fs)
@@ -323,6 +355,11 @@ static void format_op(uint64_t *rng, const struct op_pools *p, const struct op_v
 			 size_of(rng, p, 16));
 		break;
 	case OP_STAT: snprintf(t, n, "op stat %s", any_path(rng, p, v)); break;
+	case OP_SETTIME: snprintf(t, n, "op settime %s", instant_of(rng, INSTF_SETTIME)); break;
+	case OP_UTIMES:
+		snprintf(t, n, "op utimes %s %s", any_path(rng, p, v),
+			 instant_of(rng, INSTF_UTIMES));
+		break;
 	case OP_READ:
 		snprintf(t, n, "op read %s %lu %lu", FILE_E(1), size_of(rng, p, 16),
 			 size_of(rng, p, 16));
@@ -464,6 +501,21 @@ static void enumerate_kind(struct sink *s, const struct op_pools *p, enum op_kin
 						emit(s, k, k == OP_SYMLINK ? NULL : a[i], a[j],
 						     "op %s %s %s", name, a[i], a[j]);
 		}
+		break;
+	case OP_SETTIME:
+		for (size_t i = 0; i < NINSTANTS; i++)
+			if (instants[i].flags & INSTF_SETTIME)
+				emit(s, k, NULL, NULL, "op settime %s", instants[i].arg);
+		break;
+	case OP_UTIMES:
+		for (int e = 0; e < p->nfiles + p->ndirs; e++)
+			for (size_t i = 0; i < NINSTANTS; i++) {
+				const char *path =
+				    e < p->nfiles ? p->files[e] : p->dirs[e - p->nfiles];
+				if (instants[i].flags & INSTF_UTIMES)
+					emit(s, k, path, NULL, "op utimes %s %s", path,
+					     instants[i].arg);
+			}
 		break;
 	case OP_READ:
 		for (int f = 0; f < p->nfiles; f++)

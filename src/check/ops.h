@@ -39,6 +39,8 @@ unsigned op_flags(enum op_kind k);
 const char *op_example(enum op_kind k);
 /* The operations with OPF_SCOPE: what explore tries by default. */
 uint32_t op_scope_mask(void);
+/* The operations with the OPF_* flag `flag` (OPF_TIME: what --time adds). */
+uint32_t op_flag_mask(unsigned flag);
 /* The known names, comma-separated, for messages ("create, write, ..."). */
 const char *op_names_list(void);
 /* The kind of an agent command text ("op NAME ..."), or -1. */
@@ -57,6 +59,14 @@ bool fs_known(const char *fs);
 /* The fingerprint fields filesystem `fs` cannot represent, as the agent's
  * `ignore` list ("mode,nlink,xattrs" for the FAT family), or "" for none. */
 const char *fs_unrepresented(const char *fs);
+
+/* The time granularity (ns) and range (seconds) `fs` declares (FS_TABLE
+ * in op_table.h), or NULL for an unknown name. */
+struct fs_times {
+	uint64_t gran_ns;
+	int64_t min, max;
+};
+const struct fs_times *fs_times(const char *fs);
 
 /* The argument pools. Paths are relative to each filesystem's test root. */
 #define OP_POOL_MAX 32

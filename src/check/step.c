@@ -12,8 +12,36 @@
 
 #define CHECK_OP_BUDGET 8000000000ULL /* instructions an operation may take */
 
+/* Send a setting the agent answers by echoing its name: 0, or -1 (the
+ * machine freed) with why. */
+static int agent_setting(struct virt *v, const struct check_machine *m, const char *cmd, char *err,
+			 size_t errlen)
+{
+	struct check_step st;
+	if (check_apply(v, m->nfs, cmd, &st, err, errlen) || !v->log ||
+	    strncmp(v->log, cmd, strcspn(cmd, " ") + 1)) {
+		snprintf(err, errlen,
+			 "the agent refused '%s' (an initramfs older than this build?)", cmd);
+		virt_free(v);
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t check_time_gran(const struct check_machine *m)
+{
+	uint64_t g = 1;
+	for (int i = 0; i < m->nfs; i++) {
+		const struct fs_times *t = fs_times(m->fs[i]);
+		if (t && t->gran_ns > g)
+			g = t->gran_ns;
+	}
+	return g;
+}
+
 /* Tell the agent the fields some filesystem of the pair cannot represent:
- * they are benign differences, left out of every fingerprint. */
+ * they are benign differences, left out of every fingerprint; and, under
+ * --time, the granularity the times compare in. */
 static int set_ignored(struct virt *v, const struct check_machine *m, char *err, size_t errlen)
 {
 	char cmd[128] = "ignore -", fields[96] = "";
@@ -25,15 +53,12 @@ static int set_ignored(struct virt *v, const struct check_machine *m, char *err,
 	}
 	if (*fields)
 		snprintf(cmd, sizeof(cmd), "ignore %s", fields);
-	struct check_step st;
-	if (check_apply(v, m->nfs, cmd, &st, err, errlen) || !v->log ||
-	    strncmp(v->log, "ignore ", 7)) {
-		snprintf(err, errlen,
-			 "the agent refused '%s' (an initramfs older than this build?)", cmd);
-		virt_free(v);
+	if (agent_setting(v, m, cmd, err, errlen))
 		return -1;
-	}
-	return 0;
+	if (!m->time)
+		return 0;
+	snprintf(cmd, sizeof(cmd), "timegran %llu", (unsigned long long)check_time_gran(m));
+	return agent_setting(v, m, cmd, err, errlen);
 }
 
 int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t errlen)
@@ -167,6 +192,22 @@ static bool answers_fp(const char *cmd)
 	       (!strncmp(cmd, "durable ", 8) && !strstr(cmd, " dump"));
 }
 
+/* Commands that apply an operation to every disk in turn. */
+static bool applies_op(const char *cmd)
+{
+	return !strncmp(cmd, "op ", 3) || !strncmp(cmd, "run ", 4) || !strcmp(cmd, "reset");
+}
+
+/* The agent's "fatal: ..." line, if it said one before the guest stopped,
+ * as " (the agent: ...)"; else "". */
+static void agent_last_words(const struct virt *v, char *out, size_t cap)
+{
+	const char *f = v->log ? strstr(v->log, "fatal: ") : NULL;
+	out[0] = 0;
+	if (f)
+		snprintf(out, cap, " (the agent: %.*s)", (int)strcspn(f, "\n"), f);
+}
+
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
 		size_t whylen)
 {
@@ -177,11 +218,20 @@ int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, 
 		return -1;
 	}
 	uint64_t budget = v->op_budget ? v->op_budget : CHECK_OP_BUDGET;
+	/* Time held still through a command that applies an operation to
+	 * every disk: each disk's turn starts at the same instant (the agent
+	 * sets the clock back to it) and no tick moves the clock inside one
+	 * turn and not another, so times compare value for value. */
+	bool hold = applies_op(cmd);
+	virt_hold_time(v, hold);
 	enum virt_stop stop = virt_run(v, cpu_steps(&v->cpu) + budget);
+	virt_hold_time(v, false);
 	if (stop != VIRT_WAITING || v->dev.panic_at) {
-		snprintf(why, whylen, "guest failure during '%s': %s%s%s", cmd,
+		char last[160];
+		agent_last_words(v, last, sizeof(last));
+		snprintf(why, whylen, "guest failure during '%s': %s%s%s%s", cmd,
 			 virt_stop_name(v->dev.panic_at ? VIRT_PANIC : stop),
-			 v->stop_detail[0] ? ": " : "", v->stop_detail);
+			 v->stop_detail[0] ? ": " : "", v->stop_detail, last);
 		return -1;
 	}
 	return answers_fp(cmd)
@@ -234,6 +284,26 @@ struct side {
 	const char *name;
 };
 
+/* " (its declared last second: a clamp)" when the field at f is a time
+ * (mtime=SEC.NSEC, ctime=...) whose second is an edge of the range the
+ * filesystem `side` ("ext4", "ext4's disk") declares (FS_TABLE): the
+ * difference then follows from a documented limit, and says so, but is
+ * still reported, since a clamp is what a Y2038 bug looks like. Else "". */
+static void time_limit_note(const char *f, const char *side, char *out, size_t cap)
+{
+	char fs[16];
+	long long sec;
+	out[0] = 0;
+	snprintf(fs, sizeof(fs), "%.*s", (int)strcspn(side, "' "), side);
+	const struct fs_times *t = fs_times(fs);
+	if (!t || (strncmp(f, "mtime=", 6) && strncmp(f, "ctime=", 6)) ||
+	    sscanf(f + 6, "%lld", &sec) != 1)
+		return;
+	if (sec == t->max || sec == t->min)
+		snprintf(out, cap, " (%s's declared %s second: a clamp)", fs,
+			 sec == t->max ? "last" : "first");
+}
+
 /* Say where entries a and b (of one path) differ: the first field. */
 static void field_difference(const char *path, const char *a, struct side sa, const char *b,
 			     struct side sb, const char *kind, char *why, size_t whylen, char *sig,
@@ -245,8 +315,11 @@ static void field_difference(const char *path, const char *a, struct side sa, co
 		size_t wa = strcspn(fa, " \n"), wb = strcspn(fb, " \n");
 		if (wa != wb || memcmp(fa, fb, wa)) {
 			size_t key = strcspn(fa, "=");
-			snprintf(why, whylen, "%s differs at %s: %.*s on %s, %.*s on %s", kind,
-				 path, (int)wa, fa, sa.name, (int)wb, fb, sb.name);
+			char na[96], nb[96];
+			time_limit_note(fa, sa.name, na, sizeof(na));
+			time_limit_note(fb, sb.name, nb, sizeof(nb));
+			snprintf(why, whylen, "%s differs at %s: %.*s on %s%s, %.*s on %s%s", kind,
+				 path, (int)wa, fa, sa.name, na, (int)wb, fb, sb.name, nb);
 			snprintf(sig, siglen, "%s:%.*s", kind, (int)(key < wa ? key : wa), fa);
 			return;
 		}

@@ -55,12 +55,13 @@ bool parse_size(const char *s, uint64_t *out)
 	return true;
 }
 
-/* Parse 2026-01-01T00:00:00Z (UTC) or @SECONDS into ns since the epoch. */
+/* Parse 2026-01-01T00:00:00Z (UTC), SECONDS or @SECONDS into ns since the
+ * epoch. */
 bool parse_clock(const char *s, uint64_t *ns)
 {
 	uint64_t secs;
-	if (s[0] == '@') {
-		if (!parse_u64(s + 1, &secs) || secs > UINT64_MAX / 1000000000ULL)
+	if (s[0] == '@' || (s[0] >= '0' && s[0] <= '9' && !strchr(s, '-'))) {
+		if (!parse_u64(s + (s[0] == '@'), &secs) || secs > CLOCK_MAX_SECONDS)
 			return false;
 		*ns = secs * 1000000000ULL;
 		return true;
@@ -70,7 +71,7 @@ bool parse_clock(const char *s, uint64_t *ns)
 	if (!end || (*end != 'Z' && *end) || (*end == 'Z' && end[1]))
 		return false;
 	time_t t = timegm(&tm);
-	if (t < 0)
+	if (t < 0 || (uint64_t)t > CLOCK_MAX_SECONDS)
 		return false;
 	*ns = (uint64_t)t * 1000000000ULL;
 	return true;

@@ -18,7 +18,12 @@ int usage_error(const char *fmt, const char *arg);
 bool parse_u64(const char *s, uint64_t *out);
 /* A size such as 4096, 64K, 128M, 2G. */
 bool parse_size(const char *s, uint64_t *out);
-/* 2026-01-01T00:00:00Z (UTC) or @SECONDS, as ns since the epoch. */
+/* 2026-01-01T00:00:00Z (UTC), SECONDS or @SECONDS, as ns since the epoch,
+ * from 1970 to CLOCK_MAX_SECONDS: the guest kernel keeps its clock in
+ * signed 64-bit ns (KTIME_SEC_MAX, 2262-04-11T23:47:16Z) and cannot start
+ * later. */
+#define CLOCK_MAX_SECONDS 9223372036ULL
+#define CLOCK_FORMS	  "YYYY-MM-DDTHH:MM:SSZ or SECONDS (1970 to 2262-04-11)"
 bool parse_clock(const char *s, uint64_t *ns);
 /* DIR/SUB/NAME, DIR the folder of this executable (build/): where the
  * guest kernel, initramfs and images are found by default. */

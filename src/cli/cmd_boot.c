@@ -101,8 +101,7 @@ static int parse_option(struct boot_args *a, int argc, char **argv, int *i)
 		if (!strcmp(val, "host"))
 			cfg->clock_host = true;
 		else if (!parse_clock(val, &cfg->clock_ns))
-			return usage_error("--clock needs YYYY-MM-DDTHH:MM:SSZ, @SECONDS or "
-					   "'host', got '%s'",
+			return usage_error("--clock needs " CLOCK_FORMS ", or 'host', got '%s'",
 					   val);
 	} else if (!strcmp(arg, "--seed")) {
 		if (!parse_u64(val, &cfg->seed))

@@ -48,8 +48,8 @@ const char explore_help[] =
     "  --ops LIST          comma list of operations (default: the scope every fs\n"
     "                      supports: create, write, truncate, unlink, mkdir, rmdir,\n"
     "                      chmod, chown, chgrp, setxattr, removexattr, rename, link,\n"
-    "                      symlink, fsync, fallocate, remount; 'all' adds sync,\n"
-    "                      stat and read)\n"
+    "                      symlink, fsync, fallocate, remount; --time adds settime\n"
+    "                      and utimes; 'all' is every one: sync, stat, read too)\n"
     "  --lens LIST         lenses to add, comma-separated: io (each operation's\n"
     "                      disk requests by structure, in the report and in every\n"
     "                      discrepancy); coverage and the on-disk view are always on\n"
@@ -60,7 +60,10 @@ const char explore_help[] =
     "  --durability M      the on-disk view of every state: drop-caches (default:\n"
     "                      sync, drop every cache, read back), remount (sync,\n"
     "                      unmount, mount), off\n"
-    "  --time              fingerprints include timestamps\n"
+    "  --time              fingerprints include mtime and ctime, compared to the\n"
+    "                      coarsest granularity of the filesystems given; the\n"
+    "                      scope adds settime (a rollback, 2038, 2106) and utimes\n"
+    "                      (1969, 2514)\n"
     "\n"
     "Limits and output:\n"
     "  --max-states N      stop after N states\n"
@@ -220,8 +223,7 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 					   val);
 	} else if (!strcmp(opt, "--clock")) {
 		if (!parse_clock(val, &c->m.clock_ns))
-			return usage_error(
-			    "--clock needs YYYY-MM-DDTHH:MM:SSZ or @SECONDS, got '%s'", val);
+			return usage_error("--clock needs " CLOCK_FORMS ", got '%s'", val);
 	} else {
 		return usage_error("unknown option '%s' for 'explore'", opt);
 	}
@@ -276,7 +278,7 @@ static int resolve_ops(struct explore_args *a)
 	for (int i = 0; i < c->m.nfs; i++)
 		common &= fs_supported_ops(c->m.fs[i]);
 	if (!a->ops) {
-		c->ops = common & op_scope_mask();
+		c->ops = common & (op_scope_mask() | (c->m.time ? op_flag_mask(OPF_TIME) : 0));
 		return 0;
 	}
 	const char *bad = NULL;

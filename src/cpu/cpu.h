@@ -119,8 +119,12 @@ struct cpu {
 	uint64_t steps_done; /* instructions stepped before the current cpu_run */
 	uint64_t traps;	     /* of those, how many trapped instead of retiring */
 	uint64_t time_skip;  /* ticks added to time by WFI fast-forward */
-	uint64_t res_addr;   /* LR reservation: address and loaded value, */
-	uint64_t res_val;    /* valid when res_valid */
+	/* Held time (cpu_hold_time): while time_held, time reads time_held_at
+	 * and moves only when the hart sleeps; held since step time_held_from. */
+	uint64_t time_held_at, time_held_from;
+	bool time_held;
+	uint64_t res_addr; /* LR reservation: address and loaded value, */
+	uint64_t res_val;  /* valid when res_valid */
 	bool res_valid;
 	bool wfi;	   /* waiting for an interrupt */
 	uint32_t raw_insn; /* the instruction being executed, as fetched (for tval) */
@@ -223,7 +227,42 @@ static inline uint64_t cpu_steps(const struct cpu *c)
 /* The virtual clock the `time` CSR and the CLINT read. */
 static inline uint64_t cpu_time(const struct cpu *c)
 {
-	return cpu_steps(c) + c->time_skip;
+	return c->time_held ? c->time_held_at : cpu_steps(c) + c->time_skip;
+}
+
+/* Move the clock on by `ticks` (a sleeping hart skipping to its next
+ * deadline: time moves then even while held). */
+static inline void cpu_advance_time(struct cpu *c, uint64_t ticks)
+{
+	if (c->time_held)
+		c->time_held_at += ticks;
+	else
+		c->time_skip += ticks;
+}
+
+/* Set the clock to t (a write to mtime; wraps as mtime does). */
+static inline void cpu_set_time(struct cpu *c, uint64_t t)
+{
+	if (c->time_held)
+		c->time_held_at = t;
+	else
+		c->time_skip += t - cpu_time(c);
+}
+
+/* Hold time still while instructions run (hold true), or let it run on
+ * from where it was held (false): the board's way of making a stretch of
+ * guest work take no time, so no timer tick lands inside it. */
+static inline void cpu_hold_time(struct cpu *c, bool hold)
+{
+	if (hold == c->time_held)
+		return;
+	if (hold) {
+		c->time_held_at = cpu_time(c);
+		c->time_held_from = cpu_steps(c);
+	} else {
+		c->time_skip = c->time_held_at - cpu_steps(c);
+	}
+	c->time_held = hold;
 }
 
 /* Retired instructions (minstret without its guest-written offset). */

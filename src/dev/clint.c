@@ -74,8 +74,7 @@ static bool clint_write(void *dev, uint64_t off, int size, uint64_t val)
 		cl->s->mtimecmp = reg_merge(cl->s->mtimecmp, off - CLINT_MTIMECMP, size, val);
 		clint_update(cl);
 	} else if (off >= CLINT_MTIME && off < CLINT_MTIME + 8) {
-		uint64_t t = reg_merge(cpu_time(c), off - CLINT_MTIME, size, val);
-		c->time_skip += t - cpu_time(c); /* wraps as mtime does */
+		cpu_set_time(c, reg_merge(cpu_time(c), off - CLINT_MTIME, size, val));
 		clint_update(cl);
 	}
 	return true;

@@ -434,6 +434,10 @@ static void enter_kernel(struct virt *v, uint64_t entry, uint64_t dtb)
 	c->csr.medeleg = VIRT_MEDELEG;
 	c->csr.mideleg = VIRT_MIDELEG;
 	c->csr.mcounteren = 7; /* S may read cycle, time, instret */
+	/* And U too, as Linux's SBI PMU driver grants under OpenSBI (6.1 sets
+	 * scounteren nowhere else, and our firmware has no PMU extension):
+	 * the vDSO's clock_gettime reads the time CSR from user mode. */
+	c->csr.scounteren = 7;
 	cpu_flush_tlb(c);
 }
 
@@ -524,6 +528,10 @@ int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t e
 
 void virt_free(struct virt *v)
 {
+	if (getenv("THEMIS_DEBUG_HOLD"))
+		fprintf(stderr, "holds_expired %llu steps %llu\n",
+			(unsigned long long)v->holds_expired,
+			(unsigned long long)cpu_steps(&v->cpu));
 	for (int i = 0; i < v->ndisks; i++) {
 		disk_close(&v->disks[i]);
 		free(v->disk_path[i]);
@@ -560,6 +568,11 @@ static uint64_t ticks_to_next_event(const struct virt *v)
 	return next;
 }
 
+void virt_hold_time(struct virt *v, bool hold)
+{
+	cpu_hold_time(&v->cpu, hold);
+}
+
 enum virt_stop virt_run(struct virt *v, uint64_t max_insns)
 {
 	struct cpu *c = &v->cpu;
@@ -569,6 +582,10 @@ enum virt_stop virt_run(struct virt *v, uint64_t max_insns)
 		update_timer(v);
 		goldfish_rtc_update(&v->wire.rtc);
 		uint64_t steps = cpu_steps(c);
+		if (c->time_held && steps - c->time_held_from >= VIRT_HOLD_MAX) {
+			cpu_hold_time(c, false); /* a guest spinning on the clock */
+			v->holds_expired++;
+		}
 		if (v->dev.panic_at && steps - v->dev.panic_at >= VIRT_PANIC_GRACE) {
 			virt_stop_with(v, VIRT_PANIC, "kernel panic");
 			break;
@@ -584,7 +601,7 @@ enum virt_stop virt_run(struct virt *v, uint64_t max_insns)
 				virt_stop_with(v, VIRT_HUNG, "the hart sleeps with no timer armed");
 				break;
 			}
-			c->time_skip += next;
+			cpu_advance_time(c, next);
 			continue;
 		}
 		uint64_t slice = min_u64(min_u64(left, VIRT_SLICE), next ? next : VIRT_SLICE);
