@@ -257,8 +257,8 @@ map "$images/exfat.img" "$work/exfat.map" && {
 cp "$images/f2fs.img" "$work/f2fs.img"
 map "$work/f2fs.img" "$work/f2fs.map" && {
 	dump.f2fs -d 1 "$work/f2fs.img" 2>/dev/null | awk '
-		/^(cp|sit|nat|ssa|main)_blkaddr/ { gsub(/\]/, "", $NF); n = $NF * 8
-			w = $1; sub(/_blkaddr/, "", w); if (w == "cp") w = "checkpoint"; if (w == "main") w = "main-area"
+		/^(cp|sit|nat|ssa)_blkaddr/ { gsub(/\]/, "", $NF); n = $NF * 8
+			w = $1; sub(/_blkaddr/, "", w); if (w == "cp") w = "checkpoint"
 			print n, n, w }' >"$work/q"
 	check_map "$work/f2fs.map" "$work/q" "f2fs vs dump.f2fs"
 }
