@@ -48,6 +48,10 @@ struct check_step {
 	uint8_t plain[CHECK_MAX_FS][16]; /* live, without timestamps */
 	uint8_t disk[CHECK_MAX_FS][16];	 /* on disk (durability on) */
 	uint8_t key[16];		 /* the visited key: live and disk views */
+	/* Under --time, the clock is state the views do not show: the last
+	 * settime on the path to here (a hash of its text; 0 for none), mixed
+	 * into the key so a moved clock is a new state. */
+	uint64_t clock_tag;
 	struct op_view view;		 /* what exists on the first filesystem */
 	/* The check's verdict so far, as lenses see it in after(): 0 the
 	 * filesystems agree, 1 a discrepancy, -1 the guest failed (the

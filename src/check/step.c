@@ -543,10 +543,16 @@ int check_state(struct virt *v, const struct check_machine *m, const struct op *
 	rc = run_lenses(ls, v, m, op, parent, s, why, whylen, sig, siglen);
 	if (rc < 0)
 		return -1;
-	/* The visited key: both views of the first filesystem. */
-	uint8_t both[32];
+	/* The visited key: both views of the first filesystem, and under
+	 * --time the clock's last setting. */
+	s->clock_tag = op->kind == OP_SETTIME ? XXH3_64bits(op->text, strlen(op->text))
+		       : parent		      ? parent->clock_tag
+					      : 0;
+	uint8_t both[40];
 	memcpy(both, s->fp[0], 16);
 	memcpy(both + 16, s->disk[0], 16);
+	uint64_t tag = m->time ? s->clock_tag : 0;
+	memcpy(both + 32, &tag, 8);
 	XXH128_canonical_t key;
 	XXH128_canonicalFromHash(&key, XXH3_128bits(both, sizeof(both)));
 	memcpy(s->key, key.digest, 16);

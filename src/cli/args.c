@@ -105,6 +105,15 @@ static void build_image(const char *fs)
 		fprintf(stderr, "themis: scripts/mkimages.sh could not build the %s image\n", fs);
 }
 
+/* Does the kernel's driver `fs` mount an image of type `found`? Its own,
+ * and ext4 mounts ext2 and ext3 (so `explore ext2 ext4 --disk A --disk A`
+ * puts one ext2 image under both drivers). */
+static bool driver_mounts(const char *fs, const char *found)
+{
+	return !strcmp(fs, found) ||
+	       (!strcmp(fs, "ext4") && (!strcmp(found, "ext2") || !strcmp(found, "ext3")));
+}
+
 int resolve_image(const char *fs, const char *given, char *out, size_t cap)
 {
 	char name[32];
@@ -121,7 +130,7 @@ int resolve_image(const char *fs, const char *given, char *out, size_t cap)
 		return EXIT_USAGE;
 	}
 	const char *t = fstype_detect(out);
-	if (!t || strcmp(t, fs)) {
+	if (!t || !driver_mounts(fs, t)) {
 		fprintf(stderr,
 			"themis: %s holds %s, not %s (too small, damaged, or another "
 			"filesystem)\n",
