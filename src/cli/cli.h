@@ -42,6 +42,8 @@ extern const char explore_help[];
 #define THEMIS_VERBS(X)                                                                            \
 	X(bare, cmd_bare, "run a bare-metal RV64GC ELF in M-mode until it writes tohost")          \
 	X(boot, cmd_boot, "boot Linux on the emulated board to the guest agent")                   \
+	X(clock, cmd_clock,                                                                        \
+	  "what each filesystem stores of time: ranges, granularity, raw fields")                  \
 	X(diff, cmd_diff, "the sectors and fields two disk images differ in")                      \
 	X(explore, cmd_explore, "the differential model checker (default: ext4 xfs)")              \
 	X(layout, cmd_layout, "name every sector of a filesystem image by its on-disk structure")  \

@@ -239,16 +239,12 @@ int layout_parse(struct layout *l, layout_read_fn read, void *ctx, uint64_t size
 	return 0;
 }
 
-struct file_src {
-	int fd;
-};
-
-static int file_read(void *ctx, uint64_t off, void *buf, size_t n)
+int layout_read_fd(void *ctx, uint64_t off, void *buf, size_t n)
 {
-	const struct file_src *f = ctx;
+	const int *fd = ctx;
 	uint8_t *p = buf;
 	while (n) {
-		ssize_t k = pread(f->fd, p, n, (off_t)off);
+		ssize_t k = pread(*fd, p, n, (off_t)off);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
@@ -263,24 +259,34 @@ static int file_read(void *ctx, uint64_t off, void *buf, size_t n)
 int layout_parse_file(struct layout *l, const char *path, char *err, size_t errlen)
 {
 	memset(l, 0, sizeof(*l));
-	struct file_src f = {.fd = open(path, O_RDONLY | O_CLOEXEC)};
-	if (f.fd < 0) {
+	uint64_t size;
+	int fd = layout_open_file(path, &size, err, errlen);
+	if (fd < 0)
+		return -1;
+	int rc = layout_parse(l, layout_read_fd, &fd, size, err, errlen);
+	close(fd);
+	return rc;
+}
+
+int layout_open_file(const char *path, uint64_t *size, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		snprintf(err, errlen, "cannot open: %s", strerror(errno));
 		return -1;
 	}
 	struct stat st;
-	off_t size = -1;
-	if (fstat(f.fd, &st) == 0)
-		size = S_ISBLK(st.st_mode) ? lseek(f.fd, 0, SEEK_END) : st.st_size;
-	if (size < 0 || S_ISDIR(st.st_mode)) {
+	off_t n = -1;
+	if (fstat(fd, &st) == 0)
+		n = S_ISBLK(st.st_mode) ? lseek(fd, 0, SEEK_END) : st.st_size;
+	if (n < 0 || S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "cannot read: %s",
 			 S_ISDIR(st.st_mode) ? "a directory" : strerror(errno));
-		close(f.fd);
+		close(fd);
 		return -1;
 	}
-	int rc = layout_parse(l, file_read, &f, (uint64_t)size, err, errlen);
-	close(f.fd);
-	return rc;
+	*size = (uint64_t)n;
+	return fd;
 }
 
 void layout_free(struct layout *l)

@@ -60,6 +60,11 @@ int layout_parse(struct layout *l, layout_read_fn read, void *ctx, uint64_t size
 /* The same, of an image file (opened read-only, never written). */
 int layout_parse_file(struct layout *l, const char *path, char *err, size_t errlen);
 void layout_free(struct layout *l);
+/* Open an image file (or block device) read-only for a layout_read_fn:
+ * the descriptor, its size in *size; -1 with err. layout_read_fd reads
+ * through a pointer to that descriptor (ctx = &fd). */
+int layout_open_file(const char *path, uint64_t *size, char *err, size_t errlen);
+int layout_read_fd(void *ctx, uint64_t off, void *buf, size_t n);
 
 /* The range holding sector `lba`, or NULL (free or unnamed). O(log n). */
 const struct layout_range *layout_find(const struct layout *l, uint64_t lba);

@@ -395,18 +395,26 @@ static int claim_free(struct lb *b, ext2_filsys fs)
 	return 0;
 }
 
-int layout_ext(struct lb *b)
+int layout_ext_open(struct lb *b, struct struct_ext2_filsys **out)
 {
 	if (check_super(b))
 		return -1;
 	initialize_ext2_error_table(); /* idempotent: messages for libext2fs's codes */
 	char name[64];
 	snprintf(name, sizeof(name), "layout:%p", (void *)b);
-	ext2_filsys fs = NULL;
 	int flags = EXT2_FLAG_64BITS | EXT2_FLAG_IGNORE_CSUM_ERRORS | EXT2_FLAG_SKIP_MMP;
-	errcode_t e = ext2fs_open2(name, NULL, flags, 0, 0, &layout_io, &fs);
+	errcode_t e = ext2fs_open2(name, NULL, flags, 0, 0, &layout_io, out);
 	if (e)
 		return lb_fail(b, "libext2fs cannot open it: %s", ext_err(e));
+	return 0;
+}
+
+int layout_ext(struct lb *b)
+{
+	ext2_filsys fs = NULL;
+	errcode_t e;
+	if (layout_ext_open(b, &fs))
+		return -1;
 	b->l->block_size = fs->blocksize;
 	b->l->inode_size = EXT2_INODE_SIZE(fs->super);
 	int rc = claim_groups(b, fs);

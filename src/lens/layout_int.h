@@ -68,6 +68,12 @@ static inline uint64_t lb_be64(const void *p)
 	return (uint64_t)lb_be32(p) << 32 | lb_be32((const uint8_t *)p + 4);
 }
 
+/* Open the image of b read-only through libext2fs (its geometry checked
+ * first): 0, or -1 with b->err. Close with ext2fs_close_free. Shared with
+ * the raw timestamps (rawtime_ext.c). */
+struct struct_ext2_filsys;
+int layout_ext_open(struct lb *b, struct struct_ext2_filsys **out);
+
 /* The parsers, one per on-disk format (ext2, ext3 and ext4 share one). */
 int layout_ext(struct lb *b);
 int layout_xfs(struct lb *b);

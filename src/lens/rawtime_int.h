@@ -1,0 +1,23 @@
+/* rawtime_int.h - what rawtime.c shares with the per-format parsers
+ * (rawtime_ext.c, rawtime_xfs.c, ...): the table of formats and the
+ * parsers' signature. They read through layout_int.h's struct lb, so a
+ * read past the image and a failure are reported alike. */
+#ifndef THEMIS_RAWTIME_INT_H
+#define THEMIS_RAWTIME_INT_H
+
+#include "layout_int.h"
+#include "rawtime.h"
+
+/* RAWTIME_FORMATS(X) calls X(fs, parser) per format with a parser: a new
+ * format is a line here and its file. */
+#define RAWTIME_FORMATS(X)                                                                         \
+	X(ext2, rawtime_ext)                                                                       \
+	X(ext3, rawtime_ext)                                                                       \
+	X(ext4, rawtime_ext)                                                                       \
+	X(xfs, rawtime_xfs)
+
+/* Fill out for the file (name, ino): 0, or -1 with lb_fail. */
+typedef int rawtime_fn(struct lb *b, const char *name, uint64_t ino, struct rawtime *out);
+rawtime_fn rawtime_ext, rawtime_xfs;
+
+#endif
