@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../lens/lens.h"
 #include "../machine/virt.h"
@@ -68,6 +69,8 @@ struct check_machine {
 	bool time;	    /* fingerprints include timestamps */
 	uint64_t op_budget; /* instructions an operation may take (0: default) */
 	const char *load;   /* a saved machine to start from instead of booting */
+	FILE *console;	    /* the guest's console (NULL: discarded) */
+	bool warnings;	    /* the kernel's warnings on the console (loglevel=5), not quiet */
 	enum check_durability durability;
 	/* The lenses every check runs (lens_set_open; check_state refuses
 	 * NULL), and the words they count into (NULL: thrown away). */

@@ -77,7 +77,8 @@
 /* INSTANT_TABLE(X) calls X(name, arg, flags) per adversarial instant: the
  * edges of every on-disk time format Themis builds (signed and unsigned
  * 32-bit seconds, ext4's 34-bit epoch, xfs bigtime, FAT's 1980-2107), a
- * rollback and two instants 1 ns apart. arg is an E argument. flags:
+ * rollback, two instants 1 ns apart, and one a nanosecond short of a whole
+ * second (what a filesystem keeps of it is its granularity). arg is an E argument. flags:
  * INSTF_SETTIME, INSTF_UTIMES: the argument bins of settime and utimes in
  * an exploration; `themis clock` tries every instant both ways. */
 #define INSTF_SETTIME 1u
@@ -95,6 +96,7 @@
 	X(u32_max, "@4294967295", 0)                                                               \
 	X(y2106, "@4294967296", INSTF_SETTIME)                                                     \
 	X(fat_max, "@4354819198", 0)                                                               \
+	X(exfat_max, "@4354819199", 0)                                                             \
 	X(fat_max_plus_2, "@4354819200", 0)                                                        \
 	X(ext4_max, "@15032385535", 0)                                                             \
 	X(ext4_max_plus_1, "@15032385536", 0)                                                      \
@@ -105,7 +107,8 @@
 	X(far_future, "@1000000000000", 0)                                                         \
 	X(rollback, "-86400", INSTF_SETTIME)                                                       \
 	X(ns_a, "@2000000000.000000001", 0)                                                        \
-	X(ns_b, "@2000000000.000000002", 0)
+	X(ns_b, "@2000000000.000000002", 0)                                                        \
+	X(gran_probe, "@2000000001.999999999", 0)
 
 /* Operations outside ext2's, ext3's and jfs's reach; the FAT family's. */
 #define OPS_NO_FALLOCATE OPB(FALLOCATE)

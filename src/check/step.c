@@ -65,7 +65,8 @@ int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t 
 {
 	char append[256] = "";
 	size_t used =
-	    (size_t)snprintf(append, sizeof(append), "console=ttyS0 panic=-1 quiet themis.fs=");
+	    (size_t)snprintf(append, sizeof(append), "console=ttyS0 panic=-1 %s themis.fs=",
+			     m->warnings ? "loglevel=5" : "quiet");
 	struct virt_config cfg = {
 	    .kernel = m->kernel,
 	    .initrd = m->initrd,
@@ -75,6 +76,7 @@ int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t 
 	    .clock_ns = m->clock_ns,
 	    .seed = m->machine_seed,
 	    .wait = true,
+	    .console = m->console,
 	};
 	for (int i = 0; i < m->nfs; i++) {
 		cfg.disks[i] = (struct virt_disk_config){m->images[i], false};

@@ -624,3 +624,30 @@ int disk_check(const struct disk *d)
 		return 4;
 	return counts_ok(d);
 }
+
+int disk_read_bytes(void *disk, uint64_t off, void *buf, size_t n)
+{
+	struct disk *d = disk;
+	uint8_t *p = buf;
+	while (n) {
+		uint64_t sec = off / DISK_SECTOR_SIZE, in = off % DISK_SECTOR_SIZE;
+		if (!in && n >= DISK_SECTOR_SIZE) { /* whole sectors straight in */
+			uint64_t k = n / DISK_SECTOR_SIZE;
+			if (disk_read(d, sec, p, k))
+				return -1;
+			p += k * DISK_SECTOR_SIZE;
+			off += k * DISK_SECTOR_SIZE;
+			n -= k * DISK_SECTOR_SIZE;
+			continue;
+		}
+		uint8_t bounce[DISK_SECTOR_SIZE];
+		if (disk_read(d, sec, bounce, 1))
+			return -1;
+		size_t take = DISK_SECTOR_SIZE - in < n ? DISK_SECTOR_SIZE - in : n;
+		memcpy(p, bounce + in, take);
+		p += take;
+		off += take;
+		n -= take;
+	}
+	return 0;
+}

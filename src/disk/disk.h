@@ -117,6 +117,10 @@ uint64_t disk_sectors(const struct disk *d);
  * when a copy-up cannot be allocated (then no byte of the disk changed). */
 int disk_read(struct disk *d, uint64_t sector, void *buf, uint64_t n);
 int disk_write(struct disk *d, uint64_t sector, const void *buf, uint64_t n);
+/* n bytes at byte offset off of the disk (a struct disk *, as void * so
+ * it serves as the layout map's read callback): 0, or -1 past the end. A
+ * range not on sector boundaries goes through a bounce sector. */
+int disk_read_bytes(void *disk, uint64_t off, void *buf, size_t n);
 
 /* Write the disk's whole current content to a new file at `path` (created
  * or truncated; never the base image). 0, or -errno with a reason in err. */

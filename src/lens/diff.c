@@ -401,35 +401,6 @@ int diff_files(struct diff_result *res, const char *a, const char *b, const stru
 	return rc;
 }
 
-/* A disk is read in whole sectors; a byte range that does not start or end
- * on one goes through a bounce sector. */
-static int disk_side_read(void *ctx, uint64_t off, void *buf, size_t n)
-{
-	struct disk *d = ctx;
-	uint8_t *p = buf;
-	while (n) {
-		uint64_t sec = off / DISK_SECTOR_SIZE, in = off % DISK_SECTOR_SIZE;
-		if (!in && n >= DISK_SECTOR_SIZE) {
-			uint64_t k = n / DISK_SECTOR_SIZE;
-			if (disk_read(d, sec, p, k))
-				return -1;
-			p += k * DISK_SECTOR_SIZE;
-			off += k * DISK_SECTOR_SIZE;
-			n -= k * DISK_SECTOR_SIZE;
-			continue;
-		}
-		uint8_t bounce[DISK_SECTOR_SIZE];
-		if (disk_read(d, sec, bounce, 1))
-			return -1;
-		size_t take = DISK_SECTOR_SIZE - in < n ? DISK_SECTOR_SIZE - in : n;
-		memcpy(p, bounce + in, take);
-		p += take;
-		off += take;
-		n -= take;
-	}
-	return 0;
-}
-
 static int base_side_read(void *ctx, uint64_t off, void *buf, size_t n)
 {
 	const struct disk *d = ctx;
@@ -442,8 +413,8 @@ static int base_side_read(void *ctx, uint64_t off, void *buf, size_t n)
 int diff_disks(struct diff_result *res, struct disk *a, struct disk *b, const struct diff_opts *o,
 	       char *err, size_t errlen)
 {
-	struct diff_side sa = {disk_side_read, a, a->size, "disk A"};
-	struct diff_side sb = {disk_side_read, b, b->size, "disk B"};
+	struct diff_side sa = {disk_read_bytes, a, a->size, "disk A"};
+	struct diff_side sb = {disk_read_bytes, b, b->size, "disk B"};
 	return diff_compare(res, &sa, &sb, o, err, errlen);
 }
 
@@ -451,7 +422,7 @@ int diff_disk_base(struct diff_result *res, struct disk *d, const struct diff_op
 		   size_t errlen)
 {
 	struct diff_side sa = {base_side_read, d, d->size, "the base image"};
-	struct diff_side sb = {disk_side_read, d, d->size, "the disk"};
+	struct diff_side sb = {disk_read_bytes, d, d->size, "the disk"};
 	return diff_compare(res, &sa, &sb, o, err, errlen);
 }
 

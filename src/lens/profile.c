@@ -53,31 +53,6 @@ int profile_ops(uint32_t mask, const unsigned long *sizes, int nsizes, struct op
 	return n;
 }
 
-/* ---- reading a disk for the layout map ---- */
-
-static int disk_reader(void *ctx, uint64_t off, void *buf, size_t n)
-{
-	struct disk *d = ctx;
-	uint8_t sector[DISK_SECTOR_SIZE], *out = buf;
-	while (n) {
-		uint64_t s = off / DISK_SECTOR_SIZE, in = off % DISK_SECTOR_SIZE;
-		if (in == 0 && n >= DISK_SECTOR_SIZE) { /* whole sectors straight in */
-			uint64_t k = n / DISK_SECTOR_SIZE;
-			if (disk_read(d, s, out, k))
-				return -1;
-			off += k * DISK_SECTOR_SIZE, out += k * DISK_SECTOR_SIZE;
-			n -= (size_t)(k * DISK_SECTOR_SIZE);
-			continue;
-		}
-		size_t take = DISK_SECTOR_SIZE - in < n ? (size_t)(DISK_SECTOR_SIZE - in) : n;
-		if (disk_read(d, s, sector, 1))
-			return -1;
-		memcpy(out, sector + in, take);
-		off += take, out += take, n -= take;
-	}
-	return 0;
-}
-
 /* ---- the log since a mark, as named ranges ---- */
 
 struct span {
@@ -233,7 +208,7 @@ static int measure_writes(struct virt *v, const struct check_machine *m, const s
 		struct layout after;
 		char why[256];
 		struct disk *d = &v->disks[i];
-		bool mapped = layout_parse(&after, disk_reader, d, d->size, why, sizeof(why)) == 0;
+		bool mapped = layout_parse(&after, disk_read_bytes, d, d->size, why, sizeof(why)) == 0;
 		rc = collect(d, mark[i], DISK_REQ_WRITE, mapped ? &after : NULL, &e[i].written);
 		layout_free(&after);
 	}
@@ -331,7 +306,7 @@ int profile_run(const struct check_machine *m, const struct op *ops, int nops,
 	for (int i = 0; i < m->nfs; i++) {
 		struct disk *d = &v->disks[i];
 		char why[256];
-		if (layout_parse(&r->map[i], disk_reader, d, d->size, why, sizeof(why)))
+		if (layout_parse(&r->map[i], disk_read_bytes, d, d->size, why, sizeof(why)))
 			fprintf(stderr, "themis: profile: %s: no layout map (%s): ranges unnamed\n",
 				m->fs[i], why);
 	}

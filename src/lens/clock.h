@@ -1,0 +1,141 @@
+/* clock.h - the time-range table (`themis clock`): what each filesystem,
+ * in each on-disk variant that changes the answer, can store of time.
+ *
+ * For every variant a fresh image is made with its mkfs line (under
+ * faketime at the machine's clock base when faketime is installed) and
+ * booted in a machine of its own. For every adversarial instant of
+ * INSTANT_TABLE (op_table.h) the guest creates a file and sets its times
+ * with utimensat, and separately sets the clock (settime) and creates a
+ * file then; stat is read before and after a remount, and the stored
+ * fields are parsed from the image below the filesystem (rawtime.h).
+ * From those: the smallest and largest second stored exactly, the
+ * granularity (what is kept of an instant 1 ns short of a second), what
+ * happens past either end (clamp, wrap, error), and whether it all agrees
+ * with the range and granularity Linux 6.1 declares for the variant
+ * (CLOCK_VARIANTS, from fs/FS/super.c). The kernel's mount warnings are
+ * kept from the console. */
+#ifndef THEMIS_CLOCK_H
+#define THEMIS_CLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../check/check.h"
+#include "rawtime.h"
+
+/* CLOCK_VARIANTS(X) calls X("name", driver, mkfs, mib, gran_ns, tmin, tmax)
+ * per variant: the kernel driver that mounts it, the mkfs command line
+ * that makes it (the image file is appended), its size, and what Linux
+ * 6.1 declares for it: s_time_gran, s_time_min, s_time_max (fs/FS/super.c;
+ * the kernel's defaults, 1 s and the whole of time64, where none is set).
+ * ext2's driver has no extra time fields; ext4's has them with inodes
+ * over 128 bytes (EXT4_EXTRA_TIMESTAMP_MAX: 2446-05-10). xfs bigtime ends
+ * at XFS_BIGTIME_TIME_MAX, rounded down to 4 on-disk seconds. FAT's
+ * granularity is its mtime's 2 s (fs/fat/misc.c), its range 1980-2107 in
+ * the mount's time zone (UTC); exfat's 10 ms. */
+#define CLOCK_T64_MIN (-9223372036854775807LL - 1)
+#define CLOCK_T64_MAX 9223372036854775807LL
+#define CLOCK_VARIANTS(X)                                                                          \
+	X("ext2-128", ext2, "mkfs.ext2 -q -F -I 128", 64, 1000000000, -2147483648LL, 2147483647LL) \
+	X("ext2-256", ext2, "mkfs.ext2 -q -F -I 256", 64, 1000000000, -2147483648LL, 2147483647LL) \
+	X("ext2-128@ext4", ext4, "mkfs.ext2 -q -F -I 128", 64, 1000000000, -2147483648LL,          \
+	  2147483647LL)                                                                            \
+	X("ext2-256@ext4", ext4, "mkfs.ext2 -q -F -I 256", 64, 1, -2147483648LL, 15032385535LL)    \
+	X("ext3-128@ext2", ext2, "mkfs.ext3 -q -F -I 128", 64, 1000000000, -2147483648LL,          \
+	  2147483647LL)                                                                            \
+	X("ext3-256@ext2", ext2, "mkfs.ext3 -q -F -I 256", 64, 1000000000, -2147483648LL,          \
+	  2147483647LL)                                                                            \
+	X("ext3-128", ext4, "mkfs.ext3 -q -F -I 128", 64, 1000000000, -2147483648LL, 2147483647LL) \
+	X("ext3-256", ext4, "mkfs.ext3 -q -F -I 256", 64, 1, -2147483648LL, 15032385535LL)         \
+	X("ext4-128", ext4, "mkfs.ext4 -q -F -I 128", 64, 1000000000, -2147483648LL, 2147483647LL) \
+	X("ext4-256", ext4, "mkfs.ext4 -q -F -I 256", 64, 1, -2147483648LL, 15032385535LL)         \
+	X("ext4-256@ext2", ext2, "mkfs.ext4 -q -F -I 256", 64, 1000000000, -2147483648LL,          \
+	  2147483647LL)                                                                            \
+	X("xfs", xfs, "mkfs.xfs -q -f -m bigtime=0", 300, 1, -2147483648LL, 2147483647LL)          \
+	X("xfs-bigtime", xfs, "mkfs.xfs -q -f -m bigtime=1", 300, 1, -2147483648LL, 16299260424LL) \
+	X("btrfs", btrfs, "mkfs.btrfs -q -f", 128, 1, CLOCK_T64_MIN, CLOCK_T64_MAX)                \
+	X("f2fs", f2fs, "mkfs.f2fs -q -f", 64, 1, CLOCK_T64_MIN, CLOCK_T64_MAX)                    \
+	X("nilfs2", nilfs2, "mkfs.nilfs2 -q -f", 160, 1, CLOCK_T64_MIN, CLOCK_T64_MAX)             \
+	X("jfs", jfs, "mkfs.jfs -q", 64, 1, 0, 4294967295LL)                                       \
+	X("minix", minix, "mkfs.minix -3", 64, 1000000000, 0, 4294967295LL)                        \
+	X("vfat", vfat, "mkfs.vfat", 64, 2000000000, 315532800, 4354819198LL)                      \
+	X("exfat", exfat, "mkfs.exfat", 64, 10000000, 315532800, 4354819199LL)
+
+struct clock_variant {
+	const char *name, *driver, *mkfs;
+	unsigned mib;
+	uint64_t gran_ns;
+	int64_t tmin, tmax;
+};
+extern const struct clock_variant clock_variants[];
+extern const int clock_nvariants;
+
+/* An instant of INSTANT_TABLE: its name and E argument. */
+struct clock_instant {
+	const char *name, *arg;
+};
+extern const struct clock_instant clock_instants[];
+extern const int clock_ninstants;
+
+/* A time as stat or the disk gives it; ok false with err when not. */
+struct clock_time {
+	bool ok;
+	int64_t sec;
+	uint32_t nsec;
+	char err[24];
+};
+
+#define CLOCK_MAX_TRIES 64
+
+/* One instant tried one way: how 'u' (utimensat) or 'c' (the clock). */
+struct clock_try {
+	int instant; /* index in clock_instants */
+	char how;
+	char file[8];
+	int64_t ret;
+	char err[24];		  /* of the setting call ("0": none) */
+	struct clock_time before; /* stat, before the remount */
+	struct clock_time after;  /* stat, after it */
+	uint64_t ino;
+	struct clock_time raw; /* the stored fields, decoded */
+	char fields[160];      /* the stored fields as stored */
+};
+
+struct clock_result {
+	const struct clock_variant *v;
+	bool mounted;
+	char refused[128]; /* why not, when not mounted or not made */
+	int64_t min_s, max_s;
+	bool have_range;
+	uint64_t gran_ns;	   /* 0: not measured */
+	char above[48], below[48]; /* past the largest, before the smallest */
+	int remount_changes, raw_read, raw_differs;
+	int64_t tried_min, tried_max; /* the absolute instants tried */
+	bool tried_any;
+	char clock_refused[256]; /* instants settime refused, '+'-separated */
+	int clock_differs;	 /* files made after a settime that store otherwise than utimes */
+	bool consistent;	 /* with the declared range and granularity */
+	char mismatch[200];	 /* the first disagreement */
+	char warnings[512];	 /* the kernel's lines about time, '\n'-separated */
+	struct clock_try t[CLOCK_MAX_TRIES];
+	int n;
+	double seconds;
+};
+
+/* The variants to run: those named (a variant's name, or a driver: every
+ * variant it mounts), all with none. -1 with the bad name in err. */
+int clock_select(char **names, int nnames, bool *selected, char *err, size_t errlen);
+
+/* Run one variant with the instants marked in `instants` (every one when
+ * NULL): m gives the kernel, initramfs and memory; tmpdir holds the image.
+ * 0 (r filled, r->refused set when the variant could not run), -1 with err
+ * on a setup failure. */
+int clock_run(const struct check_machine *m, const struct clock_variant *v, const bool *instants,
+	      const char *tmpdir, struct clock_result *r, char *err, size_t errlen);
+
+/* The table as Markdown, and the JSON list (one object per variant). */
+void clock_markdown(const struct clock_result *r, int n, FILE *f);
+void clock_json(const struct clock_result *r, int n, FILE *f);
+
+#endif
