@@ -1,0 +1,107 @@
+#!/bin/sh
+# The time-range table (`themis clock`, src/lens/clock.c) against the limits
+# Linux 6.1 declares in its sources. Properties guarded:
+#   - every variant runs, and each one that mounts stores exactly what its
+#     declared range and granularity give, instant by instant (exit 0);
+#   - the figures, written out here from the 6.1 sources independently of
+#     the table in clock.h: ext2's driver and 128-byte inodes end at
+#     2038-01-19T03:14:07Z, ext4 with 256-byte inodes at 2446-05-10T22:38:55Z,
+#     xfs bigtime at 2486-07-02T20:20:24Z, jfs and minix at 2106-02-07, FAT
+#     keeps 2 s, exfat 10 ms, ext2's driver 1 s; the ext2 driver refuses an
+#     ext4 image;
+#   - stat, stat after a remount, and the fields parsed from the disk agree
+#     (ext and xfs, whose raw parsers exist here);
+#   - the kernel's mount warning about 2038 is captured;
+#   - a control: a planted wrong limit (--declare) fails the run, naming
+#     the instant;
+#   - bad input: exit 2 with one line.
+# Usage: test_clock.sh BUILD
+set -u
+build=${1:-build}
+here=$(dirname "$0")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+. "$here/../lib.sh"
+themis=$build/themis
+
+"$themis" clock --json "$work/c.json" >"$work/c.md" 2>"$work/c.err"
+st=$?
+if [ "$st" -eq 0 ]; then
+	ok "themis clock: $(tail -n 1 "$work/c.err"), every variant as declared"
+else
+	fail "themis clock exited $st:"
+	cat "$work/c.err"
+	grep -v '| yes |$' "$work/c.md" | head -n 20
+fi
+
+# field VARIANT KEY: a value from the JSON.
+field() {
+	python3 -c 'import json,sys
+for v in json.load(open(sys.argv[1])):
+    if v["variant"] == sys.argv[2]: print(v[sys.argv[3]])' "$work/c.json" "$1" "$2"
+}
+# want VARIANT KEY VALUE WHY
+want() {
+	got=$(field "$1" "$2")
+	[ "$got" = "$3" ] && ok "$1: $2 = $3 ($4)" || fail "$1: $2 is '$got', want $3 ($4)"
+}
+want ext2-128 max_seconds 2147483647 "ext2/super.c: s_time_max = S32_MAX"
+want ext2-256 max_seconds 2147483647 "the ext2 driver has no extra fields, whatever the inode size"
+want ext2-256@ext4 max_seconds 15032385535 "ext4: EXT4_EXTRA_TIMESTAMP_MAX, 2446-05-10"
+want ext4-128 max_seconds 2147483647 "ext4: EXT4_NON_EXTRA_TIMESTAMP_MAX with 128-byte inodes"
+want ext4-256 min_seconds -2147483648 "ext4: EXT4_TIMESTAMP_MIN"
+want ext4-256 granularity_ns 1 "ext4 with extra fields: s_time_gran = 1"
+want ext2-128 granularity_ns 1000000000 "no s_time_gran set: the kernel's 1 s"
+want xfs max_seconds 2147483647 "xfs without bigtime: XFS_LEGACY_TIME_MAX"
+want xfs-bigtime max_seconds 16299260424 "XFS_BIGTIME_TIME_MAX, rounded down to 4 on-disk seconds"
+want jfs max_seconds 4294967295 "jfs/super.c: s_time_max = U32_MAX"
+want jfs min_seconds 0 "jfs/super.c: s_time_min = 0"
+want minix max_seconds 4294967295 "minix/inode.c: s_time_max = U32_MAX"
+want vfat granularity_ns 2000000000 "FAT stores mtime in 2-second units"
+want vfat min_seconds 315532800 "FAT's 1980-01-01"
+want exfat granularity_ns 10000000 "exfat/super.c: s_time_gran = 10 ms"
+want exfat max_seconds 4354819199 "EXFAT_MAX_TIMESTAMP_SECS"
+want ext2-128 behaviour clamp "timestamp_truncate clamps"
+want ext4-256@ext2 behaviour refused "the ext2 driver refuses extents"
+python3 - "$work/c.json" <<'PY' >"$work/raw" 2>&1
+import json, sys
+bad = 0
+for v in json.load(open(sys.argv[1])):
+    for s in v["stored"]:
+        if v["driver"] in ("ext2", "ext4", "xfs") and s["stat_after_remount"][:1] in "-0123456789":
+            if s["raw"] != s["stat_after_remount"] or s["stat"] != s["stat_after_remount"]:
+                print(v["variant"], s["instant"], s["how"], s["stat"], s["stat_after_remount"], s["raw"]); bad += 1
+print("bad", bad)
+PY
+grep -q '^bad 0$' "$work/raw" && ok "ext and xfs: stat, stat after remount and the raw fields agree at every instant" ||
+	{ fail "raw or remount disagreement:"; head -n 5 "$work/raw"; }
+grep -q 'ext2-128: the kernel says: ext2 filesystem being mounted at /mnt/0 supports timestamps until 2038-01-19 (0x7fffffff)' "$work/c.md" &&
+	ok "the kernel's 2038 mount warning is kept" || fail "no mount warning in the table"
+
+# The control: a planted wrong limit fails it, and says where.
+"$themis" clock ext4-256 --declare ext4-256:max=2147483647 >"$work/p.md" 2>"$work/p.err"
+st=$?
+[ "$st" -eq 1 ] && grep -q 'y2038 (@2147483648): stored 2147483648.000000000, the declared limits give 2147483647' "$work/p.md" &&
+	ok "a planted wrong limit (ext4-256 max 2038) fails it at y2038" ||
+	{ fail "planted limit: exit $st"; cat "$work/p.md" "$work/p.err"; }
+
+# --raw against debugfs on a file set past 2038.
+truncate -s 16M "$work/e.img"
+mkfs.ext4 -q -F "$work/e.img"
+echo hi >"$work/hi"
+debugfs -w -R "write $work/hi f" "$work/e.img" >/dev/null 2>&1
+debugfs -w -R "set_inode_field f mtime 0x80000000" "$work/e.img" >/dev/null 2>&1
+debugfs -w -R "set_inode_field f mtime_extra 0x00000005" "$work/e.img" >/dev/null 2>&1
+expect 0 "mtime=2147483648.000000001 i_mtime=0x80000000 i_mtime_extra=0x00000005" -- \
+	"$themis" clock --raw "$work/e.img" f 12
+
+# Bad input.
+expect 2 "unknown variant or driver 'ext9'" -- "$themis" clock ext9
+expect 2 "unknown instant 'noon'" -- "$themis" clock ext4 --times noon
+expect 2 "declare names no variant" -- "$themis" clock ext4 --declare ext9:max=1
+expect 2 "declare needs" -- "$themis" clock ext4 --declare ext4-256:max=soon
+expect 2 "not a filesystem Themis knows" -- "$themis" clock --raw "$work/hi" f 12
+expect 2 "outside the" -- "$themis" clock --raw "$work/e.img" f 99999999
+expect 0 "usage: themis clock" -- "$themis" clock --help
+
+finish "clock"
