@@ -30,7 +30,9 @@
  *   timegran NS      times in fp and dump rounded down to a multiple of NS
  *                    (the coarsest granularity of the filesystems under
  *                    test); answers "timegran NS"
- *   sleep SECONDS    nanosleep up to 3600 s, then "slept SECONDS": lets
+ *   rtc              the RTC as the kernel reads it: "rtc SECONDS"
+ *   sleep SECONDS[.FRACTION]
+ *                    nanosleep up to 3600 s, then "slept SECONDS": lets
  *                    the guest's clock move on (it is virtual, so a sleep
  *                    costs the host next to nothing) so that an operation
  *                    after it stamps times a 1-second granularity shows
@@ -1281,13 +1283,16 @@ struct step {
  * Each disk's turn of a command starts with the wall clock set back to the
  * instant the command began, so an operation stamps the same times on
  * every filesystem, value for value, however long the disks before it
- * took: times are comparable across filesystems, not merely ordered.
- * Setting the clock also resets the coarse clock the filesystems read
- * (current_time), so no earlier tick shows through. */
+ * took: times are comparable across filesystems, not merely ordered. The
+ * instant is the coarse clock's (the last tick's), which is what the
+ * filesystems stamp (current_time), so the first disk sees the time it
+ * would have seen anyway, and a burst of operations within one tick shares
+ * one time, as on any Linux. (The host holds the guest's time still
+ * through the command, so no tick lands inside one disk's turn.) */
 static struct timespec clock_now(void)
 {
 	struct timespec t;
-	clock_gettime(CLOCK_REALTIME, &t);
+	clock_gettime(CLOCK_REALTIME_COARSE, &t);
 	return t;
 }
 
@@ -1589,18 +1594,47 @@ static void cmd_mountopt(struct disk *disks, int ndisks, char **w, int nw)
 	}
 }
 
-/* sleep SECONDS: see the top of this file. */
+/* sleep SECONDS[.FRACTION]: see the top of this file. */
 static void cmd_sleep(char **w, int nw)
 {
-	uint64_t secs;
-	if (nw != 2 || !parse_dec(w[1], SLEEP_MAX, &secs)) {
-		out("error usage: sleep SECONDS (0 to %d)", SLEEP_MAX);
+	struct args a = {0};
+	char when[40];
+	bool ok = nw == 2 && snprintf(when, sizeof(when), "+%s", w[1]) < (int)sizeof(when) &&
+		  parse_instant(when, &a) && a.when.tv_sec >= 0 && a.when.tv_sec <= SLEEP_MAX;
+	if (!ok) {
+		out("error usage: sleep SECONDS[.FRACTION] (0 to %d)", SLEEP_MAX);
 		return;
 	}
-	struct timespec left = {(time_t)secs, 0};
+	struct timespec left = a.when;
 	while (nanosleep(&left, &left) < 0 && errno == EINTR)
 		;
-	out("slept %llu", (unsigned long long)secs);
+	out("slept %s", w[1]);
+}
+
+/* rtc: the board's RTC as the kernel reads it (RTC_RD_TIME), "rtc SECONDS"
+ * (or "rtc !ERRNO"): settime sets it with the clock. */
+static void cmd_rtc(int nw)
+{
+	struct rtc_time rt;
+	int fd = nw == 1 ? open("/dev/rtc0", O_RDONLY | O_CLOEXEC) : -1; /* not chrooted here */
+	if (nw != 1) {
+		out("error usage: rtc");
+		return;
+	}
+	if (fd < 0 || ioctl(fd, RTC_RD_TIME, &rt) < 0) {
+		out("rtc !%s", errname(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	close(fd);
+	struct tm tm = {.tm_sec = rt.tm_sec,
+			.tm_min = rt.tm_min,
+			.tm_hour = rt.tm_hour,
+			.tm_mday = rt.tm_mday,
+			.tm_mon = rt.tm_mon,
+			.tm_year = rt.tm_year};
+	out("rtc %lld", (long long)timegm(&tm));
 }
 
 bool check_command(struct disk *disks, int ndisks, char **w, int nw)
@@ -1626,6 +1660,8 @@ bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 		cmd_mountopt(disks, ndisks, w, nw);
 	else if (!strcmp(c, "sleep"))
 		cmd_sleep(w, nw);
+	else if (!strcmp(c, "rtc"))
+		cmd_rtc(nw);
 	else
 		return false;
 	return true;

@@ -26,8 +26,9 @@ const struct clock_instant clock_instants[] = {
 };
 const int clock_ninstants = sizeof(clock_instants) / sizeof(clock_instants[0]);
 
-#define CLOCK_BASE "@1767225600" /* the machine's clock base, 2026-01-01 */
-#define NS	   1000000000LL
+#define CLOCK_BASE	   "@1767225600" /* the machine's clock base, 2026-01-01 */
+#define CLOCK_BASE_SECONDS 1767225600LL
+#define NS		   1000000000LL
 
 int clock_select(char **names, int nnames, bool *selected, char *err, size_t errlen)
 {
@@ -127,6 +128,60 @@ static int read_stats(struct virt *v, struct clock_result *r, bool after, char *
 	return 0;
 }
 
+/* The RTC as the guest kernel reads it, into t. */
+static int read_rtc(struct virt *v, struct clock_try *t, char *why, size_t whylen)
+{
+	struct check_step st;
+	long long secs;
+	if (check_apply(v, 1, "rtc", &st, why, whylen))
+		return -1;
+	t->rtc_ok = v->log && sscanf(v->log, "rtc %lld", &secs) == 1;
+	t->rtc = t->rtc_ok ? secs : 0;
+	return 0;
+}
+
+/* Table 9: for each gap, a new file written CLOCK_RAPID_WRITES times with
+ * that sleep between; the distinct mtimes stat showed after each write. */
+static int rapid_writes(struct virt *v, struct clock_result *r, char *why, size_t whylen)
+{
+	static const char *const gaps[] = CLOCK_GAPS;
+	char cmd[64], err[24];
+	int64_t ret;
+	/* From a whole second, so that 4 ms of writes cross none. */
+	if (guest_op(v, "op settime " CLOCK_BASE, &ret, err, why, whylen))
+		return -1;
+	for (int g = 0; g < 4; g++) {
+		int64_t seen[CLOCK_RAPID_WRITES];
+		int distinct = 0;
+		snprintf(cmd, sizeof(cmd), "op create r%d 0644 -", g);
+		if (guest_op(v, cmd, &ret, err, why, whylen))
+			return -1;
+		for (int k = 0; k < CLOCK_RAPID_WRITES; k++) {
+			struct check_step st;
+			struct clock_time t;
+			snprintf(cmd, sizeof(cmd), "op write r%d 0 1 %d -", g, k);
+			if (guest_op(v, cmd, &ret, err, why, whylen))
+				return -1;
+			snprintf(cmd, sizeof(cmd), "times r%d", g);
+			if (check_apply(v, 1, cmd, &st, why, whylen))
+				return -1;
+			parse_time(v->log ? v->log : "", "mtime=", &t);
+			r->rapid_t[g][k] = t;
+			int64_t ns = t.sec * NS + t.nsec;
+			bool fresh = t.ok;
+			for (int j = 0; j < distinct && fresh; j++)
+				fresh = seen[j] != ns;
+			if (fresh)
+				seen[distinct++] = ns;
+			snprintf(cmd, sizeof(cmd), "sleep %s", gaps[g]);
+			if (strcmp(gaps[g], "0") && check_apply(v, 1, cmd, &st, why, whylen))
+				return -1;
+		}
+		r->rapid[g] = distinct;
+	}
+	return 0;
+}
+
 /* Try instant i both ways: utimensat on a new file, and the clock set
  * (from the base, so a rollback is one from 2026) before creating one. */
 static int try_instant(struct virt *v, struct clock_result *r, int i, char *why, size_t whylen)
@@ -150,6 +205,8 @@ static int try_instant(struct virt *v, struct clock_result *r, int i, char *why,
 		return -1;
 	snprintf(cmd, sizeof(cmd), "op settime %s", clock_instants[i].arg);
 	if (guest_op(v, cmd, &c->ret, c->err, why, whylen))
+		return -1;
+	if (!strcmp(c->err, "0") && read_rtc(v, c, why, whylen))
 		return -1;
 	snprintf(cmd, sizeof(cmd), "op create %s 0644 -", c->file);
 	return guest_op(v, cmd, &ret, err, why, whylen);
@@ -271,6 +328,15 @@ static void judge(struct clock_result *r)
 		if (t->how == 'c' && !strcmp(t->err, "0") && k > 0 &&
 		    !same_time(&t->after, &r->t[k - 1].after))
 			r->clock_differs++;
+		if (t->rtc_ok) { /* the RTC holds the second the clock was set to */
+			int64_t want;
+			uint32_t ns;
+			const char *arg = clock_instants[t->instant].arg;
+			if (!absolute(arg, &want, &ns))
+				want = CLOCK_BASE_SECONDS + strtoll(arg, NULL, 10);
+			r->rtc_checked++;
+			r->rtc_differs += t->rtc != want;
+		}
 		if (t->how != 'u' || !absolute(clock_instants[t->instant].arg, &sec, &nsec))
 			continue;
 		if (!r->tried_any || sec < r->tried_min)
@@ -382,6 +448,8 @@ int clock_run(const struct check_machine *base, const struct clock_variant *v, c
 			if (!instants || instants[i])
 				rc = try_instant(vm, r, i, why, sizeof(why));
 		if (!rc)
+			rc = rapid_writes(vm, r, why, sizeof(why));
+		if (!rc)
 			rc = read_stats(vm, r, false, why, sizeof(why));
 		int64_t ret;
 		char e[24];
@@ -481,6 +549,13 @@ void clock_markdown(const struct clock_result *r, int n, FILE *f)
 			continue;
 		if (strcmp(x->clock_refused, first->clock_refused))
 			fprintf(f, "- %s: settime refused at %s\n", x->v->name, x->clock_refused);
+		fprintf(f,
+			"- %s: %d writes in a row stored %d/%d/%d/%d distinct mtimes with 0/1 "
+			"ms/10 ms/1 s "
+			"between them; the RTC read back %s after %d settimes\n",
+			x->v->name, CLOCK_RAPID_WRITES, x->rapid[0], x->rapid[1], x->rapid[2],
+			x->rapid[3], x->rtc_differs ? "OTHERWISE" : "the instant set",
+			x->rtc_checked);
 		if (x->clock_differs)
 			fprintf(f,
 				"- %s: %d files created after a settime store otherwise than "
@@ -527,6 +602,8 @@ static void json_try(FILE *f, const struct clock_try *t)
 	json_time(f, "stat", &t->before);
 	json_time(f, "stat_after_remount", &t->after);
 	json_time(f, "raw", &t->raw);
+	if (t->rtc_ok)
+		fprintf(f, ", \"rtc\": %lld", (long long)t->rtc);
 	fprintf(f, ", \"raw_fields\": ");
 	json_str(f, t->fields);
 	fprintf(f, "}");
@@ -564,6 +641,17 @@ void clock_json(const struct clock_result *r, int n, FILE *f)
 		fprintf(f, ", \"remount_changes\": %d, \"raw_differs\": %d, \"warnings\": ",
 			x->remount_changes, x->raw_differs);
 		json_str(f, x->warnings);
+		fprintf(f,
+			", \"rapid_distinct\": [%d, %d, %d, %d], \"rtc_checked\": %d, "
+			"\"rtc_differs\": %d",
+			x->rapid[0], x->rapid[1], x->rapid[2], x->rapid[3], x->rtc_checked,
+			x->rtc_differs);
+		fprintf(f, ", \"rapid_mtimes\": [");
+		for (int g = 0; g < 4; g++)
+			for (int k = 0; k < CLOCK_RAPID_WRITES; k++)
+				fprintf(f, "%s\"%lld.%09u\"", g || k ? ", " : "",
+					(long long)x->rapid_t[g][k].sec, x->rapid_t[g][k].nsec);
+		fprintf(f, "]");
 		fprintf(f, ", \"seconds\": %.3f, \"stored\": [", x->seconds);
 		for (int k = 0; k < x->n; k++) {
 			fprintf(f, "%s\n   ", k ? "," : "");

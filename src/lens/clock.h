@@ -86,7 +86,14 @@ struct clock_time {
 	char err[24];
 };
 
-#define CLOCK_MAX_TRIES 64
+#define CLOCK_MAX_TRIES	   64
+#define CLOCK_RAPID_WRITES 4
+/* The gaps between the rapid writes, seconds (0: one after the other, the
+ * clock held still between them as through any operation). */
+#define CLOCK_GAPS                                                                                 \
+	{                                                                                          \
+		"0", "0.001", "0.01", "1"                                                          \
+	}
 
 /* One instant tried one way: how 'u' (utimensat) or 'c' (the clock). */
 struct clock_try {
@@ -99,7 +106,9 @@ struct clock_try {
 	struct clock_time after;  /* stat, after it */
 	uint64_t ino;
 	struct clock_time raw; /* the stored fields, decoded */
-	char fields[160];      /* the stored fields as stored */
+	bool rtc_ok;	       /* after a settime: the RTC as the kernel reads it */
+	int64_t rtc;
+	char fields[160]; /* the stored fields as stored */
 };
 
 struct clock_result {
@@ -115,9 +124,14 @@ struct clock_result {
 	bool tried_any;
 	char clock_refused[256]; /* instants settime refused, '+'-separated */
 	int clock_differs;	 /* files made after a settime that store otherwise than utimes */
-	bool consistent;	 /* with the declared range and granularity */
-	char mismatch[200];	 /* the first disagreement */
-	char warnings[512];	 /* the kernel's lines about time, '\n'-separated */
+	int rtc_checked, rtc_differs; /* settimes whose RTC read back, and differed */
+	/* Table 9: CLOCK_RAPID_WRITES writes in a row, CLOCK_GAPS apart: how
+	 * many distinct mtimes stat showed after them. */
+	int rapid[4];
+	struct clock_time rapid_t[4][CLOCK_RAPID_WRITES]; /* what stat showed */
+	bool consistent;    /* with the declared range and granularity */
+	char mismatch[200]; /* the first disagreement */
+	char warnings[512]; /* the kernel's lines about time, '\n'-separated */
 	struct clock_try t[CLOCK_MAX_TRIES];
 	int n;
 	double seconds;

@@ -12,6 +12,8 @@
 #   - stat, stat after a remount, and the fields parsed from the disk agree
 #     (ext and xfs, whose raw parsers exist here);
 #   - the kernel's mount warning about 2038 is captured;
+#   - Table 9: distinct mtimes of 4 writes in a row, and with 1 ms, 10 ms
+#     and 1 s between them; the RTC reads back what settime set;
 #   - a control: a planted wrong limit (--declare) fails the run, naming
 #     the instant;
 #   - bad input: exit 2 with one line.
@@ -77,6 +79,23 @@ grep -q '^bad 0$' "$work/raw" && ok "ext and xfs: stat, stat after remount and t
 	{ fail "raw or remount disagreement:"; head -n 5 "$work/raw"; }
 grep -q 'ext2-128: the kernel says: ext2 filesystem being mounted at /mnt/0 supports timestamps until 2038-01-19 (0x7fffffff)' "$work/c.md" &&
 	ok "the kernel's 2038 mount warning is kept" || fail "no mount warning in the table"
+
+# Table 9: four writes in a row (time held still through each operation)
+# store one mtime everywhere; 10 ms apart (one tick at HZ=100), four on a
+# filesystem of ns granularity; 1 s apart, four, but two on FAT (2 s).
+python3 - "$work/c.json" <<'PY' >"$work/rapid" 2>&1
+import json, sys
+bad = []
+for v in json.load(open(sys.argv[1])):
+    if v["refused"]: continue
+    r, g = v["rapid_distinct"], v["granularity_ns"]
+    want = [1, None, 4 if g <= 10000000 else 1, 2 if g == 2000000000 else 4]
+    if any(w is not None and w != x for w, x in zip(want, r)): bad.append((v["variant"], r, want))
+    if v["rtc_checked"] < 10 or v["rtc_differs"]: bad.append((v["variant"], "rtc", v["rtc_checked"], v["rtc_differs"]))
+print("bad", bad)
+PY
+grep -q '^bad \[\]$' "$work/rapid" && ok "4 rapid writes: 1 distinct mtime everywhere, 4 at 10 ms on ns filesystems, 2 on FAT at 1 s; the RTC follows every settime" ||
+	{ fail "rapid writes or RTC:"; cat "$work/rapid"; }
 
 # The control: a planted wrong limit fails it, and says where.
 "$themis" clock ext4-256 --declare ext4-256:max=2147483647 >"$work/p.md" 2>"$work/p.err"
