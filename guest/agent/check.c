@@ -878,7 +878,7 @@ static void add_line(struct walk *w, struct sb *line)
 /* Fields a filesystem under test cannot represent (FAT has no modes,
  * link counts or xattrs): set by the host with `ignore`, printed as "*" and
  * so left out of every fingerprint. Agent-wide, like the disks. */
-enum { IGN_MODE = 1, IGN_UID = 2, IGN_GID = 4, IGN_NLINK = 8, IGN_XATTRS = 16 };
+enum { IGN_MODE = 1, IGN_UID = 2, IGN_GID = 4, IGN_NLINK = 8, IGN_XATTRS = 16, IGN_ROOTTIME = 32 };
 static unsigned ignored;
 
 static bool sb_ignored(struct sb *b, unsigned field)
@@ -945,7 +945,9 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 	sb_str(&b, " xattrs=");
 	if (!sb_ignored(&b, IGN_XATTRS))
 		sb_str(&b, x->xattrs.v);
-	if (w->time) {
+	if (w->time && !strcmp(path, ".") && (ignored & IGN_ROOTTIME)) {
+		sb_str(&b, " mtime=* ctime=*"); /* FAT's root has no directory entry to hold them */
+	} else if (w->time) {
 		sb_time(&b, " mtime=", coarse(&st->st_mtim));
 		sb_time(&b, " ctime=", coarse(&st->st_ctim));
 	}
@@ -1479,7 +1481,7 @@ static void cmd_mounts(struct disk *disks, int ndisks, bool mounting, int nw)
 /* ignore FIELD,FIELD... (mode uid gid nlink xattrs) or "-": see `ignored`. */
 static void cmd_ignore(char **w, int nw)
 {
-	static const char *const names[] = {"mode", "uid", "gid", "nlink", "xattrs"};
+	static const char *const names[] = {"mode", "uid", "gid", "nlink", "xattrs", "roottime"};
 	unsigned mask = 0;
 	char *list = nw == 2 ? w[1] : NULL;
 	for (char *tok = list && strcmp(list, "-") ? strtok(list, ",") : NULL; tok;
@@ -1489,13 +1491,14 @@ static void cmd_ignore(char **w, int nw)
 			if (!strcmp(tok, names[i]))
 				bit = 1u << i;
 		if (!bit) {
-			out("error usage: ignore FIELD,... (mode uid gid nlink xattrs) or -");
+			out("error usage: ignore FIELD,... (mode uid gid nlink xattrs roottime) or "
+			    "-");
 			return;
 		}
 		mask |= bit;
 	}
 	if (!list) {
-		out("error usage: ignore FIELD,... (mode uid gid nlink xattrs) or -");
+		out("error usage: ignore FIELD,... (mode uid gid nlink xattrs roottime) or -");
 		return;
 	}
 	ignored = mask;

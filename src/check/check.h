@@ -121,6 +121,9 @@ int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t 
  * m's filesystems declares (FS_TABLE), so that a time every one of them
  * stores compares equal, and one a filesystem cannot store does not. */
 uint64_t check_time_gran(const struct check_machine *m);
+/* The rules --time compares by, one line for the summary and report.json:
+ * the granularity and each filesystem's declared range. */
+void check_time_rules(const struct check_machine *m, char *out, size_t cap);
 
 /* Run one agent command and parse the per-filesystem replies. 0; -1 when
  * the guest did not come back (panic, hang...: *why says what). */

@@ -760,6 +760,13 @@ static int write_report(const struct check_config *cfg, const struct lens_set *l
 	fprintf(f, "  \"complete\": %s,\n  \"seconds\": %.3f,\n  \"states_per_second\": %.2f,\n",
 		r->complete ? "true" : "false", r->seconds,
 		r->seconds > 0 ? r->states / r->seconds : 0.0);
+	if (m->time) {
+		char rules[512];
+		check_time_rules(m, rules, sizeof(rules));
+		fprintf(f, "  \"time_rules\": ");
+		json_string(f, rules);
+		fprintf(f, ",\n");
+	}
 	fprintf(f, "  \"lenses\": ");
 	lens_set_report(ls, t->lens, f, true);
 	fprintf(f, "\n}\n");

@@ -118,7 +118,9 @@
 	 OPS_NO_FALLOCATE)
 
 /* FAT keeps no permission bits (all read 0755 from the mount's umask), no
- * link counts worth the name, and no xattrs.
+ * link counts worth the name, no xattrs, and no times for the root
+ * directory, which has no directory entry (vfat shows 1970, exfat the
+ * mount's time).
  *
  * The time columns are what Linux 6.1 declares for the images
  * scripts/mkimages.sh builds (fs/FS/super.c's s_time_gran, s_time_min and
@@ -144,8 +146,8 @@
 	X(jfs, OPS_NO_FALLOCATE, "", 1, 0, 4294967295LL)                                           \
 	X(nilfs2, OPS_NO_FALLOCATE | OPS_NO_XATTR, "", 1, T64_MIN, T64_MAX)                        \
 	X(minix, OPS_NO_FALLOCATE | OPS_NO_XATTR, "", 1000000000, 0, 4294967295LL)                 \
-	X(vfat, OPS_FAT, "mode,nlink,xattrs", 2000000000, 315532800, 4354819198LL)                 \
-	X(exfat, OPS_FAT, "mode,nlink,xattrs", 10000000, 315532800, 4354819199LL)
+	X(vfat, OPS_FAT, "mode,nlink,xattrs,roottime", 2000000000, 315532800, 4354819198LL)        \
+	X(exfat, OPS_FAT, "mode,nlink,xattrs,roottime", 10000000, 315532800, 4354819199LL)
 
 #define ATIME_TABLE(X)                                                                             \
 	X(strictatime, STRICTATIME)                                                                \

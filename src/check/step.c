@@ -12,6 +12,28 @@
 
 #define CHECK_OP_BUDGET 8000000000ULL /* instructions an operation may take */
 
+void check_time_rules(const struct check_machine *m, char *out, size_t cap)
+{
+	uint64_t g = check_time_gran(m);
+	const char *by = "every filesystem";
+	for (int i = 0; i < m->nfs && g > 1; i++) {
+		const struct fs_times *t = fs_times(m->fs[i]);
+		if (t && t->gran_ns == g)
+			by = m->fs[i];
+	}
+	int n = snprintf(out, cap, "times compared to %llu ns (%s's declared granularity); ranges:",
+			 (unsigned long long)g, by);
+	for (int i = 0; i < m->nfs && n > 0 && (size_t)n < cap; i++) {
+		const struct fs_times *t = fs_times(m->fs[i]);
+		if (t)
+			n += snprintf(out + n, cap - (size_t)n, " %s %lld..%lld", m->fs[i],
+				      (long long)t->min, (long long)t->max);
+	}
+	if (n > 0 && (size_t)n < cap)
+		snprintf(out + n, cap - (size_t)n,
+			 " s (a difference at a declared edge is reported, named a clamp)");
+}
+
 /* Send a setting the agent answers by echoing its name: 0, or -1 (the
  * machine freed) with why. */
 static int agent_setting(struct virt *v, const struct check_machine *m, const char *cmd, char *err,
@@ -64,9 +86,9 @@ static int set_ignored(struct virt *v, const struct check_machine *m, char *err,
 int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t errlen)
 {
 	char append[256] = "";
-	size_t used =
-	    (size_t)snprintf(append, sizeof(append), "console=ttyS0 panic=-1 %s themis.fs=",
-			     m->warnings ? "loglevel=5" : "quiet");
+	size_t used = (size_t)snprintf(
+	    append, sizeof(append),
+	    "console=ttyS0 panic=-1 %s themis.fs=", m->warnings ? "loglevel=5" : "quiet");
 	struct virt_config cfg = {
 	    .kernel = m->kernel,
 	    .initrd = m->initrd,

@@ -523,6 +523,11 @@ static void print_summary(const struct check_config *c, const struct check_resul
 	       r->complete ? "; the whole scope" : "; stopped before the end of the scope");
 	if (r->note[0])
 		printf("note: %s\n", r->note);
+	if (c->m.time) {
+		char rules[512];
+		check_time_rules(&c->m, rules, sizeof(rules));
+		printf("time: %s\n", rules);
+	}
 	struct lens_set ls;
 	char err[256];
 	if (lens_set_open(&ls, c->lens_names, c, &c->m, err, sizeof(err)) == 0) {
