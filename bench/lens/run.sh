@@ -7,7 +7,9 @@
 #     ratio (goal: io within 10%);
 #   - `themis profile` for ext2, ext4 and xfs: its own figure, the host
 #     milliseconds per measure (each a write fork and a cold-read fork),
-#     and that as a ratio to one checker state of the run above.
+#     and that as a ratio to one checker state of the run above;
+#   - `themis clock`, the full sweep of 20 variants: seconds, and seconds a
+#     variant as a ratio to one boot to the agent.
 #   bench/lens/run.sh [--depth N] [--rounds N] [--pair A+B] [--build DIR]
 # Never fails on speed; exits nonzero only if a run fails.
 set -eu
@@ -54,3 +56,16 @@ echo "profile ext2 ext4 xfs: $(tail -n 1 "$work/profile")"
 # The baseline of a measure: one state of the checker above (a fork, the
 # operation on every disk, both views, a restore), from the same host.
 echo "  a profile measure costs $(echo "$ms $p" | awk '{ printf "%.2f", $1 / (1000 / $2) }') checker states ($(echo "$p" | awk '{ printf "%.2f", 1000 / $1 }') ms each)"
+# The clock sweep: all 20 variants (a fresh mkfs, a boot and ~60 guest
+# commands each), against its baseline run side by side: booting the same
+# kernel to the agent with one disk, the cost every variant pays before its
+# first instant.
+t0=$(date +%s.%N)
+"$themis" clock --json "$work/clock.json" >"$work/clock.md" 2>"$work/clock.err" || {
+	cat "$work/clock.err" >&2
+	exit 1
+}
+t1=$(date +%s.%N)
+"$themis" boot --disk "$b/images/ext4.img" >/dev/null 2>&1 || { echo "lens bench: boot failed" >&2; exit 1; }
+t2=$(date +%s.%N)
+echo "clock sweep: $(tail -n 1 "$work/clock.err" | sed 's/^clock: //'); $(echo "$t0 $t1 $t2" | awk '{ printf "%.1f s wall, %.2f s a variant = %.1f boots to the agent (a boot: %.2f s)", $2 - $1, ($2 - $1) / 20, ($2 - $1) / 20 / ($3 - $2), $3 - $2 }')"

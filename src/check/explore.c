@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../util/json.h"
 #include "../util/clock.h"
 #include "check.h"
 #include "minimize.h"
@@ -225,20 +226,6 @@ static void record(struct search *s, const char *op, const char *sig, const char
 		s->share->ops->stop(s->share);
 	s->stop |= s->cfg->stop_on_first;
 	free(r);
-}
-
-static void json_string(FILE *f, const char *str)
-{
-	fputc('"', f);
-	for (; *str; str++) {
-		if (*str == '"' || *str == '\\')
-			fprintf(f, "\\%c", *str);
-		else if ((unsigned char)*str < 0x20)
-			fprintf(f, "\\u%04x", *str);
-		else
-			fputc(*str, f);
-	}
-	fputc('"', f);
 }
 
 /* ---- the search ---- */

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../util/json.h"
 #include "../disk/fstype.h"
 #include "../util/clock.h"
 #include "clock.h"
@@ -193,8 +194,8 @@ static int try_instant(struct virt *v, struct clock_result *r, int i, char *why,
 	struct clock_try *u = &r->t[r->n++], *c = &r->t[r->n++];
 	*u = (struct clock_try){.instant = i, .how = 'u'};
 	*c = (struct clock_try){.instant = i, .how = 'c'};
-	snprintf(u->file, sizeof(u->file), "u%02d", i);
-	snprintf(c->file, sizeof(c->file), "c%02d", i);
+	snprintf(u->file, sizeof(u->file), "u%02u", (unsigned)i % 100);
+	snprintf(c->file, sizeof(c->file), "c%02u", (unsigned)i % 100);
 	snprintf(cmd, sizeof(cmd), "op create %s 0644 -", u->file);
 	if (guest_op(v, cmd, &ret, err, why, whylen))
 		return -1;
@@ -566,46 +567,32 @@ void clock_markdown(const struct clock_result *r, int n, FILE *f)
 	}
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void json_time(FILE *f, const char *key, const struct clock_time *t)
 {
 	fprintf(f, ", \"%s\": ", key);
 	if (t->ok)
 		fprintf(f, "\"%lld.%09u\"", (long long)t->sec, t->nsec);
 	else
-		json_str(f, t->err[0] ? t->err : "none");
+		json_string(f, t->err[0] ? t->err : "none");
 }
 
 static void json_try(FILE *f, const struct clock_try *t)
 {
 	fprintf(f, "{\"instant\": ");
-	json_str(f, clock_instants[t->instant].name);
+	json_string(f, clock_instants[t->instant].name);
 	fprintf(f, ", \"set\": ");
-	json_str(f, clock_instants[t->instant].arg);
+	json_string(f, clock_instants[t->instant].arg);
 	fprintf(f,
 		", \"how\": \"%s\", \"ret\": %lld, \"errno\": ", t->how == 'u' ? "utimes" : "clock",
 		(long long)t->ret);
-	json_str(f, t->err);
+	json_string(f, t->err);
 	json_time(f, "stat", &t->before);
 	json_time(f, "stat_after_remount", &t->after);
 	json_time(f, "raw", &t->raw);
 	if (t->rtc_ok)
 		fprintf(f, ", \"rtc\": %lld", (long long)t->rtc);
 	fprintf(f, ", \"raw_fields\": ");
-	json_str(f, t->fields);
+	json_string(f, t->fields);
 	fprintf(f, "}");
 }
 
@@ -615,11 +602,11 @@ void clock_json(const struct clock_result *r, int n, FILE *f)
 	for (int i = 0; i < n; i++) {
 		const struct clock_result *x = &r[i];
 		fprintf(f, "%s\n {\"variant\": ", i ? "," : "");
-		json_str(f, x->v->name);
+		json_string(f, x->v->name);
 		fprintf(f, ", \"driver\": ");
-		json_str(f, x->v->driver);
+		json_string(f, x->v->driver);
 		fprintf(f, ", \"mkfs\": ");
-		json_str(f, x->v->mkfs);
+		json_string(f, x->v->mkfs);
 		if (x->have_range)
 			fprintf(f, ", \"max_seconds\": %lld, \"min_seconds\": %lld",
 				(long long)x->max_s, (long long)x->min_s);
@@ -627,20 +614,20 @@ void clock_json(const struct clock_result *r, int n, FILE *f)
 			fprintf(f, ", \"max_seconds\": null, \"min_seconds\": null");
 		fprintf(f, ", \"granularity_ns\": %llu, \"behaviour\": ",
 			(unsigned long long)x->gran_ns);
-		json_str(f, !x->mounted ? "refused" : x->above[0] ? x->above : "none seen");
+		json_string(f, !x->mounted ? "refused" : x->above[0] ? x->above : "none seen");
 		fprintf(f, ", \"behaviour_below\": ");
-		json_str(f, x->below[0] ? x->below : "none seen");
+		json_string(f, x->below[0] ? x->below : "none seen");
 		fprintf(f, ", \"refused\": ");
-		json_str(f, x->refused);
+		json_string(f, x->refused);
 		fprintf(f,
 			", \"declared\": {\"granularity_ns\": %llu, \"min_seconds\": %lld, "
 			"\"max_seconds\": %lld}, \"consistent\": %s, \"mismatch\": ",
 			(unsigned long long)x->v->gran_ns, (long long)x->v->tmin,
 			(long long)x->v->tmax, x->mounted && x->consistent ? "true" : "false");
-		json_str(f, x->mismatch);
+		json_string(f, x->mismatch);
 		fprintf(f, ", \"remount_changes\": %d, \"raw_differs\": %d, \"warnings\": ",
 			x->remount_changes, x->raw_differs);
-		json_str(f, x->warnings);
+		json_string(f, x->warnings);
 		fprintf(f,
 			", \"rapid_distinct\": [%d, %d, %d, %d], \"rtc_checked\": %d, "
 			"\"rtc_differs\": %d",

@@ -99,7 +99,7 @@ struct clock_time {
 struct clock_try {
 	int instant; /* index in clock_instants */
 	char how;
-	char file[8];
+	char file[16];
 	int64_t ret;
 	char err[24];		  /* of the setting call ("0": none) */
 	struct clock_time before; /* stat, before the remount */

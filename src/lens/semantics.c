@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../util/json.h"
 #include "../util/clock.h"
 #include "../util/array.h"
 #include "profile.h"
@@ -607,23 +608,6 @@ void semantics_print(const struct sem_result *r, FILE *f)
 
 /* ---- JSON ---- */
 
-/* A JSON string: the agent writes odd path bytes as \xHH, which JSON
- * does not know, so backslashes and quotes are escaped here. */
-static void json_str(const char *s, FILE *f)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < ' ')
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void json_fields(uint16_t bits, FILE *f)
 {
 	fprintf(f, "[");
@@ -636,7 +620,7 @@ static void json_fields(uint16_t bits, FILE *f)
 static void json_object(const struct sem_object *o, FILE *f)
 {
 	fprintf(f, "{\"path\": ");
-	json_str(o->path, f);
+	json_string(f, o->path);
 	fprintf(f, ", \"before\": %s, \"after\": %s, \"changed\": ", o->before ? "true" : "false",
 		o->after ? "true" : "false");
 	json_fields(o->before && o->after ? o->changed : 0, f);
@@ -657,7 +641,7 @@ static void json_times(const struct sem_object *o, FILE *f)
 static void json_head(const struct sem_entry *e, FILE *f)
 {
 	fprintf(f, "{\"fs\": \"%s\", \"op\": \"%s\", \"command\": ", e->fs, op_name(e->kind));
-	json_str(e->op, f);
+	json_string(f, e->op);
 	fprintf(f, ", \"again\": %s, ", e->again ? "true" : "false");
 }
 
@@ -684,7 +668,7 @@ void semantics_json(const struct sem_result *r, FILE *f)
 		fprintf(f, ",\n       \"parent\": ");
 		json_object(&e->obj[SEM_ROLE_PARENT], f);
 		fprintf(f, ",\n       \"elsewhere\": ");
-		json_str(e->elsewhere, f);
+		json_string(f, e->elsewhere);
 		fprintf(f, ", \"disagree\": [");
 		for (int x = 0, k2 = 0; x < SEM_NFIELDS + 2; x++)
 			if (bad[x])
