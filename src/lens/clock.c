@@ -183,6 +183,55 @@ static int rapid_writes(struct virt *v, struct clock_result *r, char *why, size_
 	return 0;
 }
 
+/* How many distinct times of n (those not ok are left out). */
+static int distinct(const struct clock_time *t, int n)
+{
+	int d = 0;
+	for (int i = 0; i < n; i++) {
+		bool fresh = t[i].ok;
+		for (int j = 0; j < i && fresh; j++)
+			fresh = !(t[j].ok && t[j].sec == t[i].sec && t[j].nsec == t[i].nsec);
+		d += fresh;
+	}
+	return d;
+}
+
+/* Table 10: chmod a file CLOCK_RAPID_WRITES times 10 ms apart, each time
+ * reading ctime from stat and, after a remount put it on the disk, from
+ * the stored fields. */
+static int changes(struct virt *v, const char *fs, struct clock_result *r, char *why, size_t whylen)
+{
+	char cmd[64], err[24];
+	int64_t ret;
+	struct check_step st;
+	if (guest_op(v, "op settime " CLOCK_BASE, &ret, err, why, whylen) ||
+	    guest_op(v, "op create k0 0644 -", &ret, err, why, whylen))
+		return -1;
+	for (int k = 0; k < CLOCK_RAPID_WRITES; k++) {
+		snprintf(cmd, sizeof(cmd), "op chmod k0 %s", k % 2 ? "0644" : "0600");
+		if (check_apply(v, 1, "sleep 0.01", &st, why, whylen) ||
+		    guest_op(v, cmd, &ret, err, why, whylen) ||
+		    guest_op(v, "op remount", &ret, err, why, whylen) ||
+		    check_apply(v, 1, "times k0", &st, why, whylen))
+			return -1;
+		const char *log = v->log ? v->log : "";
+		const char *ino = strstr(log, "ino=");
+		parse_time(log, "ctime=", &r->change_stat[k]);
+		struct rawtime rt;
+		char rerr[160];
+		struct disk *d = &v->disks[0];
+		if (ino &&
+		    rawtime_mtime(fs, disk_read_bytes, d, d->size, "k0",
+				  strtoull(ino + 4, NULL, 10), &rt, rerr, sizeof(rerr)) == 0 &&
+		    rt.have_ctime)
+			r->change_raw[k] =
+			    (struct clock_time){.ok = true, .sec = rt.csec, .nsec = rt.cnsec};
+	}
+	r->change_stat_distinct = distinct(r->change_stat, CLOCK_RAPID_WRITES);
+	r->change_raw_distinct = distinct(r->change_raw, CLOCK_RAPID_WRITES);
+	return 0;
+}
+
 /* Try instant i both ways: utimensat on a new file, and the clock set
  * (from the base, so a rollback is one from 2026) before creating one. */
 static int try_instant(struct virt *v, struct clock_result *r, int i, char *why, size_t whylen)
@@ -451,6 +500,8 @@ int clock_run(const struct check_machine *base, const struct clock_variant *v, c
 		if (!rc)
 			rc = rapid_writes(vm, r, why, sizeof(why));
 		if (!rc)
+			rc = changes(vm, format ? format : v->driver, r, why, sizeof(why));
+		if (!rc)
 			rc = read_stats(vm, r, false, why, sizeof(why));
 		int64_t ret;
 		char e[24];
@@ -557,6 +608,15 @@ void clock_markdown(const struct clock_result *r, int n, FILE *f)
 			x->v->name, CLOCK_RAPID_WRITES, x->rapid[0], x->rapid[1], x->rapid[2],
 			x->rapid[3], x->rtc_differs ? "OTHERWISE" : "the instant set",
 			x->rtc_checked);
+		fprintf(f, "- %s: %d chmods 10 ms apart: %d distinct ctimes in stat, ", x->v->name,
+			CLOCK_RAPID_WRITES, x->change_stat_distinct);
+		if (x->change_raw[0].ok)
+			fprintf(f, "%d on the disk (%s)\n", x->change_raw_distinct,
+				x->change_raw_distinct == x->change_stat_distinct
+				    ? "alike"
+				    : "the disk keeps what stat does not show");
+		else
+			fprintf(f, "no raw parser for the disk\n");
 		if (x->clock_differs)
 			fprintf(f,
 				"- %s: %d files created after a settime store otherwise than "
@@ -633,6 +693,18 @@ void clock_json(const struct clock_result *r, int n, FILE *f)
 			"\"rtc_differs\": %d",
 			x->rapid[0], x->rapid[1], x->rapid[2], x->rapid[3], x->rtc_checked,
 			x->rtc_differs);
+		fprintf(f, ", \"change_ctimes\": {\"stat\": [");
+		for (int k = 0; k < CLOCK_RAPID_WRITES; k++)
+			fprintf(f, "%s\"%lld.%09u\"", k ? ", " : "",
+				(long long)x->change_stat[k].sec, x->change_stat[k].nsec);
+		fprintf(f, "], \"raw\": [");
+		for (int k = 0; k < CLOCK_RAPID_WRITES; k++)
+			if (x->change_raw[k].ok)
+				fprintf(f, "%s\"%lld.%09u\"", k ? ", " : "",
+					(long long)x->change_raw[k].sec, x->change_raw[k].nsec);
+			else
+				fprintf(f, "%snull", k ? ", " : "");
+		fprintf(f, "]}");
 		fprintf(f, ", \"rapid_mtimes\": [");
 		for (int g = 0; g < 4; g++)
 			for (int k = 0; k < CLOCK_RAPID_WRITES; k++)

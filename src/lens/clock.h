@@ -129,6 +129,10 @@ struct clock_result {
 	 * many distinct mtimes stat showed after them. */
 	int rapid[4];
 	struct clock_time rapid_t[4][CLOCK_RAPID_WRITES]; /* what stat showed */
+	/* Table 10: CLOCK_RAPID_WRITES chmods 10 ms apart, each then put on
+	 * the disk by a remount: ctime as stat shows it and as stored. */
+	struct clock_time change_stat[CLOCK_RAPID_WRITES], change_raw[CLOCK_RAPID_WRITES];
+	int change_stat_distinct, change_raw_distinct;
 	bool consistent;    /* with the declared range and granularity */
 	char mismatch[200]; /* the first disagreement */
 	char warnings[512]; /* the kernel's lines about time, '\n'-separated */

@@ -9,6 +9,7 @@
 #ifndef THEMIS_RAWTIME_H
 #define THEMIS_RAWTIME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,12 @@ struct rawtime {
 	int64_t sec;	  /* the mtime the stored fields decode to, */
 	uint32_t nsec;	  /* by the format's own rules */
 	char fields[160]; /* the fields as stored ("i_mtime=0x7fffffff i_mtime_extra=0x00000000") */
+	/* The change time likewise, for the formats that store one (a parser
+	 * that does not read it leaves have_ctime false). */
+	bool have_ctime;
+	int64_t csec;
+	uint32_t cnsec;
+	char cfields[160];
 };
 
 /* The mtime of the file named `name` in the root directory, whose inode

@@ -14,6 +14,8 @@
 #   - the kernel's mount warning about 2038 is captured;
 #   - Table 9: distinct mtimes of 4 writes in a row, and with 1 ms, 10 ms
 #     and 1 s between them; the RTC reads back what settime set;
+#   - Table 10: 4 chmods 10 ms apart, each put on the disk by a remount:
+#     the ctime stored on disk is the one stat shows (ext, xfs);
 #   - a control: a planted wrong limit (--declare) fails the run, naming
 #     the instant;
 #   - bad input: exit 2 with one line.
@@ -92,9 +94,13 @@ for v in json.load(open(sys.argv[1])):
     want = [1, None, 4 if g <= 10000000 else 1, 2 if g == 2000000000 else 4]
     if any(w is not None and w != x for w, x in zip(want, r)): bad.append((v["variant"], r, want))
     if v["rtc_checked"] < 10 or v["rtc_differs"]: bad.append((v["variant"], "rtc", v["rtc_checked"], v["rtc_differs"]))
+    c = v["change_ctimes"]
+    if v["driver"] in ("ext2", "ext4", "xfs") and c["raw"] != c["stat"]: bad.append((v["variant"], "ctime", c))
+    if len(set(c["stat"])) != (4 if g <= 10000000 else 1) and v["driver"] not in ("vfat", "exfat"):
+        bad.append((v["variant"], "ctime distinct", c["stat"]))
 print("bad", bad)
 PY
-grep -q '^bad \[\]$' "$work/rapid" && ok "4 rapid writes: 1 distinct mtime everywhere, 4 at 10 ms on ns filesystems, 2 on FAT at 1 s; the RTC follows every settime" ||
+grep -q '^bad \[\]$' "$work/rapid" && ok "4 rapid writes: 1 distinct mtime everywhere, 4 at 10 ms on ns filesystems, 2 on FAT at 1 s; the RTC follows every settime; 4 chmods 10 ms apart: the disk's ctime is stat's (ext, xfs)" ||
 	{ fail "rapid writes or RTC:"; cat "$work/rapid"; }
 
 # The control: a planted wrong limit fails it, and says where.
