@@ -111,6 +111,7 @@ test-fork: build/test_fork guest
 test-check: build/themis guest
 	tests/check/test_explore.sh build
 	tests/check/test_time.sh build
+	tests/check/test_replay.sh build
 
 # The lenses: every tests/lens/test_*.sh, each given the build folder.
 test-lens: build/themis build/asan/themis guest

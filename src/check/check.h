@@ -66,6 +66,7 @@ struct check_machine {
 	int nfs;
 	const char *kernel, *initrd, *images[CHECK_MAX_FS];
 	uint64_t mem, clock_ns, machine_seed;
+	bool clock_host; /* the host's clock at power-on instead (nondeterministic) */
 	bool time;	    /* fingerprints include timestamps */
 	uint64_t op_budget; /* instructions an operation may take (0: default) */
 	const char *load;   /* a saved machine to start from instead of booting */

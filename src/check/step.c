@@ -96,6 +96,7 @@ int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t 
 	    .mem = m->mem,
 	    .ndisks = m->nfs,
 	    .clock_ns = m->clock_ns,
+	    .clock_host = m->clock_host,
 	    .seed = m->machine_seed,
 	    .wait = true,
 	    .console = m->console,

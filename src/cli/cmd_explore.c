@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../util/clock.h"
 #include "../check/check.h"
 #include "../check/share.h"
 #include "../check/trace.h"
@@ -572,9 +573,18 @@ int cmd_explore(int argc, char **argv)
 
 static const char replay_help[] =
     "usage: themis replay TRACE [--kernel IMAGE] [--save-disks DIR]\n"
+    "       themis replay TRACE --passes N [--hash-every-op] [--clock host]\n"
     "\n"
     "Re-runs a trace's operations on the machine it names and says whether the\n"
     "recorded discrepancy comes back (exit 1) or not (exit 0); 2 for bad input.\n"
+    "  --passes N         run it N times from power-on and hash the whole machine\n"
+    "                     after each (RAM, hart, devices, every disk's content):\n"
+    "                     'pass N hash H time T' a pass and the distinct hashes;\n"
+    "                     exit 0 all alike, 1 they differ\n"
+    "  --hash-every-op    with --passes: the hash after every operation too\n"
+    "  --clock host       with --passes: start the clock from the host's instead\n"
+    "                     of the trace's (the one nondeterminism a user can opt\n"
+    "                     into): the hashes then differ\n"
     "  --kernel IMAGE     the same operations on another kernel\n"
     "  --save-disks DIR   after the root and after every operation, each disk as\n"
     "                     synced to it (in a fork: the replay is not changed), as\n"
@@ -603,38 +613,179 @@ static int save_step(struct virt *v, const struct check_machine *m, const char *
 	return rc ? -1 : 0;
 }
 
+/* What a replay was asked for. */
+struct replay_args {
+	const char *file, *kernel, *save;
+	int passes;	    /* 0: one plain replay */
+	bool hash_every_op; /* with passes: a hash after every operation */
+	bool clock_host;
+};
+
+static int replay_usage(void)
+{
+	return usage_error("%s", "usage: themis replay TRACE [--kernel IMAGE] [--save-disks DIR] "
+				 "[--passes N [--hash-every-op] [--clock host]]");
+}
+
+static int parse_replay(int argc, char **argv, struct replay_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	for (int i = 0; i < argc; i++) {
+		const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		uint64_t n;
+		if (!strcmp(arg, "--hash-every-op")) {
+			a->hash_every_op = true;
+		} else if (arg[0] != '-') {
+			if (a->file)
+				return replay_usage();
+			a->file = arg;
+		} else if (!val) {
+			return usage_error("%s needs a value", arg);
+		} else if (!strcmp(arg, "--kernel")) {
+			a->kernel = argv[++i];
+		} else if (!strcmp(arg, "--save-disks")) {
+			a->save = argv[++i];
+		} else if (!strcmp(arg, "--passes")) {
+			if (!parse_u64(val, &n) || n < 1 || n > 100000)
+				return usage_error(
+				    "--passes needs a count from 1 to 100000, got '%s'", val);
+			a->passes = (int)n;
+			i++;
+		} else if (!strcmp(arg, "--clock")) {
+			if (strcmp(val, "host"))
+				return usage_error("replay --clock takes only 'host' (the trace "
+						   "names its clock), got '%s'",
+						   val);
+			a->clock_host = true;
+			i++;
+		} else {
+			return replay_usage();
+		}
+	}
+	if (!a->file)
+		return replay_usage();
+	if ((a->hash_every_op || a->clock_host) && !a->passes)
+		return usage_error("%s", "--hash-every-op and --clock host go with --passes N");
+	if (a->save && a->passes)
+		return usage_error("%s", "--save-disks and --passes do not go together");
+	if (a->save && mkdir(a->save, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "themis: --save-disks %s: cannot create: %s\n", a->save,
+			strerror(errno));
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void hex16(const uint8_t h[16], char out[33])
+{
+	for (int i = 0; i < 16; i++)
+		snprintf(out + 2 * i, 3, "%02x", h[i]);
+}
+
+/* One run of the trace from power-on: 1 the recorded discrepancy (or
+ * another) came back, 0 not, -1 an error (said). quiet: no step lines
+ * (passes); with hashes, each operation's whole-machine hash is printed,
+ * and the last one left in final. */
+static int replay_once(const struct replay_args *a, struct trace *t, bool quiet, uint8_t final[16])
+{
+	struct virt *v = calloc(1, sizeof(*v));
+	char err[1024], why[CHECK_DETAIL_MAX], sig[64];
+	if (!v || check_boot(v, &t->m, err, sizeof(err))) {
+		fprintf(stderr, "themis: %s\n", v ? err : "out of memory");
+		free(v);
+		return -1;
+	}
+	/* A trace without operations is a discrepancy at the root. */
+	int rc = a->save && save_step(v, &t->m, a->save, 0) ? -1 : 0, n = t->nops ? t->nops : 1;
+	struct check_step st[2];
+	for (int i = 0; i < n && rc >= 0; i++) {
+		struct op op = check_root_op;
+		if (t->nops)
+			check_op_of_text(t->ops[i], &op);
+		if (!quiet)
+			printf("%3d  %s\n", i + 1, t->nops ? op.text : "(the state at the root)");
+		int c = check_state(v, &t->m, &op, i ? &st[(i - 1) & 1] : NULL, &st[i & 1], why,
+				    sizeof(why), sig, sizeof(sig));
+		if (c) /* a discrepancy, or a guest failure: the finding of a hang */
+			rc = 1;
+		if (a->save && t->nops && save_step(v, &t->m, a->save, i + 1))
+			rc = -1;
+		if (a->hash_every_op) {
+			char h[33];
+			virt_state_hash(v, final);
+			hex16(final, h);
+			printf("  op %d hash %s\n", i + 1, h);
+		}
+		if (rc > 0 && !quiet)
+			printf("     %s: %s\n",
+			       i + 1 == n && !strcmp(sig, t->sig) ? "reproduced"
+								  : "a different discrepancy",
+			       why);
+		if (rc > 0)
+			break;
+	}
+	virt_state_hash(v, final);
+	if (!rc && !quiet)
+		printf("not reproduced: the filesystems agree after all %d operations (recorded: "
+		       "%s)\n",
+		       t->nops, t->detail);
+	virt_free(v);
+	free(v);
+	return rc;
+}
+
+/* --passes N: the trace N times from power-on, the whole machine hashed
+ * after each (RAM, hart, devices, every disk); a line a pass and the
+ * distinct hashes. 0 all alike, 1 they differ, -1 an error. */
+static int replay_passes(const struct replay_args *a, struct trace *t)
+{
+	uint8_t(*h)[16] = calloc((size_t)a->passes, 16);
+	if (!h)
+		return -1;
+	int distinct = 0, rc = 0;
+	double total = 0;
+	for (int p = 0; p < a->passes && rc >= 0; p++) {
+		double t0 = host_seconds();
+		rc = replay_once(a, t, true, h[p]);
+		double dt = host_seconds() - t0;
+		total += dt;
+		char hex[33];
+		hex16(h[p], hex);
+		bool fresh = true;
+		for (int q = 0; q < p && fresh; q++)
+			fresh = memcmp(h[q], h[p], 16) != 0;
+		distinct += fresh;
+		if (rc >= 0)
+			printf("pass %d hash %s time %.3f%s\n", p + 1, hex, dt,
+			       fresh && p ? " (new)" : "");
+		fflush(stdout);
+	}
+	if (rc >= 0)
+		printf("%d pass%s, %d distinct hash%s (%s clock), %.3f s a pass\n", a->passes,
+		       a->passes == 1 ? "" : "es", distinct, distinct == 1 ? "" : "es",
+		       t->m.clock_host ? "the host's" : "virtual", total / a->passes);
+	free(h);
+	return rc < 0 ? -1 : distinct > 1;
+}
+
 int cmd_replay(int argc, char **argv)
 {
-	const char *kernel = NULL, *save = NULL, *file = NULL;
-	for (int i = 0; i < argc; i++) {
+	for (int i = 0; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(replay_help, stdout);
 			return 0;
 		}
-		if (!strcmp(argv[i], "--kernel") && i + 1 < argc)
-			kernel = argv[++i];
-		else if (!strcmp(argv[i], "--save-disks") && i + 1 < argc)
-			save = argv[++i];
-		else if (argv[i][0] == '-' || file)
-			return usage_error("%s", "usage: themis replay TRACE [--kernel IMAGE] "
-						 "[--save-disks DIR]");
-		else
-			file = argv[i];
-	}
-	if (!file)
-		return usage_error(
-		    "%s", "usage: themis replay TRACE [--kernel IMAGE] [--save-disks DIR]");
-	if (save && mkdir(save, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, "themis: --save-disks %s: cannot create: %s\n", save,
-			strerror(errno));
-		return EXIT_USAGE;
-	}
+	struct replay_args a;
+	int rc = parse_replay(argc, argv, &a);
+	if (rc)
+		return rc;
 	struct trace *t = malloc(sizeof(*t));
-	struct virt *v = calloc(1, sizeof(*v));
-	char err[1024], why[CHECK_DETAIL_MAX], sig[64];
-	bool ok = t && v && trace_read(file, t, !kernel, err, sizeof(err)) == 0;
-	if (ok && kernel)
-		t->m.kernel = kernel; /* the same operations on another kernel */
+	char err[1024];
+	bool ok = t && trace_read(a.file, t, !a.kernel, err, sizeof(err)) == 0;
+	if (ok && a.kernel)
+		t->m.kernel = a.kernel; /* the same operations on another kernel */
+	if (ok)
+		t->m.clock_host = a.clock_host;
 	if (ok && t->build != TRACE_BUILD_SAME)
 		fprintf(stderr,
 			"themis: warning: %s: the operations replay the same, but the run may not "
@@ -644,41 +795,15 @@ int cmd_replay(int argc, char **argv)
 			    : "the trace does not say which build of themis recorded it");
 	struct lens_set ls = {0}; /* the always-on ones: the views of the trace's signature */
 	ok = ok && lens_set_open(&ls, NULL, NULL, &t->m, err, sizeof(err)) == 0;
-	if (ok)
-		t->m.lenses = &ls;
-	if (!ok || check_boot(v, &t->m, err, sizeof(err))) {
-		fprintf(stderr, "themis: %s\n", t && v ? err : "out of memory");
-		lens_set_close(&ls);
+	if (!ok) {
+		fprintf(stderr, "themis: %s\n", t ? err : "out of memory");
 		free(t);
-		free(v);
 		return EXIT_USAGE;
 	}
-	/* A trace without operations is a discrepancy at the root. */
-	int rc = save && save_step(v, &t->m, save, 0) ? -1 : 0, n = t->nops ? t->nops : 1;
-	struct check_step st[2];
-	for (int i = 0; i < n && rc == 0; i++) {
-		struct op op = check_root_op;
-		if (t->nops)
-			check_op_of_text(t->ops[i], &op);
-		printf("%3d  %s\n", i + 1, t->nops ? op.text : "(the state at the root)");
-		if (check_state(v, &t->m, &op, i ? &st[(i - 1) & 1] : NULL, &st[i & 1], why,
-				sizeof(why), sig, sizeof(sig)))
-			rc = 1;
-		if (save && t->nops && save_step(v, &t->m, save, i + 1))
-			rc = -1;
-		if (rc > 0)
-			printf("     %s: %s\n",
-			       i + 1 == n && !strcmp(sig, t->sig) ? "reproduced"
-								  : "a different discrepancy",
-			       why);
-	}
-	if (!rc)
-		printf("not reproduced: the filesystems agree after all %d operations (recorded: "
-		       "%s)\n",
-		       t->nops, t->detail);
+	t->m.lenses = &ls;
+	uint8_t h[16];
+	rc = a.passes ? replay_passes(&a, t) : replay_once(&a, t, false, h);
 	lens_set_close(&ls);
-	virt_free(v);
-	free(v);
 	free(t);
 	return rc < 0 ? EXIT_USAGE : rc ? EXIT_FINDING : 0;
 }
