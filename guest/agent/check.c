@@ -27,9 +27,10 @@
  *                    ATIME_TABLE in op_table.h) in place of the one it had,
  *                    kept for every later mount of the disk (op remount,
  *                    durable remount, mount); per disk "r I RET ERRNO"
- *   timegran NS      times in fp and dump rounded down to a multiple of NS
- *                    (the coarsest granularity of the filesystems under
- *                    test); answers "timegran NS"
+ *   timegran NS ATIME_NS
+ *                    mtime and ctime in fp and dump rounded down to a
+ *                    multiple of NS, atime of ATIME_NS (the coarsest
+ *                    granularities of the filesystems under test)
  *   rtc              the RTC as the kernel reads it: "rtc SECONDS"
  *   sleep SECONDS[.FRACTION]
  *                    nanosleep up to 3600 s, then "slept SECONDS": lets
@@ -576,7 +577,7 @@ static const struct opdef *parse_op(char **w, int nw, struct args *a)
  * The walk records one line of text per entry (the dump prints it after
  * "e I "):
  *   PATH kind=K mode=M uid=U gid=G nlink=N size=S content=H target=T xattrs=H
- *   [mtime=SEC.NSEC ctime=SEC.NSEC]                       (with "time" only)
+ *   [atime=SEC.NSEC mtime=SEC.NSEC ctime=SEC.NSEC]        (with "time" only)
  * PATH is relative to the test root ("." for the root), K is file, dir,
  * symlink or other, M is mode & 07777 in 4 octal digits, H an XXH3-128 in
  * 32 hex digits (canonical: big-endian). Canonicalizations, so that
@@ -597,7 +598,9 @@ static const struct opdef *parse_op(char **w, int nw, struct args *a)
  *    filesystem), sorted by name, hashed as name '\0' u32-le(len) value for
  *    each; "-" when there is none or the filesystem has no xattrs; only
  *    files and directories are asked (Linux allows user.* on nothing else);
- *  - no atime, no inode numbers, no block counts, no times without "time".
+ *  - no inode numbers, no block counts, no times without "time"; a
+ *    symlink's atime is "-" (reading its target moves it); the walk opens
+ *    files and directories with O_NOATIME, so it moves no other.
  * Bytes of PATH and target outside '!'..'~', and '\', are written \xHH.
  * Lines longer than a DB_LOG line are cut in the dump (never in the hash).
  * A failing call gives "!ERRNO" for its field ("kind=!ENOENT" with every
@@ -888,17 +891,18 @@ static bool sb_ignored(struct sb *b, unsigned field)
 	return ignored & field;
 }
 
-/* The granularity the walk records times in, ns (set by the host with
- * `timegran`: the coarsest the filesystems under test declare, so a time
- * every one of them can store compares equal). Agent-wide, like ignored. */
-static uint64_t time_gran = 1;
+/* The granularities the walk records times in, ns: mtime and ctime, and
+ * atime (FAT keeps a day of it). Set by the host with `timegran`: the
+ * coarsest the filesystems under test declare, so a time every one of them
+ * can store compares equal. Agent-wide, like ignored. */
+static uint64_t time_gran = 1, atime_gran = 1;
 
-/* t rounded down to a multiple of time_gran (towards the past, negative
- * times included, as the filesystems truncate). */
-static const struct timespec *coarse(const struct timespec *t)
+/* t rounded down to a multiple of gran (towards the past, negative times
+ * included, as the filesystems truncate). */
+static const struct timespec *coarse(const struct timespec *t, uint64_t gran)
 {
 	static struct timespec c;
-	__int128 ns = (__int128)t->tv_sec * 1000000000 + t->tv_nsec, g = (__int128)time_gran;
+	__int128 ns = (__int128)t->tv_sec * 1000000000 + t->tv_nsec, g = (__int128)gran;
 	ns -= ((ns % g) + g) % g;
 	c.tv_sec = (time_t)(ns / 1000000000);
 	c.tv_nsec = (long)(ns % 1000000000);
@@ -946,10 +950,14 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 	if (!sb_ignored(&b, IGN_XATTRS))
 		sb_str(&b, x->xattrs.v);
 	if (w->time && !strcmp(path, ".") && (ignored & IGN_ROOTTIME)) {
-		sb_str(&b, " mtime=* ctime=*"); /* FAT's root has no directory entry to hold them */
+		sb_str(&b, " atime=* mtime=* ctime=*"); /* FAT's root has no entry to hold them */
 	} else if (w->time) {
-		sb_time(&b, " mtime=", coarse(&st->st_mtim));
-		sb_time(&b, " ctime=", coarse(&st->st_ctim));
+		if (S_ISLNK(st->st_mode))
+			sb_str(&b, " atime=-");
+		else
+			sb_time(&b, " atime=", coarse(&st->st_atim, atime_gran));
+		sb_time(&b, " mtime=", coarse(&st->st_mtim, time_gran));
+		sb_time(&b, " ctime=", coarse(&st->st_ctim, time_gran));
 	}
 	free(x->target.s);
 	add_line(w, &b);
@@ -1505,16 +1513,18 @@ static void cmd_ignore(char **w, int nw)
 	out("ignore %u", ignored);
 }
 
-/* timegran NS: see `time_gran`; answers "timegran NS". */
+/* timegran NS ATIME_NS: see `time_gran`; answers "timegran NS ATIME_NS". */
 static void cmd_timegran(char **w, int nw)
 {
-	uint64_t g;
-	if (nw != 2 || !parse_dec(w[1], 86400ull * 1000000000, &g) || !g) {
-		out("error usage: timegran NS (1 to 86400e9)");
+	uint64_t g, ag;
+	const uint64_t day = 86400ull * 1000000000;
+	if (nw != 3 || !parse_dec(w[1], day, &g) || !g || !parse_dec(w[2], day, &ag) || !ag) {
+		out("error usage: timegran NS ATIME_NS (1 to 86400e9)");
 		return;
 	}
 	time_gran = g;
-	out("timegran %llu", (unsigned long long)g);
+	atime_gran = ag;
+	out("timegran %llu %llu", (unsigned long long)g, (unsigned long long)ag);
 }
 
 /* times PATH...: see the top of this file. lstat only: nothing here may

@@ -53,7 +53,7 @@ struct check_step {
 	 * settime on the path to here (a hash of its text; 0 for none), mixed
 	 * into the key so a moved clock is a new state. */
 	uint64_t clock_tag;
-	struct op_view view;		 /* what exists on the first filesystem */
+	struct op_view view; /* what exists on the first filesystem */
 	/* The check's verdict so far, as lenses see it in after(): 0 the
 	 * filesystems agree, 1 a discrepancy, -1 the guest failed (the
 	 * machine must not be run). */
@@ -66,7 +66,7 @@ struct check_machine {
 	int nfs;
 	const char *kernel, *initrd, *images[CHECK_MAX_FS];
 	uint64_t mem, clock_ns, machine_seed;
-	bool clock_host; /* the host's clock at power-on instead (nondeterministic) */
+	bool clock_host;    /* the host's clock at power-on instead (nondeterministic) */
 	bool time;	    /* fingerprints include timestamps */
 	uint64_t op_budget; /* instructions an operation may take (0: default) */
 	const char *load;   /* a saved machine to start from instead of booting */
@@ -118,10 +118,11 @@ struct check_result {
  * 0, or -1 with a reason in err. */
 int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t errlen);
 
-/* The granularity times compare in under --time, ns: the coarsest any of
- * m's filesystems declares (FS_TABLE), so that a time every one of them
- * stores compares equal, and one a filesystem cannot store does not. */
-uint64_t check_time_gran(const struct check_machine *m);
+/* The granularities times compare in under --time, ns (mtime and ctime;
+ * atime): the coarsest any of m's filesystems declares (FS_TABLE), so that
+ * a time every one of them stores compares equal, and one a filesystem
+ * cannot store does not. */
+void check_time_grans(const struct check_machine *m, uint64_t *gran, uint64_t *agran);
 /* The rules --time compares by, one line for the summary and report.json:
  * the granularity and each filesystem's declared range. */
 void check_time_rules(const struct check_machine *m, char *out, size_t cap);

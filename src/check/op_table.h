@@ -32,10 +32,11 @@
  * Only a kind whose candidates must differ from that (other paths, several
  * sizes) gets a case in ops.c.
  *
- * FS_TABLE(X) calls X(name, unsupported, unrepresented, gran, tmin, tmax)
+ * FS_TABLE(X) calls X(name, unsupported, unrepresented, gran, agran, tmin, tmax)
  * per filesystem the checker knows: the operations it cannot do (a mask of
  * OPB(ENUM) bits), the fingerprint fields it cannot represent (the agent's
- * `ignore` list), and its declared time granularity and range (below).
+ * `ignore` list), and its declared time granularity (mtime and ctime;
+ * atime) and range (below).
  *
  * ATIME_TABLE(X) calls X(name, FLAG) per atime mount option the agent's
  * `mountopt` command takes: FLAG is mount(2)'s MS_FLAG. relatime is what
@@ -131,23 +132,26 @@
  * (mkfs.xfs's default: XFS_BIGTIME_TIME_MAX rounds down to a multiple of 4
  * on-disk seconds, so 2486-07-02T20:20:24Z); FAT's granularity is its mtime's 2 s (the driver
  * declares 1 ns and truncates itself: fs/fat/misc.c fat_truncate_time),
- * its range 1980 to 2107 in the mount's time zone (UTC here). */
+ * its range 1980 to 2107 in the mount's time zone (UTC here); FAT keeps
+ * only the day of an access, exfat its 2 s (no 10 ms field for it). */
 #define T64_MIN	 (-9223372036854775807LL - 1)
 #define T64_MAX	 9223372036854775807LL
 #define S32_MIN_ (-2147483648LL)
 #define S32_MAX_ 2147483647LL
 #define FS_TABLE(X)                                                                                \
-	X(ext2, OPS_NO_FALLOCATE, "", 1000000000, S32_MIN_, S32_MAX_)                              \
-	X(ext3, OPS_NO_FALLOCATE, "", 1, S32_MIN_, 15032385535LL)                                  \
-	X(ext4, 0, "", 1, S32_MIN_, 15032385535LL)                                                 \
-	X(xfs, 0, "", 1, S32_MIN_, 16299260424LL)                                                  \
-	X(btrfs, 0, "", 1, T64_MIN, T64_MAX)                                                       \
-	X(f2fs, 0, "", 1, T64_MIN, T64_MAX)                                                        \
-	X(jfs, OPS_NO_FALLOCATE, "", 1, 0, 4294967295LL)                                           \
-	X(nilfs2, OPS_NO_FALLOCATE | OPS_NO_XATTR, "", 1, T64_MIN, T64_MAX)                        \
-	X(minix, OPS_NO_FALLOCATE | OPS_NO_XATTR, "", 1000000000, 0, 4294967295LL)                 \
-	X(vfat, OPS_FAT, "mode,nlink,xattrs,roottime", 2000000000, 315532800, 4354819198LL)        \
-	X(exfat, OPS_FAT, "mode,nlink,xattrs,roottime", 10000000, 315532800, 4354819199LL)
+	X(ext2, OPS_NO_FALLOCATE, "", 1000000000, 1000000000, S32_MIN_, S32_MAX_)                  \
+	X(ext3, OPS_NO_FALLOCATE, "", 1, 1, S32_MIN_, 15032385535LL)                               \
+	X(ext4, 0, "", 1, 1, S32_MIN_, 15032385535LL)                                              \
+	X(xfs, 0, "", 1, 1, S32_MIN_, 16299260424LL)                                               \
+	X(btrfs, 0, "", 1, 1, T64_MIN, T64_MAX)                                                    \
+	X(f2fs, 0, "", 1, 1, T64_MIN, T64_MAX)                                                     \
+	X(jfs, OPS_NO_FALLOCATE, "", 1, 1, 0, 4294967295LL)                                        \
+	X(nilfs2, OPS_NO_FALLOCATE | OPS_NO_XATTR, "", 1, 1, T64_MIN, T64_MAX)                     \
+	X(minix, OPS_NO_FALLOCATE | OPS_NO_XATTR, "", 1000000000, 1000000000, 0, 4294967295LL)     \
+	X(vfat, OPS_FAT, "mode,nlink,xattrs,roottime", 2000000000, 86400000000000LL, 315532800,    \
+	  4354819198LL)                                                                            \
+	X(exfat, OPS_FAT, "mode,nlink,xattrs,roottime", 10000000, 2000000000, 315532800,           \
+	  4354819199LL)
 
 #define ATIME_TABLE(X)                                                                             \
 	X(strictatime, STRICTATIME)                                                                \

@@ -143,8 +143,8 @@ static const struct {
 	const char *unrepresented;
 	struct fs_times times;
 } fs_table[] = {
-#define FS_ROW(name, unsupported, unrepresented, gran, tmin, tmax)                                 \
-	{#name, unsupported, unrepresented, {gran, tmin, tmax}},
+#define FS_ROW(name, unsupported, unrepresented, gran, agran, tmin, tmax)                          \
+	{#name, unsupported, unrepresented, {gran, agran, tmin, tmax}},
     FS_TABLE(FS_ROW)
 #undef FS_ROW
 };

@@ -63,7 +63,7 @@ const char *fs_unrepresented(const char *fs);
 /* The time granularity (ns) and range (seconds) `fs` declares (FS_TABLE
  * in op_table.h), or NULL for an unknown name. */
 struct fs_times {
-	uint64_t gran_ns;
+	uint64_t gran_ns, atime_gran_ns;
 	int64_t min, max;
 };
 const struct fs_times *fs_times(const char *fs);

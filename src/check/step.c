@@ -14,15 +14,18 @@
 
 void check_time_rules(const struct check_machine *m, char *out, size_t cap)
 {
-	uint64_t g = check_time_gran(m);
+	uint64_t g, ag;
+	check_time_grans(m, &g, &ag);
 	const char *by = "every filesystem";
 	for (int i = 0; i < m->nfs && g > 1; i++) {
 		const struct fs_times *t = fs_times(m->fs[i]);
 		if (t && t->gran_ns == g)
 			by = m->fs[i];
 	}
-	int n = snprintf(out, cap, "times compared to %llu ns (%s's declared granularity); ranges:",
-			 (unsigned long long)g, by);
+	int n = snprintf(out, cap,
+			 "mtime and ctime compared to %llu ns (%s's declared granularity), atime "
+			 "to %llu ns; ranges:",
+			 (unsigned long long)g, by, (unsigned long long)ag);
 	for (int i = 0; i < m->nfs && n > 0 && (size_t)n < cap; i++) {
 		const struct fs_times *t = fs_times(m->fs[i]);
 		if (t)
@@ -50,15 +53,14 @@ static int agent_setting(struct virt *v, const struct check_machine *m, const ch
 	return 0;
 }
 
-uint64_t check_time_gran(const struct check_machine *m)
+void check_time_grans(const struct check_machine *m, uint64_t *gran, uint64_t *agran)
 {
-	uint64_t g = 1;
+	*gran = *agran = 1;
 	for (int i = 0; i < m->nfs; i++) {
 		const struct fs_times *t = fs_times(m->fs[i]);
-		if (t && t->gran_ns > g)
-			g = t->gran_ns;
+		*gran = t && t->gran_ns > *gran ? t->gran_ns : *gran;
+		*agran = t && t->atime_gran_ns > *agran ? t->atime_gran_ns : *agran;
 	}
-	return g;
 }
 
 /* Tell the agent the fields some filesystem of the pair cannot represent:
@@ -79,7 +81,21 @@ static int set_ignored(struct virt *v, const struct check_machine *m, char *err,
 		return -1;
 	if (!m->time)
 		return 0;
-	snprintf(cmd, sizeof(cmd), "timegran %llu", (unsigned long long)check_time_gran(m));
+	/* Every root's times at the clock base: mkfs leaves its own (xfs an
+	 * atime of 0), which are no filesystem's semantics. Each disk's turn
+	 * at one instant, as every operation; FAT's root cannot keep them and
+	 * is left out of the comparison (roottime). */
+	struct check_step st;
+	snprintf(cmd, sizeof(cmd), "op utimes . @%llu",
+		 (unsigned long long)(m->clock_ns / 1000000000));
+	if (check_apply(v, m->nfs, cmd, &st, err, errlen)) {
+		virt_free(v);
+		return -1;
+	}
+	uint64_t g, ag;
+	check_time_grans(m, &g, &ag);
+	snprintf(cmd, sizeof(cmd), "timegran %llu %llu", (unsigned long long)g,
+		 (unsigned long long)ag);
 	return agent_setting(v, m, cmd, err, errlen);
 }
 
@@ -307,26 +323,37 @@ struct side {
 	const char *log;
 	int disk;
 	const char *name;
+	const struct check_machine *m;
 };
 
 /* " (its declared last second: a clamp)" when the field at f is a time
- * (mtime=SEC.NSEC, ctime=...) whose second is an edge of the range the
+ * (atime=SEC.NSEC, mtime=..., ctime=...) whose second is an edge of the range the
  * filesystem `side` ("ext4", "ext4's disk") declares (FS_TABLE): the
  * difference then follows from a documented limit, and says so, but is
  * still reported, since a clamp is what a Y2038 bug looks like. Else "". */
-static void time_limit_note(const char *f, const char *side, char *out, size_t cap)
+static void time_limit_note(const char *f, struct side side, char *out, size_t cap)
 {
 	char fs[16];
 	long long sec;
 	out[0] = 0;
-	snprintf(fs, sizeof(fs), "%.*s", (int)strcspn(side, "' "), side);
+	snprintf(fs, sizeof(fs), "%.*s", (int)strcspn(side.name, "' "), side.name);
 	const struct fs_times *t = fs_times(fs);
-	if (!t || (strncmp(f, "mtime=", 6) && strncmp(f, "ctime=", 6)) ||
+	bool atime = !strncmp(f, "atime=", 6);
+	if (!t || (strncmp(f, "mtime=", 6) && strncmp(f, "ctime=", 6) && !atime) ||
 	    sscanf(f + 6, "%lld", &sec) != 1)
 		return;
-	if (sec == t->max || sec == t->min)
+	/* The walk rounds times down to the run's granularity: an edge is
+	 * seen as itself rounded down. */
+	uint64_t g, ag;
+	check_time_grans(side.m, &g, &ag);
+	long long step = (long long)((atime ? ag : g) / 1000000000);
+	step = step < 1 ? 1 : step;
+	/* (The whole of time64 has no edge a time reaches: left alone.) */
+	long long lo = t->min > T64_MIN + step ? t->min - ((t->min % step) + step) % step : t->min;
+	long long hi = t->max - ((t->max % step) + step) % step;
+	if (sec == hi || sec == lo)
 		snprintf(out, cap, " (%s's declared %s second: a clamp)", fs,
-			 sec == t->max ? "last" : "first");
+			 sec == hi ? "last" : "first");
 }
 
 /* Say where entries a and b (of one path) differ: the first field. */
@@ -341,8 +368,8 @@ static void field_difference(const char *path, const char *a, struct side sa, co
 		if (wa != wb || memcmp(fa, fb, wa)) {
 			size_t key = strcspn(fa, "=");
 			char na[96], nb[96];
-			time_limit_note(fa, sa.name, na, sizeof(na));
-			time_limit_note(fb, sb.name, nb, sizeof(nb));
+			time_limit_note(fa, sa, na, sizeof(na));
+			time_limit_note(fb, sb, nb, sizeof(nb));
 			snprintf(why, whylen, "%s differs at %s: %.*s on %s%s, %.*s on %s%s", kind,
 				 path, (int)wa, fa, sa.name, na, (int)wb, fb, sb.name, nb);
 			snprintf(sig, siglen, "%s:%.*s", kind, (int)(key < wa ? key : wa), fa);
@@ -423,8 +450,8 @@ static int compare_live(struct virt *v, const struct check_machine *m, const str
 		snprintf(sig, siglen, "state:fingerprint");
 		return 1;
 	}
-	first_difference((struct side){log, 0, m->fs[0]}, (struct side){log, k, m->fs[k]}, "state",
-			 why, whylen, sig, siglen);
+	first_difference((struct side){log, 0, m->fs[0], m}, (struct side){log, k, m->fs[k], m},
+			 "state", why, whylen, sig, siglen);
 	free(log);
 	return 1;
 }
@@ -443,9 +470,9 @@ static void explain_disk(struct virt *v, const struct check_machine *m, const st
 		snprintf(names[0], 64, "%s's disk", m->fs[0]);
 		snprintf(names[1], 64, "%s's disk", m->fs[k]);
 		if (disk)
-			first_difference((struct side){disk, 0, names[0]},
-					 (struct side){disk, k, names[1]}, "disk", why, whylen, sig,
-					 siglen);
+			first_difference((struct side){disk, 0, names[0], m},
+					 (struct side){disk, k, names[1], m}, "disk", why, whylen,
+					 sig, siglen);
 		free(disk);
 		return;
 	}
@@ -456,8 +483,9 @@ static void explain_disk(struct virt *v, const struct check_machine *m, const st
 	snprintf(names[0], 64, "%s's cache", m->fs[i]);
 	snprintf(names[1], 64, "%s's disk after sync", m->fs[i]);
 	if (live && disk)
-		first_difference((struct side){live, i, names[0]}, (struct side){disk, i, names[1]},
-				 "durability", why, whylen, sig, siglen);
+		first_difference((struct side){live, i, names[0], m},
+				 (struct side){disk, i, names[1], m}, "durability", why, whylen,
+				 sig, siglen);
 	free(live);
 	free(disk);
 }

@@ -47,14 +47,20 @@ static void test_mask_parse(void)
 	      !strncmp(bad, "frob", 4));
 }
 
-/* FS_TABLE: the FAT family cannot chown or link; ext2 cannot fallocate. */
+/* FS_TABLE: the FAT family cannot chown or link; ext2 cannot fallocate;
+ * the time columns. */
 static void test_fs_table(void)
 {
 	CHECK(fs_known("ext4") && !fs_known("ext9"));
 	CHECK(!(fs_supported_ops("vfat") & OPB(CHOWN)) && !(fs_supported_ops("vfat") & OPB(LINK)));
 	CHECK(fs_supported_ops("ext4") == OP_ALL_MASK);
 	CHECK(!(fs_supported_ops("ext2") & OPB(FALLOCATE)));
-	CHECK(!strcmp(fs_unrepresented("exfat"), "mode,nlink,xattrs"));
+	CHECK(!strcmp(fs_unrepresented("exfat"), "mode,nlink,xattrs,roottime"));
+	/* The declared times (Linux 6.1): ext2's driver 1 s and 32 bits, xfs
+	 * bigtime to 2486-07-02T20:20:24Z, FAT's atime a day. */
+	CHECK(fs_times("ext2")->gran_ns == 1000000000 && fs_times("ext2")->max == 2147483647);
+	CHECK(fs_times("xfs")->max == 16299260424LL && fs_times("xfs")->gran_ns == 1);
+	CHECK(fs_times("vfat")->atime_gran_ns == 86400000000000ULL && !fs_times("ext9"));
 	CHECK(!strcmp(fs_unrepresented("xfs"), ""));
 	CHECK(fs_supported_ops("ext9") == 0);
 }
@@ -132,12 +138,31 @@ static void test_parse_reply(void)
 				sizeof(why)) < 0); /* a disk that is not there */
 }
 
+/* settime and utimes: their bins are INSTANT_TABLE's flagged instants
+ * (settime: a rollback, 2038, 2106; utimes: 1969 and 2514 at every path);
+ * --time's scope adds exactly them. */
+static void test_time_ops(void)
+{
+	struct op ops[256];
+	struct op_pools p;
+	op_pools_default(&p);
+	int n = op_enumerate(OPB(SETTIME), &p, NULL, ops, 256);
+	CHECK(n == 3);
+	CHECK(n == 3 && !strcmp(ops[0].text, "op settime @2147483648") &&
+	      !strcmp(ops[1].text, "op settime @4294967296") &&
+	      !strcmp(ops[2].text, "op settime -86400"));
+	n = op_enumerate(OPB(UTIMES), &p, NULL, ops, 256);
+	CHECK(n == 2 * (p.nfiles + p.ndirs));
+	CHECK(n > 1 && !strcmp(ops[0].text, "op utimes f0 @-1") &&
+	      !strcmp(ops[1].text, "op utimes f0 @17179869184"));
+	CHECK(op_flag_mask(OPF_TIME) == (OPB(SETTIME) | OPB(UTIMES)));
+	CHECK(!(op_scope_mask() & op_flag_mask(OPF_TIME)));
+}
+
 static const struct unit_test tests[] = {
-    {"names_round_trip", test_names_round_trip},
-    {"mask_parse", test_mask_parse},
-    {"fs_table", test_fs_table},
-    {"enumerate", test_enumerate},
-    {"coverage_bins", test_coverage_bins},
+    {"time_ops", test_time_ops},       {"names_round_trip", test_names_round_trip},
+    {"mask_parse", test_mask_parse},   {"fs_table", test_fs_table},
+    {"enumerate", test_enumerate},     {"coverage_bins", test_coverage_bins},
     {"parse_reply", test_parse_reply},
 };
 
