@@ -26,7 +26,7 @@ VERSION_FLAG   := -DTHEMIS_VERSION='"$(THEMIS_VERSION)"'
 ISA_SRCS := $(wildcard tests/isa/*.S)
 ISA_ELFS := $(ISA_SRCS:tests/isa/%.S=build/isa/%.elf)
 
-.PHONY: FORCE all guest test test-unit test-isa test-diff test-fuzz test-cli test-boot test-fork test-check test-lens bench format clean
+.PHONY: FORCE all guest test test-unit test-isa test-diff test-fuzz fuzz test-cli test-boot test-fork test-check test-lens bench format clean
 
 all: build/themis build/asan/themis $(ISA_ELFS) guest
 
@@ -66,19 +66,29 @@ format:
 clean:
 	rm -rf build
 
-build/asan/fuzz_cpu: tests/fuzz/fuzz_cpu.c $(SAN_OBJS) $(HDRS)
-	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) $< $(SAN_OBJS) $(LDLIBS) -o $@
+# The fuzzers, one file each, linked with the sanitizer build of every
+# module. FUZZERS is the one list: test-fuzz runs each a little, fuzz
+# (not part of test) FUZZ_ROUNDS times, a million by default.
+FUZZERS := cpu virtio layout trace snapshot agent
+FUZZ_BINS := $(FUZZERS:%=build/asan/fuzz_%)
+FUZZ_ROUNDS ?= 1000000
 
-build/asan/fuzz_virtio: tests/fuzz/fuzz_virtio.c $(SAN_OBJS) $(HDRS)
+build/asan/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(SAN_OBJS) $(HDRS)
 	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -Isrc $< $(SAN_OBJS) $(LDLIBS) -o $@
 
-build/asan/fuzz_layout: tests/fuzz/fuzz_layout.c $(SAN_OBJS) $(HDRS)
-	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -Isrc $< $(SAN_OBJS) $(LDLIBS) -o $@
-
-test-fuzz: build/asan/fuzz_cpu build/asan/fuzz_virtio build/asan/fuzz_layout
+test-fuzz: $(FUZZ_BINS)
 	build/asan/fuzz_cpu 3000 1
 	build/asan/fuzz_virtio 20000 1
 	build/asan/fuzz_layout 1500 1
+	build/asan/fuzz_trace 20000 1
+	build/asan/fuzz_snapshot 1000 1
+	build/asan/fuzz_agent 20000 1
+
+# Seeds start past the ones test-fuzz covers.
+fuzz: $(FUZZ_BINS)
+	@for f in $(FUZZERS); do echo "== fuzz_$$f $(FUZZ_ROUNDS)"; \
+	  t0=$$(date +%s); build/asan/fuzz_$$f $(FUZZ_ROUNDS) 1000001 || exit 1; \
+	  echo "fuzz_$$f: $$(( $$(date +%s) - t0 )) s"; done
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_*.c))
 

@@ -137,6 +137,13 @@ int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, 
  * answer with both (need_r) or with its fingerprint. 0, or -1 with why. */
 int check_parse_reply(const char *log, int nfs, bool need_r, struct check_step *s, char *why,
 		      size_t whylen);
+/* Name the first path and field where disk a's entries of the dump log_a
+ * and disk b's of log_b ("e DISK PATH FIELDS" lines, as the agent's dump
+ * prints them) differ, into why, with a signature into sig; kind is its
+ * prefix ("state", "disk", "durability"). a and b index m->fs. */
+void check_explain_dumps(const struct check_machine *m, const char *log_a, int a, const char *log_b,
+			 int b, const char *kind, char *why, size_t whylen, char *sig,
+			 size_t siglen);
 
 /* Run `op` (an operation, or check_root_op for the state as it is) and
  * check the state it leaves, through every lens of m (the on-disk view is

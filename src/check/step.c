@@ -414,6 +414,14 @@ static void first_difference(struct side a, struct side b, const char *kind, cha
 	snprintf(sig, siglen, "%s:fingerprint", kind);
 }
 
+void check_explain_dumps(const struct check_machine *m, const char *log_a, int a, const char *log_b,
+			 int b, const char *kind, char *why, size_t whylen, char *sig,
+			 size_t siglen)
+{
+	first_difference((struct side){log_a, a, m->fs[a], m}, (struct side){log_b, b, m->fs[b], m},
+			 kind, why, whylen, sig, siglen);
+}
+
 /* The first disk whose fingerprint differs from disk 0's, or nfs. */
 static int first_unlike(const uint8_t (*fp)[16], int nfs)
 {
@@ -450,8 +458,7 @@ static int compare_live(struct virt *v, const struct check_machine *m, const str
 		snprintf(sig, siglen, "state:fingerprint");
 		return 1;
 	}
-	first_difference((struct side){log, 0, m->fs[0], m}, (struct side){log, k, m->fs[k], m},
-			 "state", why, whylen, sig, siglen);
+	check_explain_dumps(m, log, 0, log, k, "state", why, whylen, sig, siglen);
 	free(log);
 	return 1;
 }

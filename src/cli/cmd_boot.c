@@ -93,8 +93,8 @@ static int parse_option(struct boot_args *a, int argc, char **argv, int *i)
 	else if (!strcmp(arg, "--load"))
 		a->load = val;
 	else if (!strcmp(arg, "--mem")) {
-		if (!parse_size(val, &cfg->mem) || cfg->mem < (16ULL << 20) ||
-		    cfg->mem % (1ULL << 20) || cfg->mem > (16ULL << 30))
+		if (!parse_size(val, &cfg->mem) || cfg->mem < VIRT_MEM_MIN ||
+		    cfg->mem % (1ULL << 20) || cfg->mem > VIRT_MEM_MAX)
 			return usage_error("--mem needs a size in MiB from 16M to 16G, got '%s'",
 					   val);
 	} else if (!strcmp(arg, "--clock")) {

@@ -50,6 +50,18 @@ static int take_file(struct identity_file *f, const char *path, char *err, size_
 	return 0;
 }
 
+/* This build's part: its executable cannot change while it runs, so it is
+ * hashed once per process (a constant, not state: forks may share it). */
+static int take_build(struct identity_file *f, char *err, size_t errlen)
+{
+	static struct identity_file once;
+	if (!once.known && take_file(&once, "/proc/self/exe", err, errlen))
+		return -1;
+	*f = once;
+	f->path[0] = 0; /* where this build lives says nothing */
+	return 0;
+}
+
 int identity_take(struct identity *id, const char *kernel, const char *initrd,
 		  const char *const *images, const char *const *names, int nimages, char *err,
 		  size_t errlen)
@@ -59,11 +71,9 @@ int identity_take(struct identity *id, const char *kernel, const char *initrd,
 		snprintf(err, errlen, "%d disk images, at most %d", nimages, IDENTITY_MAX_IMAGES);
 		return -1;
 	}
-	if (take_file(&id->build, "/proc/self/exe", err, errlen) ||
-	    take_file(&id->kernel, kernel, err, errlen) ||
+	if (take_build(&id->build, err, errlen) || take_file(&id->kernel, kernel, err, errlen) ||
 	    take_file(&id->initrd, initrd, err, errlen))
 		return -1;
-	id->build.path[0] = 0; /* where this build lives says nothing */
 	for (int i = 0; i < nimages; i++) {
 		if (names && names[i])
 			snprintf(id->image_names[i], IDENTITY_NAME_MAX, "%s", names[i]);

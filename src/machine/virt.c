@@ -494,6 +494,13 @@ int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t e
 	v->wait = cfg->wait;
 	v->levels = calloc(VIRT_MAX_LEVELS, sizeof(*v->levels));
 	v->clock_base_ns = cfg->clock_host ? host_clock_ns() : cfg->clock_ns;
+	if (cfg->mem < VIRT_MEM_MIN || cfg->mem > VIRT_MEM_MAX || cfg->mem % (1ULL << 20)) {
+		snprintf(err, errlen,
+			 "%llu bytes of RAM: the board takes whole MiB, 16 MiB to 16 GiB",
+			 (unsigned long long)cfg->mem);
+		virt_free(v);
+		return -1;
+	}
 	int rc = v->levels ? ram_init(&v->ram, VIRT_DRAM_BASE, cfg->mem) : -ENOMEM;
 	if (rc) {
 		snprintf(err, errlen, "cannot allocate %llu MiB of RAM: %s",

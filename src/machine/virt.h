@@ -29,6 +29,12 @@
 #define VIRT_CONSOLE_KEEP 16 /* console lines kept for error reports */
 #define VIRT_LINE_MAX	  256
 
+/* RAM the board accepts: whole MiB, from what Linux boots in to what the
+ * board's memory map holds (virt_init refuses the rest, whoever asks: a
+ * --mem, a trace, a saved machine). */
+#define VIRT_MEM_MIN (16ULL << 20)
+#define VIRT_MEM_MAX (16ULL << 30)
+
 struct virt_disk_config {
 	const char *path;
 	bool read_only;

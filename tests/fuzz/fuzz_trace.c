@@ -1,0 +1,171 @@
+/* fuzz_trace.c - hostile traces against trace_read (src/check/trace.c), the
+ * parser of the files `themis replay` is handed: whatever the text, it must
+ * return 0 or -1 with a reason, never crash, read out of bounds or hang,
+ * and what it accepts must be usable as it stands (a machine of 1 to
+ * CHECK_MAX_FS filesystems, every path set, every operation one the
+ * operation table knows, each fitting its buffer).
+ *
+ * Build and run from the repository root (make test-fuzz and make fuzz):
+ *   make build/asan/fuzz_trace
+ *   build/asan/fuzz_trace ROUNDS FIRST-SEED
+ *
+ * The seed input is a real trace written by trace_write over small files
+ * made in a temporary folder (kernel, initrd, two images), naming every
+ * kind of operation; each round applies 1 to 8 text mutations
+ * (tests/fuzz/fuzz.h) and reads the result back, with and without the
+ * kernel check. Some rounds change nothing: those must be accepted, so a
+ * parser that refused everything would fail here too. The files the trace
+ * names must be unchanged at the end. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/trace.h"
+#include "fuzz.h"
+
+static const char *const dict[] = {"op ",
+				   "fs ",
+				   "mem ",
+				   "clock ",
+				   "time 1",
+				   "durability remount",
+				   "end",
+				   "image ",
+				   "kernel ",
+				   "initrd ",
+				   "build ",
+				   "discrepancy ",
+				   "op-budget ",
+				   "\n",
+				   "op write ",
+				   "op settime ",
+				   "themis-trace 2\n",
+				   "0123456789abcdef0123456789abcdef",
+				   NULL};
+
+/* A file of n bytes of a seeded pattern. */
+static void make_file(const char *path, size_t n, uint64_t seed)
+{
+	struct fuzz_buf b = {0};
+	fuzz_reserve(&b, n);
+	for (size_t i = 0; i < n; i++)
+		b.p[i] = (uint8_t)splitmix64(&seed);
+	b.n = n;
+	fuzz_write_file(path, &b);
+	free(b.p);
+}
+
+static void read_file(const char *path, struct fuzz_buf *b)
+{
+	FILE *f = fopen(path, "rb");
+	char chunk[4096];
+	size_t n;
+	if (!f)
+		fuzz_die("cannot read the seed trace");
+	b->n = 0;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fuzz_splice(b, b->n, 0, chunk, n);
+	fclose(f);
+}
+
+/* What an accepted trace must satisfy. */
+static void check_accepted(const struct trace *t, uint64_t seed)
+{
+	const struct check_machine *m = &t->m;
+	bool ok = m->nfs >= 1 && m->nfs <= CHECK_MAX_FS && m->kernel && m->initrd && m->mem &&
+		  t->nops >= 0 && t->nops <= TRACE_MAX_OPS && t->sig[0];
+	for (int i = 0; ok && i < m->nfs; i++)
+		ok = m->fs[i] && m->images[i] && memchr(t->fsnames[i], 0, sizeof(t->fsnames[i]));
+	for (int i = 0; ok && i < t->nops; i++) {
+		struct op op;
+		ok = memchr(t->ops[i], 0, OP_TEXT_MAX) && op_kind_of_text(t->ops[i]) >= 0;
+		if (ok)
+			check_op_of_text(t->ops[i], &op); /* what replay does with it */
+	}
+	if (!ok) {
+		fprintf(stderr, "fuzz_trace: seed %llu: an accepted trace is unusable\n",
+			(unsigned long long)seed);
+		exit(1);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t rounds = 2000, first = 1;
+	fuzz_args(argc, argv, "fuzz_trace", &rounds, &first);
+	char dir[] = "/tmp/fuzz_trace.XXXXXX", kernel[64], initrd[64], img[2][64], path[64];
+	if (!mkdtemp(dir))
+		fuzz_die("cannot make a temporary folder");
+	snprintf(kernel, sizeof(kernel), "%s/Image", dir);
+	snprintf(initrd, sizeof(initrd), "%s/initrd", dir);
+	snprintf(path, sizeof(path), "%s/trace", dir);
+	make_file(kernel, 8192, 1);
+	make_file(initrd, 4096, 2);
+	struct check_machine m = {.nfs = 2,
+				  .kernel = kernel,
+				  .initrd = initrd,
+				  .mem = 256 << 20,
+				  .clock_ns = 1700000000000000000ULL,
+				  .machine_seed = 7,
+				  .time = true,
+				  .op_budget = 123456789,
+				  .durability = CHECK_DURABLE_REMOUNT};
+	static const char *const fs[2] = {"ext4", "xfs"};
+	for (int i = 0; i < 2; i++) {
+		snprintf(img[i], sizeof(img[i]), "%s/disk%d.img", dir, i);
+		make_file(img[i], 16384, 3 + (uint64_t)i);
+		m.fs[i] = fs[i], m.images[i] = img[i];
+	}
+	static char ops[OP_NKINDS][OP_TEXT_MAX];
+	for (int k = 0; k < OP_NKINDS; k++)
+		snprintf(ops[k], OP_TEXT_MAX, "op %s", op_example((enum op_kind)k));
+	char err[2048];
+	if (trace_write(path, &m, ops, OP_NKINDS, "state:mtime", "mtime differs at /f0", err,
+			sizeof(err)))
+		fuzz_die(err);
+	struct fuzz_buf seedbuf = {0}, b = {0};
+	read_file(path, &seedbuf);
+	struct trace *t = malloc(sizeof(*t));
+	if (!t)
+		fuzz_die("out of memory");
+	uint64_t accepted = 0, clean_rounds = 0;
+	for (uint64_t r = 0; r < rounds; r++) {
+		uint64_t seed = first + r, rng = seed;
+		fuzz_round_start(seed);
+		fuzz_set(&b, seedbuf.p, seedbuf.n);
+		int nmut = (int)fuzz_below(&rng, 9); /* 0: the clean trace */
+		for (int i = 0; i < nmut; i++)
+			fuzz_mutate_text(&rng, &b, dict);
+		fuzz_write_file(path, &b);
+		bool check_kernel = fuzz_below(&rng, 2);
+		err[0] = 0;
+		int rc = trace_read(path, t, check_kernel, err, sizeof(err));
+		if (rc != 0 && (rc != -1 || !err[0] || !memchr(err, 0, sizeof(err)))) {
+			fprintf(stderr, "fuzz_trace: seed %llu: refused without a reason (%d)\n",
+				(unsigned long long)seed, rc);
+			return 1;
+		}
+		if (rc == 0)
+			check_accepted(t, seed), accepted++;
+		if (nmut == 0 && (clean_rounds++, rc != 0)) {
+			fprintf(stderr, "fuzz_trace: seed %llu: the clean trace is refused: %s\n",
+				(unsigned long long)seed, err);
+			return 1;
+		}
+	}
+	alarm(0);
+	uint8_t h[16], want[16];
+	make_file(path, 8192, 1); /* the kernel's content, to compare */
+	if (!identity_file_hash(path, want) || !identity_file_hash(kernel, h) ||
+	    memcmp(h, want, 16))
+		fuzz_die("the kernel file changed");
+	printf("fuzz_trace: %llu rounds from seed %llu: %llu accepted (%llu unmutated), the rest "
+	       "refused with a reason\n",
+	       (unsigned long long)rounds, (unsigned long long)first, (unsigned long long)accepted,
+	       (unsigned long long)clean_rounds);
+	for (int i = 0; i < 2; i++)
+		remove(img[i]);
+	remove(kernel), remove(initrd), remove(path), rmdir(dir);
+	free(t), free(b.p), free(seedbuf.p);
+	return 0;
+}
