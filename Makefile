@@ -143,4 +143,5 @@ bench: build/themis build/bench_fork guest
 	bench/boot/run.sh --build build
 	build/bench_fork build
 	bench/check/run.sh --build build
+	bench/check/replay.sh --build build
 	bench/lens/run.sh --build build

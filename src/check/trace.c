@@ -134,7 +134,7 @@ static int check_files(const char *path, struct trace *t, bool check_kernel, cha
 	}
 	if (!rc && identity_diff(&t->id, now, parts, why, sizeof(why))) {
 		snprintf(err, errlen,
-			 "the trace's %s changed since it was recorded (another configuration: "
+			 "%s changed since the trace was recorded (another configuration: "
 			 "rebuild it as it was, or record the trace again)",
 			 why);
 		rc = -1;

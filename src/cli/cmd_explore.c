@@ -786,6 +786,18 @@ int cmd_replay(int argc, char **argv)
 		t->m.kernel = a.kernel; /* the same operations on another kernel */
 	if (ok)
 		t->m.clock_host = a.clock_host;
+	/* Hashes are comparable only between runs of one build: another's
+	 * passes would all be "different" for no reason of the trace's. */
+	if (ok && a.passes && t->build != TRACE_BUILD_SAME) {
+		snprintf(err, sizeof(err),
+			 "%s: --passes compares whole-machine hashes, which only the build that "
+			 "recorded the trace reproduces (%s); replay it without --passes, or "
+			 "record it again",
+			 a.file,
+			 t->build == TRACE_BUILD_OTHER ? "this one is another build"
+						       : "the trace does not name its build");
+		ok = false;
+	}
 	if (ok && t->build != TRACE_BUILD_SAME)
 		fprintf(stderr,
 			"themis: warning: %s: the operations replay the same, but the run may not "

@@ -271,7 +271,7 @@ if [ -n "$good" ]; then
 	grep -v '^end$' "$good" >"$work/noend.trace"
 	sed 's/^\(image ext4 [^ ]*\) .*/\1 00000000000000000000000000000000/' "$good" >"$work/other.trace"
 	expect 2 "damaged trace" -- "$themis" replay "$work/noend.trace"
-	expect 2 "changed since it was recorded" -- "$themis" replay "$work/other.trace"
+	expect 2 "changed since the trace was recorded" -- "$themis" replay "$work/other.trace"
 fi
 truncate -s 1M "$work/tiny.img"
 printf 'not a trace\n' >"$work/bad.trace"

@@ -7,7 +7,8 @@
 #     process leaks into the machine);
 #   - with the host's clock (--clock host) the passes differ: the one
 #     nondeterminism a user can opt into shows in the hash;
-#   - bad input: exit 2.
+#   - bad input: exit 2 (among it a trace from another build, whose hashes
+#     cannot match, and one whose kernel changed).
 #   tests/check/test_replay.sh [BUILD_DIR]
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -51,6 +52,12 @@ st=$?
 	ok "with the host's clock the passes differ (exit 1)" ||
 	{ fail "--clock host: exit $st"; cat "$work/ph"; }
 
+# Another build's trace: its hashes mean nothing here. A trace whose
+# kernel changed since: refused before anything runs.
+sed 's/^build .*/build 00000000000000000000000000000000/' "$trace" >"$work/other.trace"
+expect 2 "only the build that recorded the trace" -- "$themis" replay "$work/other.trace" --passes 2
+sed 's/^\(kernel .*\) [0-9a-f]*$/\1 00000000000000000000000000000000/' "$trace" >"$work/kernel.trace"
+expect 2 "the kernel (.*) changed since the trace was recorded" -- "$themis" replay "$work/kernel.trace" --passes 2
 expect 2 "needs a count" -- "$themis" replay "$trace" --passes 0
 expect 2 "go with --passes" -- "$themis" replay "$trace" --hash-every-op
 expect 2 "takes only 'host'" -- "$themis" replay "$trace" --passes 2 --clock 2030-01-01T00:00:00Z
