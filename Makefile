@@ -84,11 +84,12 @@ test-fuzz: $(FUZZ_BINS)
 	build/asan/fuzz_snapshot 1000 1
 	build/asan/fuzz_agent 20000 1
 
-# Seeds start past the ones test-fuzz covers.
-fuzz: $(FUZZ_BINS)
-	@for f in $(FUZZERS); do echo "== fuzz_$$f $(FUZZ_ROUNDS)"; \
-	  t0=$$(date +%s); build/asan/fuzz_$$f $(FUZZ_ROUNDS) 1000001 || exit 1; \
-	  echo "fuzz_$$f: $$(( $$(date +%s) - t0 )) s"; done
+# Seeds start past the ones test-fuzz covers; `make -j2 fuzz` runs two
+# fuzzers at a time.
+fuzz: $(FUZZERS:%=fuzz-%)
+fuzz-%: build/asan/fuzz_%
+	@t0=$$(date +%s); build/asan/fuzz_$* $(FUZZ_ROUNDS) 1000001 && \
+	  echo "fuzz_$*: $(FUZZ_ROUNDS) rounds in $$(( $$(date +%s) - t0 )) s"
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_*.c))
 
