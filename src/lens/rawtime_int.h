@@ -14,10 +14,18 @@
 	X(ext2, rawtime_ext)                                                                       \
 	X(ext3, rawtime_ext)                                                                       \
 	X(ext4, rawtime_ext)                                                                       \
-	X(xfs, rawtime_xfs)
+	X(xfs, rawtime_xfs)                                                                        \
+	X(btrfs, rawtime_btrfs)                                                                    \
+	X(f2fs, rawtime_f2fs)                                                                      \
+	X(jfs, rawtime_jfs)                                                                        \
+	X(nilfs2, rawtime_nilfs2)                                                                  \
+	X(minix, rawtime_minix)                                                                    \
+	X(vfat, rawtime_vfat)                                                                      \
+	X(exfat, rawtime_exfat)
 
 /* Fill out for the file (name, ino): 0, or -1 with lb_fail. */
 typedef int rawtime_fn(struct lb *b, const char *name, uint64_t ino, struct rawtime *out);
-rawtime_fn rawtime_ext, rawtime_xfs;
+rawtime_fn rawtime_ext, rawtime_xfs, rawtime_btrfs, rawtime_f2fs, rawtime_jfs, rawtime_nilfs2,
+    rawtime_minix, rawtime_vfat, rawtime_exfat;
 
 #endif

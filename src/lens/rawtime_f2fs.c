@@ -1,0 +1,44 @@
+/* rawtime_f2fs.c - f2fs's stored mtime (Linux's include/linux/f2fs_fs.h,
+ * struct f2fs_inode; fs/f2fs/inode.c's do_read_inode): the inode's node
+ * block is found by its number (an inode's node id is its inode number)
+ * through the valid checkpoint's NAT (layout_f2fs_node). i_mtime is an
+ * le64 of signed seconds, i_mtime_nsec an le32 of nanoseconds; i_ctime
+ * and i_ctime_nsec likewise. */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "rawtime_int.h"
+
+#define I_CTIME	     40
+#define I_MTIME	     48
+#define I_CTIME_NSEC 60
+#define I_MTIME_NSEC 64
+
+static void decode(const uint8_t *in, int at, int nsat, const char *name, int64_t *sec,
+		   uint32_t *nsec, char *fields, size_t cap)
+{
+	uint64_t s = lb_le64(in + at);
+	*sec = (int64_t)s;
+	*nsec = lb_le32(in + nsat);
+	snprintf(fields, cap, "i_%s=0x%016" PRIx64 " i_%s_nsec=%u", name, s, name, *nsec);
+}
+
+int rawtime_f2fs(struct lb *b, const char *name, uint64_t ino, struct rawtime *out)
+{
+	(void)name;
+	if (ino > UINT32_MAX)
+		return lb_fail(b, "inode %" PRIu64 " is outside the node ids", ino);
+	uint8_t *in = malloc(4096);
+	if (!in)
+		return lb_fail(b, "out of memory");
+	int rc = layout_f2fs_node(b, (uint32_t)ino, in);
+	if (!rc) {
+		decode(in, I_MTIME, I_MTIME_NSEC, "mtime", &out->sec, &out->nsec, out->fields,
+		       sizeof(out->fields));
+		decode(in, I_CTIME, I_CTIME_NSEC, "ctime", &out->csec, &out->cnsec, out->cfields,
+		       sizeof(out->cfields));
+		out->have_ctime = true;
+	}
+	free(in);
+	return rc;
+}
