@@ -14,12 +14,12 @@
 #define INODE_CTIME 124
 #define INODE_MTIME 136
 
-static void decode(const uint8_t *t, const char *name, int64_t *sec, uint32_t *nsec, char *fields,
-		   size_t cap)
+/* A struct btrfs_timespec: le64 seconds, le32 nanoseconds. */
+static void decode(struct rawtime *out, bool ctime, const uint8_t *t)
 {
-	*sec = (int64_t)lb_le64(t);
-	*nsec = lb_le32(t + 8);
-	snprintf(fields, cap, "%s.sec=0x%016" PRIx64 " %s.nsec=%u", name, lb_le64(t), name, *nsec);
+	const char *name = ctime ? "ctime" : "mtime";
+	rawtime_set(out, ctime, (int64_t)lb_le64(t), lb_le32(t + 8),
+		    "%s.sec=0x%016" PRIx64 " %s.nsec=%u", name, lb_le64(t), name, lb_le32(t + 8));
 }
 
 int rawtime_btrfs(struct lb *b, const char *name, uint64_t ino, struct rawtime *out)
@@ -31,9 +31,7 @@ int rawtime_btrfs(struct lb *b, const char *name, uint64_t ino, struct rawtime *
 		return -1;
 	if (len < INODE_BYTES)
 		return lb_fail(b, "inode item of %" PRIu64 " holds %u bytes", ino, len);
-	decode(in + INODE_MTIME, "mtime", &out->sec, &out->nsec, out->fields, sizeof(out->fields));
-	decode(in + INODE_CTIME, "ctime", &out->csec, &out->cnsec, out->cfields,
-	       sizeof(out->cfields));
-	out->have_ctime = true;
+	decode(out, false, in + INODE_MTIME);
+	decode(out, true, in + INODE_CTIME);
 	return 0;
 }

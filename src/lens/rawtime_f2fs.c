@@ -14,15 +14,6 @@
 #define I_CTIME_NSEC 60
 #define I_MTIME_NSEC 64
 
-static void decode(const uint8_t *in, int at, int nsat, const char *name, int64_t *sec,
-		   uint32_t *nsec, char *fields, size_t cap)
-{
-	uint64_t s = lb_le64(in + at);
-	*sec = (int64_t)s;
-	*nsec = lb_le32(in + nsat);
-	snprintf(fields, cap, "i_%s=0x%016" PRIx64 " i_%s_nsec=%u", name, s, name, *nsec);
-}
-
 int rawtime_f2fs(struct lb *b, const char *name, uint64_t ino, struct rawtime *out)
 {
 	(void)name;
@@ -33,11 +24,8 @@ int rawtime_f2fs(struct lb *b, const char *name, uint64_t ino, struct rawtime *o
 		return lb_fail(b, "out of memory");
 	int rc = layout_f2fs_node(b, (uint32_t)ino, in);
 	if (!rc) {
-		decode(in, I_MTIME, I_MTIME_NSEC, "mtime", &out->sec, &out->nsec, out->fields,
-		       sizeof(out->fields));
-		decode(in, I_CTIME, I_CTIME_NSEC, "ctime", &out->csec, &out->cnsec, out->cfields,
-		       sizeof(out->cfields));
-		out->have_ctime = true;
+		rawtime_le64_pair(out, false, in, I_MTIME, I_MTIME_NSEC);
+		rawtime_le64_pair(out, true, in, I_CTIME, I_CTIME_NSEC);
 	}
 	free(in);
 	return rc;

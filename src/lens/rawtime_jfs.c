@@ -10,13 +10,12 @@
 #define DI_CTIME 64
 #define DI_MTIME 72
 
-static void decode(const uint8_t *t, const char *name, int64_t *sec, uint32_t *nsec, char *fields,
-		   size_t cap)
+/* A struct timestruc_t: le32 seconds (unsigned), le32 nanoseconds. */
+static void decode(struct rawtime *out, bool ctime, const uint8_t *t)
 {
-	*sec = lb_le32(t);
-	*nsec = lb_le32(t + 4);
-	snprintf(fields, cap, "%s.tv_sec=0x%08x %s.tv_nsec=%u", name, lb_le32(t), name,
-		 lb_le32(t + 4));
+	const char *name = ctime ? "di_ctime" : "di_mtime";
+	rawtime_set(out, ctime, lb_le32(t), lb_le32(t + 4), "%s.tv_sec=0x%08x %s.tv_nsec=%u", name,
+		    lb_le32(t), name, lb_le32(t + 4));
 }
 
 int rawtime_jfs(struct lb *b, const char *name, uint64_t ino, struct rawtime *out)
@@ -27,9 +26,7 @@ int rawtime_jfs(struct lb *b, const char *name, uint64_t ino, struct rawtime *ou
 		return lb_fail(b, "inode %" PRIu64 " is outside the inodes", ino);
 	if (layout_jfs_inode(b, (uint32_t)ino, di))
 		return -1;
-	decode(di + DI_MTIME, "di_mtime", &out->sec, &out->nsec, out->fields, sizeof(out->fields));
-	decode(di + DI_CTIME, "di_ctime", &out->csec, &out->cnsec, out->cfields,
-	       sizeof(out->cfields));
-	out->have_ctime = true;
+	decode(out, false, di + DI_MTIME);
+	decode(out, true, di + DI_CTIME);
 	return 0;
 }

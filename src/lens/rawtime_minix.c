@@ -19,16 +19,12 @@ int rawtime_minix(struct lb *b, const char *name, uint64_t ino, struct rawtime *
 		return -1;
 	if (version == 1) {
 		uint32_t t = lb_le32(in + 8);
-		out->sec = out->csec = t;
-		snprintf(out->fields, sizeof(out->fields), "i_time=0x%08x (v1)", t);
-		snprintf(out->cfields, sizeof(out->cfields), "i_time=0x%08x (v1: one time)", t);
+		rawtime_set(out, false, t, 0, "i_time=0x%08x (v1)", t);
+		rawtime_set(out, true, t, 0, "i_time=0x%08x (v1: one time)", t);
 	} else {
 		uint32_t m = lb_le32(in + 16), c = lb_le32(in + 20);
-		out->sec = m;
-		out->csec = c;
-		snprintf(out->fields, sizeof(out->fields), "i_mtime=0x%08x (v%d)", m, version);
-		snprintf(out->cfields, sizeof(out->cfields), "i_ctime=0x%08x (v%d)", c, version);
+		rawtime_set(out, false, m, 0, "i_mtime=0x%08x (v%d)", m, version);
+		rawtime_set(out, true, c, 0, "i_ctime=0x%08x (v%d)", c, version);
 	}
-	out->have_ctime = true;
 	return 0;
 }
