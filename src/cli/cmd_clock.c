@@ -43,7 +43,8 @@ static const char clock_help[] =
     "                 before and after the remount, raw fields)\n"
     "  --raw IMG NAME INO   the mtime of the file NAME (root directory, inode\n"
     "                 number INO) as stored on the image IMG: the raw fields and\n"
-    "                 the time they decode to; IMG is only read\n"
+    "                 the time they decode to, then the ctime likewise where the\n"
+    "                 format stores one (not FAT, exfat); IMG is only read\n"
     "\n"
     "variants: VARIANTS\n"
     "\n"
@@ -79,7 +80,10 @@ static int clock_raw(int argc, char **argv)
 		fprintf(stderr, "themis: %s: %s\n", argv[0], err);
 		return EXIT_USAGE;
 	}
-	printf("%s %s mtime=%lld.%09u %s\n", fs, argv[1], (long long)t.sec, t.nsec, t.fields);
+	printf("%s %s mtime=%lld.%09u %s", fs, argv[1], (long long)t.sec, t.nsec, t.fields);
+	if (t.have_ctime)
+		printf(" ctime=%lld.%09u %s", (long long)t.csec, t.cnsec, t.cfields);
+	printf("\n");
 	return 0;
 }
 

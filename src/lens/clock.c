@@ -220,12 +220,18 @@ static int changes(struct virt *v, const char *fs, struct clock_result *r, char 
 		struct rawtime rt;
 		char rerr[160];
 		struct disk *d = &v->disks[0];
-		if (ino &&
-		    rawtime_mtime(fs, disk_read_bytes, d, d->size, "k0",
-				  strtoull(ino + 4, NULL, 10), &rt, rerr, sizeof(rerr)) == 0 &&
-		    rt.have_ctime)
+		int rc = ino ? rawtime_mtime(fs, disk_read_bytes, d, d->size, "k0",
+					     strtoull(ino + 4, NULL, 10), &rt, rerr, sizeof(rerr))
+			     : -1;
+		if (rc == 0 && rt.have_ctime)
 			r->change_raw[k] =
 			    (struct clock_time){.ok = true, .sec = rt.csec, .nsec = rt.cnsec};
+		else
+			r->change_raw_why = rc > 0 ? "no raw parser for the disk"
+					    : rc == 0
+						? "the format stores no ctime (stat shows the "
+						  "mtime)"
+						: "the stored ctime could not be read";
 	}
 	r->change_stat_distinct = distinct(r->change_stat, CLOCK_RAPID_WRITES);
 	r->change_raw_distinct = distinct(r->change_raw, CLOCK_RAPID_WRITES);
@@ -616,7 +622,9 @@ void clock_markdown(const struct clock_result *r, int n, FILE *f)
 				    ? "alike"
 				    : "the disk keeps what stat does not show");
 		else
-			fprintf(f, "no raw parser for the disk\n");
+			fprintf(f, "%s\n",
+				x->change_raw_why ? x->change_raw_why
+						  : "no raw parser for the disk");
 		if (x->clock_differs)
 			fprintf(f,
 				"- %s: %d files created after a settime store otherwise than "

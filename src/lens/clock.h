@@ -133,9 +133,10 @@ struct clock_result {
 	 * the disk by a remount: ctime as stat shows it and as stored. */
 	struct clock_time change_stat[CLOCK_RAPID_WRITES], change_raw[CLOCK_RAPID_WRITES];
 	int change_stat_distinct, change_raw_distinct;
-	bool consistent;    /* with the declared range and granularity */
-	char mismatch[200]; /* the first disagreement */
-	char warnings[512]; /* the kernel's lines about time, '\n'-separated */
+	const char *change_raw_why; /* when change_raw is not read: why (static text) */
+	bool consistent;	    /* with the declared range and granularity */
+	char mismatch[200];	    /* the first disagreement */
+	char warnings[512];	    /* the kernel's lines about time, '\n'-separated */
 	struct clock_try t[CLOCK_MAX_TRIES];
 	int n;
 	double seconds;

@@ -37,8 +37,19 @@ struct chunk {
 	uint64_t phys[MAX_STRIPES]; /* this device's copies */
 };
 
+/* An item layout_btrfs_item looks for, and what it found. */
+struct want {
+	uint64_t objectid;
+	uint8_t type;
+	uint64_t offset;
+	uint8_t *out;
+	uint32_t cap, len;
+	bool hit;
+};
+
 struct btrfs {
 	struct lb *b;
+	struct want *want;
 	uint8_t fsid[16];
 	uint64_t devid, total, nodesize;
 	struct chunk *chunks;
@@ -235,31 +246,33 @@ static int file_item(struct btrfs *x, const uint8_t *key, const uint8_t *data, u
 	return claim_logical(x, disk, n, "data", lb_le64(key));
 }
 
-int layout_btrfs(struct lb *b)
+/* Read and check the superblock (into sb), claim it and its mirrors, and
+ * load the chunk map (the sys_chunk_array, then the chunk tree): 0, or -1
+ * with b->err. btrfs_close frees what x holds either way. */
+static int btrfs_open(struct lb *b, struct btrfs *x, uint8_t sb[4096])
 {
-	struct btrfs x = {.b = b};
-	uint8_t sb[4096];
-	if (lb_read(b, SB_OFF, sb, sizeof(sb)))
+	*x = (struct btrfs){.b = b};
+	if (lb_read(b, SB_OFF, sb, 4096))
 		return -1;
 	uint32_t sectorsize = lb_le32(sb + 0x90), nodesize = lb_le32(sb + 0x94);
 	uint32_t sys_size = lb_le32(sb + 0xa0);
-	memcpy(x.fsid, lb_le64(sb + 0xbc) & (1u << 10) ? sb + 0x23b : sb + 0x20, 16);
-	x.devid = lb_le64(sb + 0xc9);
-	x.total = lb_le64(sb + 0xc9 + 8); /* this device's size */
-	x.nodesize = nodesize;
+	memcpy(x->fsid, lb_le64(sb + 0xbc) & (1u << 10) ? sb + 0x23b : sb + 0x20, 16);
+	x->devid = lb_le64(sb + 0xc9);
+	x->total = lb_le64(sb + 0xc9 + 8); /* this device's size */
+	x->nodesize = nodesize;
 	if (sectorsize < 512 || sectorsize > 65536 || (sectorsize & (sectorsize - 1)) ||
 	    nodesize < sectorsize || nodesize > 65536 || (nodesize & (nodesize - 1)))
 		return lb_fail(b, "sector size %u, node size %u in the superblock", sectorsize,
 			       nodesize);
 	if (sys_size > 2048)
 		return lb_fail(b, "sys_chunk_array of %u bytes", sys_size);
-	if (x.total > b->size)
+	if (x->total > b->size)
 		return lb_fail(b,
 			       "device of %" PRIu64 " bytes but the image holds %" PRIu64
 			       " bytes: truncated",
-			       x.total, b->size);
+			       x->total, b->size);
 	b->l->block_size = sectorsize;
-	x.budget = 4 * (b->size / nodesize) + 64; /* snapshots share nodes */
+	x->budget = 4 * (b->size / nodesize) + 64; /* snapshots share nodes */
 	int rc = lb_add(b, SB_OFF, 4096, "superblock", 0, 0);
 	for (int i = 1; i < 3 && !rc; i++) {
 		uint64_t at = 0x4000ull << (12 * i); /* 64 MiB, 256 GiB */
@@ -267,9 +280,9 @@ int layout_btrfs(struct lb *b)
 			rc = lb_add(b, at, 4096, "superblock-backup", 0, 0);
 	}
 	for (int i = 0; i < MAX_LEVEL && !rc; i++)
-		if (!(x.buf[i] = malloc(nodesize)))
+		if (!(x->buf[i] = malloc(nodesize)))
 			rc = lb_fail(b, "out of memory");
-	/* The system chunks, then the chunk tree, then the trees of the root tree. */
+	/* The system chunks, then the chunk tree. */
 	for (uint32_t at = 0; !rc && at < sys_size;) {
 		if (sys_size - at < 17 + 48) {
 			rc = lb_fail(b, "sys_chunk_array ends inside an item");
@@ -281,20 +294,78 @@ int layout_btrfs(struct lb *b)
 			rc = lb_fail(b, "sys_chunk_array item at %u is not a chunk", at);
 			break;
 		}
-		rc = add_chunk(&x, lb_le64(key + 9), c, len);
+		rc = add_chunk(x, lb_le64(key + 9), c, len);
 		at += 17 + (uint32_t)len;
 	}
 	if (!rc)
-		rc = walk_tree(&x, lb_le64(sb + 0x58), sb[0xc7], chunk_item);
+		rc = walk_tree(x, lb_le64(sb + 0x58), sb[0xc7], chunk_item);
+	return rc;
+}
+
+static void btrfs_close(struct btrfs *x)
+{
+	for (int i = 0; i < MAX_LEVEL; i++)
+		free(x->buf[i]);
+	free(x->chunks);
+	free(x->roots);
+}
+
+/* The item layout_btrfs_item looks for: the root tree's ROOT_ITEM of the
+ * tree first (its root in x->roots), then the key in that tree. */
+static int find_item(struct btrfs *x, const uint8_t *key, const uint8_t *data, uint32_t len,
+		     uint64_t owner)
+{
+	(void)owner;
+	const struct want *w = x->want;
+	if (lb_le64(key) != w->objectid || key[8] != w->type || lb_le64(key + 9) != w->offset)
+		return 0;
+	if (w->hit)
+		return lb_fail(x->b, "item (%" PRIu64 " %u %" PRIu64 ") twice", w->objectid,
+			       w->type, w->offset);
+	x->want->hit = true;
+	x->want->len = len < w->cap ? len : w->cap;
+	memcpy(w->out, data, x->want->len);
+	return 0;
+}
+
+int layout_btrfs_item(struct lb *b, uint64_t tree, uint64_t objectid, uint8_t type, uint64_t offset,
+		      uint8_t *out, uint32_t cap, uint32_t *len)
+{
+	struct btrfs x;
+	uint8_t sb[4096];
+	uint8_t root[239] = {0};
+	struct want w = {tree, ROOT_ITEM, 0, root, sizeof(root), 0, false};
+	int rc = btrfs_open(b, &x, sb);
+	x.want = &w;
+	if (!rc)
+		rc = walk_tree(&x, lb_le64(sb + 0x50), sb[0xc6], find_item);
+	if (!rc && (!w.hit || w.len < sizeof(root)))
+		rc = lb_fail(b, "no root item of tree %" PRIu64, tree);
+	uint64_t bytenr = lb_le64(root + 176);
+	int level = root[238];
+	w = (struct want){objectid, type, offset, out, cap, 0, false};
+	if (!rc)
+		rc = walk_tree(&x, bytenr, level, find_item);
+	if (!rc && !w.hit)
+		rc = lb_fail(b, "no item (%" PRIu64 " %u %" PRIu64 ") in tree %" PRIu64, objectid,
+			     type, offset, tree);
+	*len = w.len;
+	btrfs_close(&x);
+	return rc;
+}
+
+int layout_btrfs(struct lb *b)
+{
+	struct btrfs x;
+	uint8_t sb[4096];
+	int rc = btrfs_open(b, &x, sb);
+	/* The trees of the root tree, then a log tree. */
 	if (!rc)
 		rc = walk_tree(&x, lb_le64(sb + 0x50), sb[0xc6], root_item);
 	for (size_t i = 0; i < x.nroots && !rc; i++)
 		rc = walk_tree(&x, x.roots[2 * i], (int)x.roots[2 * i + 1], file_item);
 	if (!rc && lb_le64(sb + 0x60)) /* a log tree, left by an fsync before a crash */
 		rc = walk_tree(&x, lb_le64(sb + 0x60), sb[0xc8], NULL);
-	for (int i = 0; i < MAX_LEVEL; i++)
-		free(x.buf[i]);
-	free(x.chunks);
-	free(x.roots);
+	btrfs_close(&x);
 	return rc;
 }

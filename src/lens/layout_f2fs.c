@@ -110,6 +110,8 @@ struct f2fs {
 	uint32_t feature, payload;
 	uint64_t main_blk, main_blocks, main_segs;
 	uint64_t sit_blk, sit_blocks, nat_blk, nat_blocks; /* blocks of one copy */
+	uint64_t bs, cp_blk, cp_blocks;			   /* the checkpoint area */
+	bool walkable;					   /* the geometry Linux mounts */
 	uint64_t cp_start;				   /* the valid pack's first block */
 	uint8_t *cp;					   /* its checkpoint block and payload */
 	const uint8_t *sit_bitmap, *nat_bitmap;
@@ -550,10 +552,14 @@ static int claim_segments(struct f2fs *f)
 	return run_flush(f);
 }
 
-/* The block-level map of the main area, after the fixed areas. */
-static int walk_main(struct f2fs *f, uint64_t cp_blk, uint64_t cp_blocks)
+/* The valid checkpoint, the buffers and the journals: 1 ready, 0 when no
+ * checkpoint pack is valid (or the geometry is not the one Linux mounts),
+ * -1 error. */
+static int f2fs_load(struct f2fs *f)
 {
-	int rc = load_checkpoint(f, cp_blk, cp_blocks);
+	if (!f->walkable)
+		return 0;
+	int rc = load_checkpoint(f, f->cp_blk, f->cp_blocks);
 	if (rc <= 0)
 		return rc;
 	f->nat_buf = malloc(BLK);
@@ -567,21 +573,30 @@ static int walk_main(struct f2fs *f, uint64_t cp_blk, uint64_t cp_blocks)
 		f->node[i] = nodes + i * BLK;
 	f->nat_cached = f->sit_cached = UINT64_MAX;
 	f->budget = 2 * f->main_blocks + 1024;
-	rc = load_journals(f);
-	if (!rc)
-		rc = find_inodes(f);
+	return load_journals(f) ? -1 : 1;
+}
+
+/* The block-level map of the main area, after the fixed areas. */
+static int walk_main(struct f2fs *f)
+{
+	int rc = f2fs_load(f);
+	if (rc <= 0)
+		return rc;
+	rc = find_inodes(f);
 	for (size_t i = 0; i < f->n_inodes && !rc; i++)
 		rc = walk_inode(f, f->inodes[i][0], f->inodes[i][1]);
 	if (!rc)
 		rc = run_flush(f);
 	if (!rc)
 		rc = claim_segments(f);
-	free(nodes);
 	return rc;
 }
 
-int layout_f2fs(struct lb *b)
+/* Read and check the superblock, claim the fixed areas, and set up f:
+ * 0, or -1 with b->err. f2fs_close frees what f holds either way. */
+static int f2fs_open(struct lb *b, struct f2fs *f)
 {
+	*f = (struct f2fs){.b = b};
 	uint8_t sb[SB_BYTES];
 	if (lb_read(b, 1024, sb, sizeof(sb)))
 		return -1;
@@ -611,7 +626,6 @@ int layout_f2fs(struct lb *b)
 	if (lb_add(b, 1024, bs - 1024, "superblock", 0, 0) ||
 	    lb_add(b, bs + 1024, bs - 1024, "superblock-backup", 0, 0))
 		return -1;
-	int rc = 0;
 	uint64_t prev = lb_le32(sb + 72); /* segment0_blkaddr */
 	for (size_t i = 0; i < NAREAS; i++) {
 		at[i] = lb_le32(sb + areas[i].addr), n[i] = lb_le32(sb + areas[i].count);
@@ -624,8 +638,9 @@ int layout_f2fs(struct lb *b)
 			return -1;
 		prev = at[i];
 	}
-	struct f2fs f = {
+	*f = (struct f2fs){
 	    .b = b,
+	    .bs = bs,
 	    .feature = lb_le32(sb + SB_FEATURE),
 	    .payload = lb_le32(sb + SB_CP_PAYLOAD),
 	    .main_blk = at[MAIN],
@@ -635,17 +650,56 @@ int layout_f2fs(struct lb *b)
 	    .sit_blocks = n[SIT] / 2 << log_seg,
 	    .nat_blk = at[NAT],
 	    .nat_blocks = n[NAT] / 2 << log_seg,
+	    .cp_blk = at[CP],
+	    .cp_blocks = n[CP] << log_seg,
 	};
 	/* Linux mounts only 4 KiB blocks in 512-block segments; the payload
 	 * must leave the pack room for its summaries and tail. */
-	if (bs == BLK && (1u << log_seg) == SEG_BLOCKS && f.payload < SEG_BLOCKS - 8)
-		rc = walk_main(&f, at[CP], n[CP] << log_seg);
+	f->walkable = bs == BLK && (1u << log_seg) == SEG_BLOCKS && f->payload < SEG_BLOCKS - 8;
+	return 0;
+}
+
+static void f2fs_close(struct f2fs *f)
+{
+	free(f->cp);
+	free(f->nat_buf);
+	free(f->sit_buf);
+	free(f->node[0]);
+	free(f->inodes);
+}
+
+int layout_f2fs_node(struct lb *b, uint32_t nid, uint8_t out[4096])
+{
+	struct f2fs f;
+	uint32_t addr;
+	int rc = f2fs_open(b, &f);
+	if (!rc) {
+		rc = f2fs_load(&f);
+		if (!rc)
+			rc = lb_fail(b, "no valid checkpoint (or blocks Linux does not mount)");
+		else if (rc > 0)
+			rc = read_node(&f, nid, nid, 0, &addr);
+		if (!rc)
+			rc = lb_fail(b, "no inode %u in the NAT (or its node block disowns it)",
+				     nid);
+		else if (rc > 0) {
+			memcpy(out, f.node[0], BLK);
+			rc = 0;
+		}
+	}
+	f2fs_close(&f);
+	return rc;
+}
+
+int layout_f2fs(struct lb *b)
+{
+	struct f2fs f;
+	int rc = f2fs_open(b, &f);
+	if (!rc)
+		rc = walk_main(&f);
 	/* Last, what the walk left unnamed (all of it when it could not run). */
 	if (!rc)
-		rc = lb_add(b, at[MAIN] * bs, n[MAIN] * seg, "main-area", 0, 0);
-	free(f.cp);
-	free(f.nat_buf);
-	free(f.sit_buf);
-	free(f.inodes);
+		rc = lb_add(b, f.main_blk * f.bs, f.main_blocks * f.bs, "main-area", 0, 0);
+	f2fs_close(&f);
 	return rc;
 }

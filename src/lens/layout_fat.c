@@ -153,7 +153,14 @@ static int load_fat(struct fat *f, uint64_t off, uint64_t bytes)
 	return lb_read(f->b, off, f->table, bytes);
 }
 
-int layout_vfat(struct lb *b)
+/* vfat's boot sector: what the walk needs besides struct fat. */
+struct vfat_geo {
+	uint32_t bps, reserved, nfats, fsinfo, backup, root;
+	uint64_t fatsz, rootsecs;
+};
+
+/* Read and check vfat's boot sector into f and g: 0, or -1 with b->err. */
+static int vfat_open(struct lb *b, struct fat *f, struct vfat_geo *g)
 {
 	uint8_t bs[512];
 	if (lb_read(b, 0, bs, sizeof(bs)))
@@ -178,36 +185,63 @@ int layout_vfat(struct lb *b)
 	if (datasec >= total)
 		return lb_fail(b, "no data area: %" PRIu64 " metadata sectors of %" PRIu64, datasec,
 			       total);
-	struct fat f = {.b = b, .csize = (uint64_t)bps * spc, .heap = datasec * bps};
+	*f = (struct fat){.b = b, .csize = (uint64_t)bps * spc, .heap = datasec * bps};
 	uint64_t n = (total - datasec) / spc;
-	f.nclus = n > 0x0ffffff5 ? 0x0ffffff5 : (uint32_t)n;
-	f.bits = f.nclus < 4085 ? 12 : f.nclus < 65525 ? 16 : 32;
+	f->nclus = n > 0x0ffffff5 ? 0x0ffffff5 : (uint32_t)n;
+	f->bits = f->nclus < 4085 ? 12 : f->nclus < 65525 ? 16 : 32;
+	*g = (struct vfat_geo){.bps = bps,
+			       .reserved = reserved,
+			       .nfats = nfats,
+			       .fsinfo = lb_le16(bs + 48),
+			       .backup = lb_le16(bs + 50),
+			       .root = lb_le32(bs + 44),
+			       .fatsz = fatsz,
+			       .rootsecs = rootsecs};
+	return 0;
+}
+
+/* Load the FAT and read the root directory (claimed as such): FAT32's
+ * chain, or FAT12/16's fixed area, into a malloc'd *root of *len bytes. */
+static int vfat_root(struct fat *f, const struct vfat_geo *g, uint8_t **root, uint64_t *len)
+{
+	*root = NULL;
+	*len = 0;
+	if (load_fat(f, (uint64_t)g->reserved * g->bps, g->fatsz * g->bps))
+		return -1;
+	if (f->bits == 32)
+		return claim_chain(f, g->root, false, 0, "directory", root, len);
+	*len = g->rootsecs * g->bps;
+	*root = malloc(*len ? *len : 1);
+	return *root ? lb_read(f->b, (g->reserved + g->nfats * g->fatsz) * g->bps, *root, *len)
+		     : lb_fail(f->b, "out of memory");
+}
+
+int layout_vfat(struct lb *b)
+{
+	struct fat f;
+	struct vfat_geo g;
+	if (vfat_open(b, &f, &g))
+		return -1;
+	uint32_t bps = g.bps;
 	b->l->block_size = (uint32_t)f.csize;
 	int rc = lb_add(b, 0, bps, "superblock", 0, 0);
 	if (!rc && f.bits == 32) {
-		uint32_t fsinfo = lb_le16(bs + 48), backup = lb_le16(bs + 50);
-		if (fsinfo && fsinfo < reserved)
-			rc = lb_add(b, (uint64_t)fsinfo * bps, bps, "fsinfo", 0, 0);
-		if (!rc && backup && backup + 1 < reserved && backup != fsinfo)
-			rc = lb_add(b, (uint64_t)backup * bps, 2 * bps, "superblock-backup", 0, 0);
+		if (g.fsinfo && g.fsinfo < g.reserved)
+			rc = lb_add(b, (uint64_t)g.fsinfo * bps, bps, "fsinfo", 0, 0);
+		if (!rc && g.backup && g.backup + 1 < g.reserved && g.backup != g.fsinfo)
+			rc =
+			    lb_add(b, (uint64_t)g.backup * bps, 2 * bps, "superblock-backup", 0, 0);
 	}
-	for (uint32_t i = 0; i < nfats && !rc; i++)
-		rc = lb_add(b, (reserved + i * fatsz) * bps, fatsz * bps, i ? "fat-backup" : "fat",
-			    0, 0);
-	if (!rc && rootsecs)
-		rc = lb_add(b, (reserved + nfats * fatsz) * bps, rootsecs * bps, "directory", 0, 0);
-	if (!rc)
-		rc = load_fat(&f, (uint64_t)reserved * bps, fatsz * bps);
+	for (uint32_t i = 0; i < g.nfats && !rc; i++)
+		rc = lb_add(b, (g.reserved + i * g.fatsz) * bps, g.fatsz * bps,
+			    i ? "fat-backup" : "fat", 0, 0);
+	if (!rc && g.rootsecs)
+		rc = lb_add(b, (g.reserved + g.nfats * g.fatsz) * bps, g.rootsecs * bps,
+			    "directory", 0, 0);
 	uint8_t *root = NULL;
 	uint64_t rootlen = 0;
-	if (!rc && f.bits == 32) {
-		rc = claim_chain(&f, lb_le32(bs + 44), false, 0, "directory", &root, &rootlen);
-	} else if (!rc) {
-		rootlen = rootsecs * bps;
-		root = malloc(rootlen ? rootlen : 1);
-		rc = root ? lb_read(b, (reserved + nfats * fatsz) * bps, root, rootlen)
-			  : lb_fail(b, "out of memory");
-	}
+	if (!rc)
+		rc = vfat_root(&f, &g, &root, &rootlen);
 	if (!rc)
 		rc = vfat_dir(&f, root, rootlen, 0);
 	if (!rc)
@@ -265,15 +299,22 @@ static int exfat_dir(struct fat *f, const uint8_t *d, uint64_t len, int depth)
 	return 0;
 }
 
-int layout_exfat(struct lb *b)
+/* exfat's boot sector: what the walk needs besides struct fat. */
+struct exfat_geo {
+	uint64_t ss; /* bytes per sector */
+	uint32_t root, fatoff, fatlen, nfats;
+};
+
+/* Read and check exfat's boot sector into f and g: 0, or -1 with b->err. */
+static int exfat_open(struct lb *b, struct fat *f, struct exfat_geo *g)
 {
 	uint8_t bs[512];
 	if (lb_read(b, 0, bs, sizeof(bs)))
 		return -1;
 	uint64_t vollen = lb_le64(bs + 72);
-	uint32_t fatoff = lb_le32(bs + 80), fatlen = lb_le32(bs + 84);
-	uint32_t heapoff = lb_le32(bs + 88), nclus = lb_le32(bs + 92), root = lb_le32(bs + 96);
-	uint32_t sshift = bs[108], cshift = bs[109], nfats = bs[110];
+	uint32_t heapoff = lb_le32(bs + 88), nclus = lb_le32(bs + 92);
+	uint32_t sshift = bs[108], cshift = bs[109];
+	uint32_t fatoff = lb_le32(bs + 80), fatlen = lb_le32(bs + 84), nfats = bs[110];
 	if (sshift < 9 || sshift > 12 || cshift > 25 - sshift || (nfats != 1 && nfats != 2))
 		return lb_fail(b, "sector shift %u, cluster shift %u, %u FATs in the boot sector",
 			       sshift, cshift, nfats);
@@ -283,33 +324,53 @@ int layout_exfat(struct lb *b)
 			       "%" PRIu64 " sectors of %" PRIu64 " bytes but the image holds "
 			       "%" PRIu64 " bytes: truncated",
 			       vollen, ss, b->size);
-	struct fat f = {.b = b,
-			.exfat = true,
-			.bits = 32,
-			.csize = ss << cshift,
-			.heap = (uint64_t)heapoff * ss,
-			.nclus = nclus};
+	*f = (struct fat){.b = b,
+			  .exfat = true,
+			  .bits = 32,
+			  .csize = ss << cshift,
+			  .heap = (uint64_t)heapoff * ss,
+			  .nclus = nclus};
 	if (fatoff < 24 || (uint64_t)fatoff + (uint64_t)fatlen * nfats > heapoff ||
 	    heapoff + ((uint64_t)nclus << cshift) > vollen)
 		return lb_fail(b,
 			       "FAT at sector %u (%u sectors), heap at %u of %u clusters, in a "
 			       "volume of %" PRIu64 " sectors",
 			       fatoff, fatlen, heapoff, nclus, vollen);
+	*g = (struct exfat_geo){ss, lb_le32(bs + 96), fatoff, fatlen, nfats};
+	return 0;
+}
+
+/* Load the FAT and read the root directory's chain (claimed as such)
+ * into a malloc'd *dir of *len bytes. */
+static int exfat_root(struct fat *f, const struct exfat_geo *g, uint8_t **dir, uint64_t *len)
+{
+	*dir = NULL;
+	*len = 0;
+	if (load_fat(f, (uint64_t)g->fatoff * g->ss, (uint64_t)g->fatlen * g->ss))
+		return -1;
+	return claim_chain(f, g->root, false, 0, "directory", dir, len);
+}
+
+int layout_exfat(struct lb *b)
+{
+	struct fat f;
+	struct exfat_geo g;
+	if (exfat_open(b, &f, &g))
+		return -1;
+	uint64_t ss = g.ss;
 	b->l->block_size = (uint32_t)f.csize;
 	int rc = lb_add(b, 0, ss, "superblock", 0, 0);
 	if (!rc)
 		rc = lb_add(b, ss, 11 * ss, "boot-region", 0, 0);
 	if (!rc)
 		rc = lb_add(b, 12 * ss, 12 * ss, "superblock-backup", 0, 0);
-	for (uint32_t i = 0; i < nfats && !rc; i++)
-		rc = lb_add(b, ((uint64_t)fatoff + (uint64_t)i * fatlen) * ss,
-			    (uint64_t)fatlen * ss, i ? "fat-backup" : "fat", 0, 0);
-	if (!rc)
-		rc = load_fat(&f, (uint64_t)fatoff * ss, (uint64_t)fatlen * ss);
+	for (uint32_t i = 0; i < g.nfats && !rc; i++)
+		rc = lb_add(b, ((uint64_t)g.fatoff + (uint64_t)i * g.fatlen) * ss,
+			    (uint64_t)g.fatlen * ss, i ? "fat-backup" : "fat", 0, 0);
 	uint8_t *dir = NULL;
 	uint64_t dirlen = 0;
 	if (!rc)
-		rc = claim_chain(&f, root, false, 0, "directory", &dir, &dirlen);
+		rc = exfat_root(&f, &g, &dir, &dirlen);
 	if (!rc)
 		rc = exfat_dir(&f, dir, dirlen, 0);
 	if (!rc)
@@ -318,5 +379,26 @@ int layout_exfat(struct lb *b)
 	free(f.table);
 	free(f.seen);
 	free(f.bitmap);
+	return rc;
+}
+
+int layout_fat_root(struct lb *b, bool exfat, uint8_t **dir, uint64_t *len)
+{
+	struct fat f = {0};
+	struct vfat_geo vg = {0};
+	struct exfat_geo eg;
+	*dir = NULL;
+	*len = 0;
+	int rc = exfat ? exfat_open(b, &f, &eg) : vfat_open(b, &f, &vg);
+	if (!rc)
+		rc = exfat ? exfat_root(&f, &eg, dir, len) : vfat_root(&f, &vg, dir, len);
+	if (rc) {
+		free(*dir);
+		*dir = NULL;
+	}
+	if (!rc && !exfat && f.bits == 32 && !*len)
+		rc = lb_fail(b, "root directory at cluster %u outside the heap", vg.root);
+	free(f.table);
+	free(f.seen);
 	return rc;
 }

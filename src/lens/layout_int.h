@@ -74,6 +74,34 @@ static inline uint64_t lb_be64(const void *p)
 struct struct_ext2_filsys;
 int layout_ext_open(struct lb *b, struct struct_ext2_filsys **out);
 
+/* Shared with the raw timestamps (rawtime_FS.c): each walks its format
+ * as the layout parser does (claims made on the way go to b->l, which the
+ * raw-time reader leaves empty so they are dropped), and returns 0 or -1
+ * with b->err. */
+/* minix: inode `ino` (from 1) into in (a v1 inode fills 32 bytes, v2 and
+ * v3 64) and the format's version (1, 2 or 3). */
+int layout_minix_inode(struct lb *b, uint32_t ino, uint8_t in[64], int *version);
+/* vfat (exfat false) or exfat: the root directory's entries in a
+ * malloc'd *dir of *len bytes (the caller frees it). */
+int layout_fat_root(struct lb *b, bool exfat, uint8_t **dir, uint64_t *len);
+
+/* jfs: fileset inode `ino` (512 bytes) through the inode map's IAG. */
+int layout_jfs_inode(struct lb *b, uint32_t ino, uint8_t di[512]);
+
+/* f2fs: the inode block of inode `nid` (4096 bytes), through the valid
+ * checkpoint's NAT (its journal first). */
+int layout_f2fs_node(struct lb *b, uint32_t nid, uint8_t out[4096]);
+
+/* btrfs: the data of item (objectid, type, offset) of tree `tree` (5:
+ * the top-level subvolume), up to cap bytes into out, its length (up to
+ * cap) in *len; no such item is an error. */
+int layout_btrfs_item(struct lb *b, uint64_t tree, uint64_t objectid, uint8_t type, uint64_t offset,
+		      uint8_t *out, uint32_t cap, uint32_t *len);
+
+/* nilfs2: the first len bytes of inode `ino` in the ifile, its newest
+ * copy in the logs (the layout walk's: no DAT lookup). */
+int layout_nilfs2_inode(struct lb *b, uint64_t ino, uint8_t *out, uint32_t len);
+
 /* The parsers, one per on-disk format (ext2, ext3 and ext4 share one). */
 int layout_ext(struct lb *b);
 int layout_xfs(struct lb *b);

@@ -456,10 +456,12 @@ static int fixed_areas(struct lb *b, const uint8_t *sb, uint32_t bs)
 	return rc;
 }
 
-int layout_jfs(struct lb *b)
+/* Read and check the superblock (into sb) and set up j: 0, or -1 with
+ * b->err. jfs_close frees what it holds either way. */
+static int jfs_open(struct lb *b, struct jfs *j, uint8_t sb[256])
 {
-	uint8_t sb[256];
-	if (lb_read(b, 0x8000, sb, sizeof(sb)))
+	*j = (struct jfs){.b = b};
+	if (lb_read(b, 0x8000, sb, 256))
 		return -1;
 	uint64_t size = lb_le64(sb + 8); /* in physical blocks */
 	uint32_t bs = lb_le32(sb + 16), pbs = lb_le32(sb + 24);
@@ -472,16 +474,61 @@ int layout_jfs(struct lb *b)
 			       "%" PRIu64 " blocks of %u bytes but the image holds %" PRIu64
 			       " bytes: truncated",
 			       size, pbs, b->size);
-	b->l->block_size = bs;
-	b->l->inode_size = JFS_DISIZE;
-	if (fixed_areas(b, sb, bs))
-		return -1;
-	struct jfs j = {.b = b, .bs = bs, .blocks = b->size / bs};
-	while ((JFS_PSIZE / bs) >> (j.l2nbperpage + 1))
-		j.l2nbperpage++;
-	j.budget = j.blocks + 64;
-	j.page = malloc((JFS_DEPTH + 1) * sizeof(*j.page));
-	int rc = j.page ? 0 : lb_fail(b, "out of memory");
+	j->bs = bs;
+	j->blocks = b->size / bs;
+	while ((JFS_PSIZE / bs) >> (j->l2nbperpage + 1))
+		j->l2nbperpage++;
+	j->budget = j->blocks + 64;
+	j->page = malloc((JFS_DEPTH + 1) * sizeof(*j->page));
+	return j->page ? 0 : lb_fail(b, "out of memory");
+}
+
+static void jfs_close(struct jfs *j)
+{
+	free(j->page);
+	free(j->bmap.e);
+	free(j->imap.e);
+	free(j->iext);
+}
+
+int layout_jfs_inode(struct lb *b, uint32_t ino, uint8_t di[512])
+{
+	struct jfs j;
+	uint8_t sb[256];
+	int rc = jfs_open(b, &j, sb);
+	if (!rc)
+		rc = aggregate_files(&j);
+	uint8_t *pg = j.page ? j.page[0] : NULL;
+	/* The inode's IAG (4096 inodes each, a page after the control page),
+	 * its inode extent, its slot. */
+	if (!rc)
+		rc = map_page(&j, &j.imap, (uint64_t)(ino / 4096 + 1) << j.l2nbperpage, pg,
+			      "inode map");
+	uint64_t addr = 0, len = 0;
+	if (!rc)
+		pxd(pg + IAG_INOEXT + 8 * (ino % 4096 / JFS_INOSPEXT), &addr, &len);
+	if (!rc && (len != JFS_INOSPEXT * JFS_DISIZE / j.bs || !extent_ok(&j, addr, len)))
+		rc = lb_fail(b, "inode %u: inode extent at block %" PRIu64 " (%" PRIu64 " blocks)",
+			     ino, addr, len);
+	if (!rc)
+		rc = lb_read(b, addr * j.bs + (uint64_t)(ino % JFS_INOSPEXT) * JFS_DISIZE, di,
+			     JFS_DISIZE);
+	if (!rc && lb_le32(di + DI_NUMBER) != ino)
+		rc = lb_fail(b, "inode %u says it is inode %u", ino, lb_le32(di + DI_NUMBER));
+	jfs_close(&j);
+	return rc;
+}
+
+int layout_jfs(struct lb *b)
+{
+	struct jfs j;
+	uint8_t sb[256];
+	int rc = jfs_open(b, &j, sb);
+	if (!rc) {
+		b->l->block_size = j.bs;
+		b->l->inode_size = JFS_DISIZE;
+		rc = fixed_areas(b, sb, j.bs);
+	}
 	if (!rc)
 		rc = aggregate_files(&j);
 	if (!rc)
@@ -490,9 +537,6 @@ int layout_jfs(struct lb *b)
 		rc = fileset_inodes(&j);
 	if (!rc)
 		rc = free_blocks(&j);
-	free(j.page);
-	free(j.bmap.e);
-	free(j.imap.e);
-	free(j.iext);
+	jfs_close(&j);
 	return rc;
 }

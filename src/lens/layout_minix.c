@@ -26,6 +26,11 @@ struct minix {
 	uint64_t budget;
 };
 
+static uint64_t itable_blocks(const struct minix *m)
+{
+	return ((uint64_t)m->ninodes * m->isize + m->bs - 1) / m->bs;
+}
+
 static bool zone_ok(const struct minix *m, uint32_t z)
 {
 	return z >= m->firstzone && z < m->zones;
@@ -83,51 +88,74 @@ static int minix_inodes(struct minix *m)
 	return 0;
 }
 
-int layout_minix(struct lb *b)
+/* The superblock into m (version, geometry, the inode table's place),
+ * checked against itself and the image: 0, or -1 with b->err. */
+static int minix_super(struct lb *b, struct minix *m)
 {
 	uint8_t sb[64];
 	if (lb_read(b, 1024, sb, sizeof(sb)))
 		return -1;
-	struct minix m = {.b = b, .bs = 1024};
+	*m = (struct minix){.b = b, .bs = 1024};
 	uint32_t log_zone;
 	if (lb_le16(sb + 24) == 0x4d5a) { /* v3 */
-		m.version = 3;
-		m.ninodes = lb_le32(sb);
-		m.imap_blocks = lb_le16(sb + 6);
-		m.zmap_blocks = lb_le16(sb + 8);
-		m.firstzone = lb_le16(sb + 10);
+		m->version = 3;
+		m->ninodes = lb_le32(sb);
+		m->imap_blocks = lb_le16(sb + 6);
+		m->zmap_blocks = lb_le16(sb + 8);
+		m->firstzone = lb_le16(sb + 10);
 		log_zone = lb_le16(sb + 12);
-		m.zones = lb_le32(sb + 20);
-		m.bs = lb_le16(sb + 28);
+		m->zones = lb_le32(sb + 20);
+		m->bs = lb_le16(sb + 28);
 	} else {
 		uint16_t magic = lb_le16(sb + 16);
-		m.version = magic == 0x2468 || magic == 0x2478 ? 2 : 1;
-		m.ninodes = lb_le16(sb);
-		m.imap_blocks = lb_le16(sb + 4);
-		m.zmap_blocks = lb_le16(sb + 6);
-		m.firstzone = lb_le16(sb + 8);
+		m->version = magic == 0x2468 || magic == 0x2478 ? 2 : 1;
+		m->ninodes = lb_le16(sb);
+		m->imap_blocks = lb_le16(sb + 4);
+		m->zmap_blocks = lb_le16(sb + 6);
+		m->firstzone = lb_le16(sb + 8);
 		log_zone = lb_le16(sb + 10);
-		m.zones = m.version == 2 ? lb_le32(sb + 20) : lb_le16(sb + 2);
+		m->zones = m->version == 2 ? lb_le32(sb + 20) : lb_le16(sb + 2);
 	}
-	m.isize = m.version == 1 ? 32 : 64;
-	if (m.bs < 1024 || m.bs > 65536 || (m.bs & (m.bs - 1)) || log_zone > 8)
-		return lb_fail(b, "block size %u, zone shift %u in the superblock", m.bs, log_zone);
-	m.zonebytes = m.bs << log_zone;
-	uint64_t itable_blocks = ((uint64_t)m.ninodes * m.isize + m.bs - 1) / m.bs;
-	uint64_t first_free = 2 + (uint64_t)m.imap_blocks + m.zmap_blocks + itable_blocks;
-	if (!m.ninodes || !m.imap_blocks || !m.zmap_blocks ||
-	    (uint64_t)m.imap_blocks * m.bs * 8 < m.ninodes + 1u ||
-	    (uint64_t)m.zmap_blocks * m.bs * 8 < m.zones - m.firstzone + 1u ||
-	    m.firstzone * (uint64_t)m.zonebytes < first_free * m.bs || m.firstzone >= m.zones)
+	m->isize = m->version == 1 ? 32 : 64;
+	if (m->bs < 1024 || m->bs > 65536 || (m->bs & (m->bs - 1)) || log_zone > 8)
+		return lb_fail(b, "block size %u, zone shift %u in the superblock", m->bs,
+			       log_zone);
+	m->zonebytes = m->bs << log_zone;
+	uint64_t first_free = 2 + (uint64_t)m->imap_blocks + m->zmap_blocks + itable_blocks(m);
+	if (!m->ninodes || !m->imap_blocks || !m->zmap_blocks ||
+	    (uint64_t)m->imap_blocks * m->bs * 8 < m->ninodes + 1u ||
+	    (uint64_t)m->zmap_blocks * m->bs * 8 < m->zones - m->firstzone + 1u ||
+	    m->firstzone * (uint64_t)m->zonebytes < first_free * m->bs || m->firstzone >= m->zones)
 		return lb_fail(b, "%u inodes, %u zones from %u, %u+%u bitmap blocks: inconsistent",
-			       m.ninodes, m.zones, m.firstzone, m.imap_blocks, m.zmap_blocks);
-	if ((uint64_t)m.zones * m.zonebytes > b->size)
+			       m->ninodes, m->zones, m->firstzone, m->imap_blocks, m->zmap_blocks);
+	if ((uint64_t)m->zones * m->zonebytes > b->size)
 		return lb_fail(
 		    b, "%u zones of %u bytes but the image holds %" PRIu64 " bytes: truncated",
-		    m.zones, m.zonebytes, b->size);
+		    m->zones, m->zonebytes, b->size);
+	m->itable = (2 + (uint64_t)m->imap_blocks + m->zmap_blocks) * m->bs;
+	return 0;
+}
+
+int layout_minix_inode(struct lb *b, uint32_t ino, uint8_t in[64], int *version)
+{
+	struct minix m;
+	if (minix_super(b, &m))
+		return -1;
+	if (ino < 1 || ino > m.ninodes)
+		return lb_fail(b, "inode %u is outside the %u inodes", ino, m.ninodes);
+	memset(in, 0, 64);
+	*version = m.version;
+	return lb_read(b, m.itable + (uint64_t)(ino - 1) * m.isize, in, m.isize);
+}
+
+int layout_minix(struct lb *b)
+{
+	struct minix m;
+	if (minix_super(b, &m))
+		return -1;
+	uint64_t itable_n = itable_blocks(&m);
 	b->l->block_size = m.bs;
 	b->l->inode_size = m.isize;
-	m.itable = (2 + (uint64_t)m.imap_blocks + m.zmap_blocks) * m.bs;
 	m.budget = 2ull * m.zones + 64;
 	int rc = lb_add(b, 0, 1024, "boot", 0, 0);
 	if (!rc)
@@ -138,7 +166,7 @@ int layout_minix(struct lb *b)
 		rc = lb_add(b, (2ull + m.imap_blocks) * m.bs, (uint64_t)m.zmap_blocks * m.bs,
 			    "zone-bitmap", 0, 0);
 	if (!rc)
-		rc = lb_add(b, m.itable, itable_blocks * m.bs, "inode-table", m.isize, 0);
+		rc = lb_add(b, m.itable, itable_n * m.bs, "inode-table", m.isize, 0);
 	m.imap = malloc((uint64_t)m.imap_blocks * m.bs);
 	m.zmap = malloc((uint64_t)m.zmap_blocks * m.bs);
 	if (!rc && (!m.imap || !m.zmap))

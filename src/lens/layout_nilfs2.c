@@ -211,24 +211,31 @@ static int md_read(struct nilfs *n, uint64_t ino, uint64_t blkoff, uint64_t cno,
 	return 0;
 }
 
-/* "directory" or "data" by the inode's mode in the ifile as of checkpoint
- * cno, the one that wrote the blocks (an inode number freed and reused
- * later may be a directory now and a file then); NULL when a read fails.
- * The ifile is a persistent allocator file (fs/nilfs2/alloc.c): per
+/* Where inode ino lives in the ifile: its block and its byte in it. The
+ * ifile is a persistent allocator file (fs/nilfs2/alloc.c): per
  * descriptor block, groups of a bitmap block and entry blocks. */
-static const char *inode_kind(struct nilfs *n, uint64_t ino, uint64_t cno)
+static void ifile_place(const struct nilfs *n, uint64_t ino, uint64_t *blkoff, uint32_t *off)
 {
 	uint64_t per_group = n->bs * 8, per_block = n->bs / n->inode_size;
 	uint64_t blocks_per_group = (per_group + per_block - 1) / per_block + 1;
 	uint64_t groups_per_desc = n->bs / 4,
 		 blocks_per_desc = groups_per_desc * blocks_per_group + 1;
 	uint64_t group = ino / per_group, in_group = ino % per_group;
-	uint64_t blkoff = group / groups_per_desc * blocks_per_desc + 1 +
-			  group % groups_per_desc * blocks_per_group + 1 + in_group / per_block;
+	*blkoff = group / groups_per_desc * blocks_per_desc + 1 +
+		  group % groups_per_desc * blocks_per_group + 1 + in_group / per_block;
+	*off = (uint32_t)(in_group % per_block * n->inode_size);
+}
+
+/* "directory" or "data" by the inode's mode in the ifile as of checkpoint
+ * cno, the one that wrote the blocks (an inode number freed and reused
+ * later may be a directory now and a file then); NULL when a read fails. */
+static const char *inode_kind(struct nilfs *n, uint64_t ino, uint64_t cno)
+{
+	uint64_t blkoff;
+	uint32_t off;
+	ifile_place(n, ino, &blkoff, &off);
 	uint8_t mode[2];
-	int rc =
-	    md_read(n, NILFS_IFILE_INO, blkoff, cno,
-		    (uint32_t)(in_group % per_block * n->inode_size + INODE_MODE_OFF), mode, 2);
+	int rc = md_read(n, NILFS_IFILE_INO, blkoff, cno, off + INODE_MODE_OFF, mode, 2);
 	if (rc < 0)
 		return NULL;
 	/* No copy of its ifile block: no mode to go by, so plain data. */
@@ -398,18 +405,22 @@ static int claim_segments(struct nilfs *n)
 	return rc;
 }
 
-static int nilfs_map(struct nilfs *n)
+/* Every log's copies of the sufile's and the ifile's blocks, sorted. */
+static int nilfs_collect(struct nilfs *n)
 {
 	for (uint64_t s = 0; s < n->nseg; s++)
 		if (walk_segment(n, COLLECT, s))
 			return -1;
 	if (n->nmd)
 		qsort(n->md, n->nmd, sizeof(*n->md), mdblock_cmp);
-	return claim_segments(n);
+	return 0;
 }
 
-int layout_nilfs2(struct lb *b)
+/* Read and check the superblock, claim it and its mirror, and set up n:
+ * 0, or -1 with b->err. nilfs_close frees what n holds either way. */
+static int nilfs_open(struct lb *b, struct nilfs *n)
 {
+	*n = (struct nilfs){.b = b, .blk_addr = UINT64_MAX};
 	uint8_t sb[160];
 	if (lb_read(b, 1024, sb, sizeof(sb)))
 		return -1;
@@ -439,22 +450,55 @@ int layout_nilfs2(struct lb *b)
 	/* The second superblock: NILFS_SB2_OFFSET_BYTES, the last 4 KiB of the device. */
 	if (!rc && devsize >= 8192)
 		rc = lb_add(b, ((devsize >> 12) - 1) << 12, 1024, "superblock-backup", 0, 0);
-	struct nilfs n = {.b = b,
-			  .bs = bs,
-			  .per_seg = per_seg,
-			  .nseg = nseg,
-			  .first = first,
-			  .inode_size = inode_size,
-			  .su_size = su_size,
-			  .blk_addr = UINT64_MAX};
-	n.sum = malloc(bs);
-	n.blk = malloc(bs);
-	if (!rc && (!n.sum || !n.blk))
+	n->bs = bs;
+	n->per_seg = per_seg;
+	n->nseg = nseg;
+	n->first = first;
+	n->inode_size = inode_size;
+	n->su_size = su_size;
+	n->sum = malloc(bs);
+	n->blk = malloc(bs);
+	if (!rc && (!n->sum || !n->blk))
 		rc = lb_fail(b, "out of memory");
+	return rc;
+}
+
+static void nilfs_close(struct nilfs *n)
+{
+	free(n->sum);
+	free(n->blk);
+	free(n->md);
+}
+
+int layout_nilfs2_inode(struct lb *b, uint64_t ino, uint8_t *out, uint32_t len)
+{
+	struct nilfs n;
+	int rc = nilfs_open(b, &n);
+	if (!rc && len > n.inode_size)
+		rc = lb_fail(b, "inodes of %u bytes, not %u", n.inode_size, len);
 	if (!rc)
-		rc = nilfs_map(&n);
-	free(n.sum);
-	free(n.blk);
-	free(n.md);
+		rc = nilfs_collect(&n);
+	if (!rc) {
+		uint64_t blkoff;
+		uint32_t off;
+		ifile_place(&n, ino, &blkoff, &off);
+		rc = md_read(&n, NILFS_IFILE_INO, blkoff, UINT64_MAX, off, out, len);
+		if (rc > 0)
+			rc = lb_fail(b, "inode %" PRIu64 ": no log holds its ifile block %" PRIu64,
+				     ino, blkoff);
+	}
+	nilfs_close(&n);
+	return rc;
+}
+
+int layout_nilfs2(struct lb *b)
+{
+	struct nilfs n;
+	int rc = nilfs_open(b, &n);
+	if (!rc)
+		rc = nilfs_collect(&n);
+	if (!rc)
+		rc = claim_segments(&n);
+	nilfs_close(&n);
 	return rc;
 }

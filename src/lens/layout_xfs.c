@@ -367,7 +367,8 @@ static int parse_super(struct xfs *x)
 		return lb_fail(x->b, "%" PRIu64 " blocks in %u AGs of %u", x->dblocks, x->agcount,
 			       x->agblocks);
 	if (x->isize < 256 || x->isize > x->bs || (x->isize & (x->isize - 1)) ||
-	    x->inopblock != x->bs / x->isize || (1u << x->inopblog) != x->inopblock)
+	    x->inopblock != x->bs / x->isize || x->inopblog > 8 ||
+	    (1u << x->inopblog) != x->inopblock)
 		return lb_fail(x->b, "inode size %u (%u per block) in the superblock", x->isize,
 			       x->inopblock);
 	if (x->dblocks > x->b->size / x->bs)

@@ -1,4 +1,6 @@
 /* rawtime.c - see rawtime.h: the dispatch to each format's parser. */
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +14,28 @@ static const struct {
     RAWTIME_FORMATS(RAWTIME_ROW)
 #undef RAWTIME_ROW
 };
+
+void rawtime_set(struct rawtime *out, bool ctime, int64_t sec, uint32_t nsec, const char *fmt, ...)
+{
+	char *fields = ctime ? out->cfields : out->fields;
+	size_t cap = ctime ? sizeof(out->cfields) : sizeof(out->fields);
+	*(ctime ? &out->csec : &out->sec) = sec;
+	*(ctime ? &out->cnsec : &out->nsec) = nsec;
+	out->have_ctime |= ctime;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(fields, cap, fmt, ap);
+	va_end(ap);
+}
+
+void rawtime_le64_pair(struct rawtime *out, bool ctime, const uint8_t *in, size_t at, size_t nsat)
+{
+	uint64_t s = lb_le64(in + at);
+	uint32_t ns = lb_le32(in + nsat);
+	const char *name = ctime ? "ctime" : "mtime";
+	rawtime_set(out, ctime, (int64_t)s, ns, "i_%s=0x%016" PRIx64 " i_%s_nsec=%u", name, s, name,
+		    ns);
+}
 
 int rawtime_mtime(const char *fs, layout_read_fn read, void *ctx, uint64_t size, const char *name,
 		  uint64_t ino, struct rawtime *out, char *err, size_t errlen)

@@ -16,7 +16,14 @@
  * a random value, and sometimes a truncation, applied as an overlay on the
  * read callback (the image itself is never written); then parses it under
  * ASan and UBSan with a time limit. A failing round prints its image and
- * seed: `fuzz_layout 1 SEED IMG` replays it. */
+ * seed: `fuzz_layout 1 SEED IMG` replays it.
+ *
+ * Each round also reads a file's raw timestamps from the same mutated view
+ * (src/lens/rawtime.h, the parsers that walk below the filesystem to one
+ * inode or directory entry): the root directory's inode by its number, or
+ * on vfat and exfat, which find a file by name, a name looked up through
+ * the whole root directory. It must succeed or fail with a one-line
+ * reason, under the same limits. */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -28,6 +35,7 @@
 #include <unistd.h>
 
 #include "lens/layout.h"
+#include "lens/rawtime.h"
 #include "util/rng.h"
 
 #define MAX_MUT	    48
@@ -36,6 +44,9 @@
 
 struct image {
 	char path[128];
+	char fs[16];	  /* the clean parse's format */
+	const char *name; /* what rawtime_mtime looks up */
+	uint64_t ino;
 	const uint8_t *bytes;
 	uint64_t size;
 	struct {
@@ -89,6 +100,23 @@ static int check_map(const struct layout *l, uint64_t size)
 	return 0;
 }
 
+/* What rawtime_mtime is asked for on an image: the root directory's
+ * inode, by the number each format gives it; vfat and exfat find by name
+ * (no such name: the lookup walks the whole root directory and fails). */
+static void root_file(struct image *im)
+{
+	static const struct {
+		const char *fs;
+		uint64_t ino;
+	} roots[] = {{"ext2", 2}, {"ext3", 2}, {"ext4", 2},   {"xfs", 128}, {"btrfs", 256},
+		     {"f2fs", 3}, {"jfs", 2},  {"nilfs2", 2}, {"minix", 1}};
+	im->name = "rawtime-probe";
+	im->ino = 1;
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+		if (!strcmp(roots[i].fs, im->fs))
+			im->ino = roots[i].ino;
+}
+
 static int load(struct image *im, const char *path)
 {
 	int fd = open(path, O_RDONLY);
@@ -119,7 +147,17 @@ static int load(struct image *im, const char *path)
 		free(im->reads);
 		return -1;
 	}
-	printf("fuzz_layout: %s: %s, %zu ranges, %zu reads\n", path, l.fs, l.n, im->nreads);
+	snprintf(im->fs, sizeof(im->fs), "%s", l.fs);
+	root_file(im);
+	struct rawtime rt;
+	int rc =
+	    rawtime_mtime(im->fs, view_read, &v, v.size, im->name, im->ino, &rt, err, sizeof(err));
+	printf("fuzz_layout: %s: %s, %zu ranges, %zu reads; raw time of %s (inode %" PRIu64
+	       "): %s\n",
+	       path, l.fs, l.n, im->nreads, im->name, im->ino,
+	       rc < 0	? err
+	       : rc > 0 ? "no parser"
+			: rt.fields);
 	layout_free(&l);
 	return 0;
 }
@@ -140,7 +178,7 @@ static const char *const mkfs_cmds[][2] = {
     {"ext4k", "mkfs.ext4 -q -F -b 4096 %s 16M"},
     {"xfs", "truncate -s 300M %s && mkfs.xfs -q -f %s"},
     {"btrfs", "truncate -s 128M %s && mkfs.btrfs -q -f %s"},
-    {"vfat", "truncate -s 8M %s && mkfs.vfat %s"},
+    {"vfat", "truncate -s 8M %s && mkfs.vfat %s && mcopy -i %s /etc/os-release ::/rawtime-probe"},
     {"vfat32", "truncate -s 64M %s && mkfs.vfat -F 32 %s"},
     {"exfat", "truncate -s 8M %s && mkfs.exfat %s"},
     {"minix", "truncate -s 8M %s && mkfs.minix -3 %s"},
@@ -165,7 +203,7 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < sizeof(mkfs_cmds) / sizeof(mkfs_cmds[0]); i++) {
 			char path[128], cmd[512];
 			snprintf(path, sizeof(path), "%s/%s.img", dir, mkfs_cmds[i][0]);
-			snprintf(cmd, sizeof(cmd), mkfs_cmds[i][1], path, path);
+			snprintf(cmd, sizeof(cmd), mkfs_cmds[i][1], path, path, path);
 			strcat(cmd, " >/dev/null 2>&1");
 			if (system(cmd) != 0) {
 				printf("fuzz_layout: skipping %s (mkfs failed or missing)\n",
@@ -189,7 +227,7 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	signal(SIGALRM, on_alarm);
-	uint64_t failed = 0, parsed = 0;
+	uint64_t failed = 0, parsed = 0, timed = 0;
 	for (uint64_t round = 0; round < rounds; round++) {
 		uint64_t seed = first + round, s = seed * 0x2545f4914f6cdd1dULL;
 		struct image *im = &img[splitmix64(&s) % (uint64_t)nimg];
@@ -207,7 +245,9 @@ int main(int argc, char **argv)
 				v.mut[i++] = (struct mut){off, old ^ (1u << (splitmix64(&s) % 8))};
 				break;
 			case 1: v.mut[i++] = (struct mut){off, (uint8_t)splitmix64(&s)}; break;
-			case 2: v.mut[i++] = (struct mut){off, splitmix64(&s) & 1 ? 0 : 0xff}; break;
+			case 2:
+				v.mut[i++] = (struct mut){off, splitmix64(&s) & 1 ? 0 : 0xff};
+				break;
 			default: { /* a whole little-endian 32-bit field */
 				static const uint32_t vals[] = {0,	     1, 0xffffffffu,
 								0x80000000u, 2, 0x7fffffffu};
@@ -241,7 +281,21 @@ int main(int argc, char **argv)
 			}
 		}
 		layout_free(&l);
+		struct rawtime rt;
+		alarm(ROUND_LIMIT);
+		rc = rawtime_mtime(im->fs, view_read, &v, v.size, im->name, im->ino, &rt, err,
+				   sizeof(err));
+		alarm(0);
+		if (rc == 0)
+			timed++;
+		else if (rc < 0 && (!err[0] || strchr(err, '\n'))) {
+			printf("fuzz_layout: %s seed %" PRIu64
+			       ": raw time error without a one-line reason\n",
+			       im->path, seed);
+			failed++;
+		}
 	}
+	printf("fuzz_layout: raw times read in %" PRIu64 " of %" PRIu64 " rounds\n", timed, rounds);
 	printf("fuzz_layout: %" PRIu64 " rounds from seed %" PRIu64 " over %d images: %" PRIu64
 	       " mapped, %" PRIu64 " refused, %" PRIu64 " broken\n",
 	       rounds, first, nimg, parsed, rounds - parsed, failed);
