@@ -22,7 +22,7 @@
 static const char corrupt_help_text[] =
     "usage: themis corrupt FS... [--target STRUCT[:FIELD] | --sweep | --at LBA:BYTE:BIT]\n"
     "                     [--bits N] [--seed S] [--json FILE] [--svg DIR]\n"
-    "                     [--fsck-timeout SECONDS] [--budget INSNS] [--quiet]\n"
+    "                     [--fsck-timeout SECONDS] [--budget INSNS] [--quiet] [--console]\n"
     "                     [--kernel IMAGE] [--initrd FILE] [--disk IMG]... [--mem SIZE]\n"
     "\n"
     "Boots a machine per filesystem (images from build/images/), populates it (f0 of\n"
@@ -51,6 +51,7 @@ static const char corrupt_help_text[] =
     "  --budget INSNS instructions a mount or a walk may take before the guest\n"
     "                 counts as hung (default 3e9, virtual time)\n"
     "  --quiet        no line per flip on stderr\n"
+    "  --console      the guest's console on stderr (boot, populate, every flip)\n"
     "Exit status: 0 done, 1 some flip made the kernel fail (a finding: replay it\n"
     "with --at), 2 bad usage or input (an unknown structure or field, the guest\n"
     "failing before any flip).\n\n";
@@ -134,6 +135,7 @@ static int parse_args(int argc, char **argv, struct corrupt_args *a)
 	m->clock_ns = CORRUPT_DEFAULT_CLOCK * 1000000000ULL;
 	m->durability = CHECK_DURABLE_OFF;
 	m->op_budget = CORRUPT_DEFAULT_BUDGET;
+	m->warnings = true; /* the kernel's complaints about the flip, in "kernel" */
 	a->c.seed = 1;
 	a->c.fsck_timeout = 60;
 	a->c.progress = true;
@@ -142,6 +144,8 @@ static int parse_args(int argc, char **argv, struct corrupt_args *a)
 			a->c.sweep = true;
 		} else if (!strcmp(argv[i], "--quiet")) {
 			a->c.progress = false;
+		} else if (!strcmp(argv[i], "--console")) {
+			m->console = stderr;
 		} else if (argv[i][0] == '-') {
 			int rc = parse_option(a, argv[i], i + 1 < argc ? argv[i + 1] : NULL);
 			if (rc)

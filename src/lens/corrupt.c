@@ -176,6 +176,8 @@ struct fs_run {
 	int image_fd;
 	struct timespec image_mtime;
 	bool base_clean; /* the checker found the counterfactual clean */
+	char base_kernel[VIRT_CONSOLE_KEEP][CORRUPT_DETAIL_MAX]; /* what its mount printed */
+	int nbase_kernel;
 };
 
 /* An agent command on the one disk: 0, or -1 with why (the guest failed). */
@@ -222,12 +224,15 @@ static int stat_mtime(int fd, struct timespec *t)
 	return 0;
 }
 
-/* The scratch image the checker reads: the clean state, exported once. */
+/* The scratch image the checker reads: the clean state, exported once,
+ * into $TMPDIR, else /dev/shm (the checkers fsync the image they close,
+ * which costs a tmpfs nothing), else /tmp. */
 static int export_image(struct fs_run *s, char *err, size_t errlen)
 {
 	const char *tmp = getenv("TMPDIR");
-	snprintf(s->image, sizeof(s->image), "%s/themis-corrupt-XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
+	if (!tmp || !*tmp)
+		tmp = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
+	snprintf(s->image, sizeof(s->image), "%s/themis-flip-XXXXXX", tmp);
 	s->image_fd = mkstemp(s->image);
 	if (s->image_fd < 0) {
 		snprintf(err, errlen, "%s: cannot create: %s", s->image, strerror(errno));
@@ -247,6 +252,48 @@ static int export_image(struct fs_run *s, char *err, size_t errlen)
 static int put_byte(struct fs_run *s, uint64_t off, uint8_t b)
 {
 	return pwrite(s->image_fd, &b, 1, (off_t)off) == 1 ? 0 : -1;
+}
+
+/* The kernel's console lines printed since `from`, those printk stamps
+ * with its time ("[    1.234567] "; the agent's replies are echoed there
+ * too), unstamped, into out: how many (the last VIRT_CONSOLE_KEEP at most). */
+static int console_since(struct virt *v, unsigned from, char (*out)[CORRUPT_DETAIL_MAX])
+{
+	int n = 0;
+	unsigned first =
+	    v->nlines - from > VIRT_CONSOLE_KEEP ? v->nlines - VIRT_CONSOLE_KEEP : from;
+	for (unsigned i = first; i < v->nlines; i++) {
+		const char *l = v->lines[i % VIRT_CONSOLE_KEEP], *end = strchr(l, ']');
+		if (l[0] != '[' || !end)
+			continue;
+		for (end++; *end == ' '; end++)
+			;
+		snprintf(out[n++], CORRUPT_DETAIL_MAX, "%s", end);
+	}
+	return n;
+}
+
+/* The kernel's lines since `from` that the counterfactual's mount and walk
+ * did not print: the first into f->kernel (the first failing, if one
+ * does), and whether one is the kernel failing. */
+static bool kernel_lines(const struct fs_run *s, unsigned from, struct corrupt_flip *f)
+{
+	char lines[VIRT_CONSOLE_KEEP][CORRUPT_DETAIL_MAX];
+	int n = console_since(s->v, from, lines);
+	for (int i = 0; i < n; i++) {
+		bool known = false;
+		for (int k = 0; k < s->nbase_kernel && !known; k++)
+			known = !strcmp(lines[i], s->base_kernel[k]);
+		if (known)
+			continue;
+		if (corrupt_kernel_line(lines[i])) {
+			snprintf(f->kernel, sizeof(f->kernel), "%.199s", lines[i]);
+			return true;
+		}
+		if (!f->kernel[0])
+			snprintf(f->kernel, sizeof(f->kernel), "%.199s", lines[i]);
+	}
+	return false;
 }
 
 /* The machine: booted, populated, unmounted clean; its maps; the
@@ -285,6 +332,7 @@ static int setup(struct fs_run *s, struct corrupt_result *r, char *err, size_t e
 	corrupt_fsck_start(&fc, s->fs, s->image, s->out);
 	if (virt_fork(s->v))
 		return snprintf(err, errlen, "cannot fork the machine"), -1;
+	unsigned from = s->v->nlines;
 	int rc = agent(s->v, "mount", why, sizeof(why));
 	if (!rc && mount_answer(s->v, why, sizeof(why)))
 		rc = -1;
@@ -292,6 +340,7 @@ static int setup(struct fs_run *s, struct corrupt_result *r, char *err, size_t e
 		rc = agent(s->v, "dump", why, sizeof(why));
 	if (!rc && !(s->base_dump = strdup(s->v->log ? s->v->log : "")))
 		snprintf(why, sizeof(why), "out of memory"), rc = -1;
+	s->nbase_kernel = console_since(s->v, from, s->base_kernel);
 	virt_release(s->v);
 	r->base_fsck[s->index] =
 	    corrupt_fsck_wait(&fc, s->cfg->fsck_timeout, &status, r->base_said[s->index],
@@ -318,27 +367,6 @@ static void teardown(struct fs_run *s)
 		unlink(s->image);
 		unlink(s->out);
 	}
-}
-
-/* The kernel's console lines printed since `from` (those printk stamps
- * with its time, "[    1.234567] "; the agent's replies are echoed there
- * too): the last into f->kernel, unstamped, and whether any is the kernel
- * failing (then that one). */
-static bool kernel_lines(const struct virt *v, unsigned from, struct corrupt_flip *f)
-{
-	bool failed = false;
-	unsigned first =
-	    v->nlines - from > VIRT_CONSOLE_KEEP ? v->nlines - VIRT_CONSOLE_KEEP : from;
-	for (unsigned i = first; i < v->nlines && !failed; i++) {
-		const char *l = v->lines[i % VIRT_CONSOLE_KEEP], *end = strchr(l, ']');
-		if (l[0] != '[' || !end)
-			continue;
-		for (end++; *end == ' '; end++)
-			;
-		failed = corrupt_kernel_line(end);
-		snprintf(f->kernel, sizeof(f->kernel), "%s", end);
-	}
-	return failed;
 }
 
 /* In a fork: flip, mount, dump, compare. */
@@ -370,7 +398,7 @@ static void flip_in_fork(struct fs_run *s, struct corrupt_flip *f)
 			f->outcome = corrupt_classify_tree(s->base_dump, v->log, f->detail,
 							   sizeof(f->detail));
 	}
-	bool oops = kernel_lines(v, from, f);
+	bool oops = kernel_lines(s, from, f);
 	if (rc) {
 		f->outcome = CORRUPT_KERNEL;
 		snprintf(f->detail, sizeof(f->detail), "%.190s", why);
@@ -547,12 +575,14 @@ void corrupt_free(struct corrupt_result *r)
 
 /* ---- output ---- */
 
-/* Whether the flip was told to someone: an error, a refused mount, or the
- * checker (its verdict on the counterfactual clean). */
+/* Whether the flip was told to someone: an error, a refused mount, the
+ * checker (its verdict on the counterfactual clean), or the kernel's log
+ * (a warning the counterfactual did not print: a block read again from
+ * its other copy, say). */
 static bool detected(const struct corrupt_result *r, const struct corrupt_flip *f, int fs)
 {
 	return f->outcome == CORRUPT_ERROR || f->outcome == CORRUPT_UNMOUNTABLE ||
-	       f->outcome == CORRUPT_FSCK_ONLY ||
+	       f->outcome == CORRUPT_FSCK_ONLY || f->kernel[0] ||
 	       (f->fsck == CORRUPT_FSCK_ERRORS && r->base_fsck[fs] == CORRUPT_FSCK_CLEAN);
 }
 
@@ -631,8 +661,8 @@ void corrupt_print(const struct corrupt_result *r, FILE *f)
 		fprintf(f, "\n");
 	}
 	/* Checksummed layouts against the others. */
-	fprintf(f, "\ndetection (detected: an error returned, a refused mount, or the checker; "
-		   "silent: wrong data or lost entries, unreported)\n");
+	fprintf(f, "\ndetection (detected: an error returned, a refused mount, the checker, or a "
+		   "kernel warning;\n           silent: wrong data or lost entries, unreported)\n");
 	struct tally group[2] = {{0}, {0}};
 	for (int i = 0; i < r->nfs; i++) {
 		struct tally t = {0};

@@ -135,18 +135,22 @@ int corrupt_fsck_start(struct corrupt_fsck *c, const char *fs, const char *image
 /* The words that make a line of a checker's output a problem it names. */
 static bool names_problem(const char *line)
 {
-	static const char *const words[] = {"error",   "invalid",   "corrupt", "bad ",
-					    "wrong",   "mismatch",  "fail",    "damaged",
-					    "illegal", "not match", "unable",  "trying backup"};
+	static const char *const words[] = {
+	    "error",   "invalid", "corrupt",   "bad ",	 "wrong",	  "mismatch",	  "fail",
+	    "damaged", "illegal", "not match", "unable", "trying backup", "verify failed"};
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (strcasestr(line, words[i]))
 			return true;
 	return false;
 }
 
-/* The first line of the output naming a problem, into said; whether the
- * checker fell back to a backup superblock (which e2fsck -n then reports
- * with exit status 0). */
+/* What a checker says of a problem it then reports with exit status 0:
+ * e2fsck -n falls back to a backup superblock, btrfs check reads the
+ * other copy of a metadata block that failed its checksum. */
+static const char *const found_anyway[] = {"trying backup", "checksum verify failed"};
+
+/* The first line of the output naming a problem, into said; whether one
+ * says a problem of found_anyway. */
 static bool read_output(const char *out, char *said, size_t saidlen)
 {
 	said[0] = 0;
@@ -157,8 +161,8 @@ static bool read_output(const char *out, char *said, size_t saidlen)
 	bool backup = false;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\r\n")] = 0;
-		if (strcasestr(line, "trying backup"))
-			backup = true;
+		for (size_t i = 0; i < sizeof(found_anyway) / sizeof(found_anyway[0]); i++)
+			backup |= strcasestr(line, found_anyway[i]) != NULL;
 		if (!said[0] && names_problem(line))
 			snprintf(said, saidlen, "%s", line);
 	}

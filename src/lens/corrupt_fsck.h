@@ -9,7 +9,8 @@
  * for with a timeout (corrupt_fsck_wait). What it printed is kept in a
  * scratch file of the caller's; its first line that names a problem goes
  * into the result. A checker that exits 0 after saying it fell back to a
- * backup superblock (e2fsck -n does) counts as having found errors. */
+ * backup superblock (e2fsck -n does) or to the other copy of a block that
+ * failed its checksum (btrfs check does) counts as having found errors. */
 #ifndef THEMIS_CORRUPT_FSCK_H
 #define THEMIS_CORRUPT_FSCK_H
 
