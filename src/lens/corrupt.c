@@ -30,7 +30,7 @@ const char *corrupt_outcome_name(enum corrupt_outcome o)
 
 bool corrupt_checksummed(const char *fs, bool fields_csum)
 {
-	if (!strcmp(fs, "btrfs") || !strcmp(fs, "f2fs"))
+	if (!strcmp(fs, "btrfs") || !strcmp(fs, "f2fs") || !strcmp(fs, "nilfs2"))
 		return true;
 	return (!strcmp(fs, "ext4") || !strcmp(fs, "xfs")) && fields_csum;
 }

@@ -127,7 +127,8 @@ enum corrupt_outcome corrupt_classify_tree(const char *base, const char *flipped
 bool corrupt_kernel_line(const char *line);
 
 /* Whether fs's layout checksums its metadata (ext4 with metadata_csum,
- * xfs v5, btrfs, f2fs), given its field map's csum flag. */
+ * xfs v5, btrfs, f2fs; nilfs2, whose every log segment carries a crc32 of
+ * its summary and of its payload), given its field map's csum flag. */
 bool corrupt_checksummed(const char *fs, bool fields_csum);
 
 void corrupt_print(const struct corrupt_result *r, FILE *f);
