@@ -103,10 +103,10 @@ static int parse_option(struct corrupt_args *a, const char *opt, const char *val
 		a->c.fsck_timeout = (double)n;
 	} else if (!strcmp(opt, "--budget")) {
 		double d = strtod(val, NULL);
-		if (d < 1e6 || d > 1e12)
-			return usage_error("--budget needs 1e6 to 1e12 instructions, got '%s'",
+		if (d < 1e4 || d > 1e12)
+			return usage_error("--budget needs 1e4 to 1e12 instructions, got '%s'",
 					   val);
-		a->c.m.op_budget = (uint64_t)d;
+		a->c.budget = (uint64_t)d;
 	} else if (!strcmp(opt, "--json")) {
 		a->json = val;
 	} else if (!strcmp(opt, "--svg")) {
@@ -134,7 +134,7 @@ static int parse_args(int argc, char **argv, struct corrupt_args *a)
 	m->mem = CORRUPT_DEFAULT_MEM;
 	m->clock_ns = CORRUPT_DEFAULT_CLOCK * 1000000000ULL;
 	m->durability = CHECK_DURABLE_OFF;
-	m->op_budget = CORRUPT_DEFAULT_BUDGET;
+	a->c.budget = CORRUPT_DEFAULT_BUDGET;
 	m->warnings = true; /* the kernel's complaints about the flip, in "kernel" */
 	a->c.seed = 1;
 	a->c.fsck_timeout = 60;

@@ -388,6 +388,8 @@ static void flip_in_fork(struct fs_run *s, struct corrupt_flip *f)
 		snprintf(f->detail, sizeof(f->detail), "cannot write the overlay");
 		return;
 	}
+	uint64_t budget = v->op_budget;
+	v->op_budget = s->cfg->budget ? s->cfg->budget : budget; /* a hang is an outcome */
 	int rc = agent(v, "mount", why, sizeof(why));
 	if (!rc && mount_answer(v, why, sizeof(why))) {
 		f->outcome = CORRUPT_UNMOUNTABLE;
@@ -398,6 +400,7 @@ static void flip_in_fork(struct fs_run *s, struct corrupt_flip *f)
 			f->outcome = corrupt_classify_tree(s->base_dump, v->log, f->detail,
 							   sizeof(f->detail));
 	}
+	v->op_budget = budget;
 	bool oops = kernel_lines(s, from, f);
 	if (rc) {
 		f->outcome = CORRUPT_KERNEL;
@@ -557,6 +560,7 @@ int corrupt_run(const struct corrupt_config *cfg, struct corrupt_result *r, char
 {
 	memset(r, 0, sizeof(*r));
 	r->nfs = cfg->m.nfs;
+	r->budget = cfg->budget;
 	int rc = 0;
 	for (int i = 0; i < cfg->m.nfs && !rc; i++) {
 		snprintf(r->fs[i], sizeof(r->fs[i]), "%s", cfg->m.fs[i]);
@@ -635,8 +639,10 @@ void corrupt_print(const struct corrupt_result *r, FILE *f)
 			corrupt_outcome_name(x->outcome), corrupt_fsck_name(x->fsck), x->detail);
 		if (x->outcome == CORRUPT_KERNEL)
 			fprintf(f,
-				"       finding: replay with: themis corrupt %s --at %llu:%u:%u\n",
-				x->fs, (unsigned long long)x->lba, x->byte, x->bit);
+				"       finding: replay with: themis corrupt %s --at %llu:%u:%u "
+				"--budget %llu\n",
+				x->fs, (unsigned long long)x->lba, x->byte, x->bit,
+				(unsigned long long)r->budget);
 	}
 	/* The spectrum: structure x outcome counts. */
 	fprintf(f, "\nspectrum (flips per structure and outcome)\n%-6s %-20s", "fs", "structure");

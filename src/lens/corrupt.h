@@ -90,6 +90,7 @@ struct corrupt_config {
 	unsigned at_byte, at_bit;
 	int bits; /* flips per target or class */
 	uint64_t seed;
+	uint64_t budget;     /* instructions a flip's mount or walk may take (0: the checker's) */
 	double fsck_timeout; /* seconds */
 	bool progress;	     /* a line per flip on stderr */
 };
@@ -102,7 +103,8 @@ struct corrupt_result {
 	bool csum[CHECK_MAX_FS];			   /* a checksummed layout */
 	enum corrupt_fsck_verdict base_fsck[CHECK_MAX_FS]; /* on the counterfactual */
 	char base_said[CHECK_MAX_FS][CORRUPT_DETAIL_MAX];
-	double seconds; /* host time of the flips (boots and populating excluded) */
+	uint64_t budget; /* the flips' instruction budget, for the replay line */
+	double seconds;	 /* host time of the flips (boots and populating excluded) */
 	double setup_seconds;
 };
 

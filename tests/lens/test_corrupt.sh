@@ -13,6 +13,8 @@
 #   - the JSON of a --target run is a list of one with the keys the issue
 #     names, and --at with its lba, byte and bit replays the same flip to
 #     the same outcome and difference;
+#   - a hang (a budget too small for a mount) is a kernel-failure finding
+#     with a line that replays it, and the run goes on to the next flip;
 #   - a small sweep covers every structure class once, prints the
 #     spectrum and the checksummed/unchecksummed summary, and writes
 #     well-formed SVG; the host side runs under ASan (BUILD/asan/themis);
@@ -87,6 +89,22 @@ assert same and b["structure"] == "data", (a, b)' "$work/data.json" "$work/at.js
 	fi
 else
 	fail "--at '$at': $(tail -n 2 "$work/at.txt")"
+fi
+
+# A hang is an outcome and the run goes on: with a budget too small for
+# a mount and a walk, every flip is a kernel failure with its replay line,
+# the exit status 1; and that line replays it.
+"$themis" corrupt ext2 --target data --bits 2 --budget 2e5 --quiet >"$work/hang.txt" 2>&1
+st=$?
+replay=$(sed -n 's/.*replay with: themis corrupt //p' "$work/hang.txt" | head -n 1)
+if [ "$st" -eq 1 ] && [ "$(grep -c '^ext2 .*kernel-failure .*budget exhausted' "$work/hang.txt")" -eq 2 ] &&
+	[ -n "$replay" ]; then
+	ok "a hang is a kernel-failure finding, the run goes on (2 flips), exit 1"
+	# shellcheck disable=SC2086
+	expect 1 "kernel-failure" -- "$themis" corrupt $replay --quiet
+else
+	fail "hang: status $st"
+	sed 's/^/    /' "$work/hang.txt" | head -6
 fi
 
 # A sweep of one bit per class, under ASan.
