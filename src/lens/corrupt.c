@@ -121,10 +121,11 @@ enum corrupt_outcome corrupt_classify_tree(const char *base, const char *flipped
 		goto out;
 	}
 	char d[3][CORRUPT_DETAIL_MAX] = {"", "", ""}; /* error, lost, wrong */
-	int i = 0, k = 0;
+	int i = 0, k = 0, lost = 0;
 	while (i < nb || k < nf) {
 		int c = i == nb ? 1 : k == nf ? -1 : strcmp(be[i].path, fe[k].path);
 		if (c < 0) {
+			lost++;
 			if (!d[1][0])
 				snprintf(d[1], sizeof(d[1]), "%s: missing", be[i].path);
 			i++;
@@ -151,6 +152,10 @@ enum corrupt_outcome corrupt_classify_tree(const char *base, const char *flipped
 			snprintf(detail, detaillen, "%s", d[w]);
 			break;
 		}
+	if (lost > 1 && o == CORRUPT_LOST) {
+		size_t len = strlen(detail);
+		snprintf(detail + len, detaillen - len, " (%d of %d entries lost)", lost, nb);
+	}
 out:
 	free(be);
 	free(fe);
@@ -579,14 +584,13 @@ void corrupt_free(struct corrupt_result *r)
 
 /* ---- output ---- */
 
-/* Whether the flip was told to someone: an error, a refused mount, the
- * checker (its verdict on the counterfactual clean), or the kernel's log
- * (a warning the counterfactual did not print: a block read again from
- * its other copy, say). */
+/* Whether the flip was told to someone: an error returned, a refused
+ * mount, or the checker (its verdict on the counterfactual clean). A
+ * warning in the kernel's log alone is not: it is counted apart. */
 static bool detected(const struct corrupt_result *r, const struct corrupt_flip *f, int fs)
 {
 	return f->outcome == CORRUPT_ERROR || f->outcome == CORRUPT_UNMOUNTABLE ||
-	       f->outcome == CORRUPT_FSCK_ONLY || f->kernel[0] ||
+	       f->outcome == CORRUPT_FSCK_ONLY ||
 	       (f->fsck == CORRUPT_FSCK_ERRORS && r->base_fsck[fs] == CORRUPT_FSCK_CLEAN);
 }
 
@@ -600,6 +604,7 @@ static int fs_index(const struct corrupt_result *r, const char *fs)
 
 struct tally {
 	int n, detected, silent, none, kernel;
+	int logged; /* of the silent and the none, those the kernel's log named */
 };
 
 static void tally_add(struct tally *t, const struct corrupt_result *r, const struct corrupt_flip *f)
@@ -614,15 +619,17 @@ static void tally_add(struct tally *t, const struct corrupt_result *r, const str
 		t->silent++;
 	else
 		t->none++;
+	if (f->outcome != CORRUPT_KERNEL && !det && f->kernel[0])
+		t->logged++;
 }
 
 static void tally_print(FILE *f, const char *name, const struct tally *t)
 {
 	int eff = t->detected + t->silent + t->kernel;
 	fprintf(f,
-		"  %-34s %4d flips: detected %3d, silent %3d, no effect %3d, kernel-failure %d; "
-		"of those with an effect, %.0f%% detected, %.0f%% silent\n",
-		name, t->n, t->detected, t->silent, t->none, t->kernel,
+		"  %-34s %4d flips: detected %3d, silent %3d, no effect %3d, kernel-failure %d "
+		"(in the kernel's log only: %d); with an effect: %.0f%% detected, %.0f%% silent\n",
+		name, t->n, t->detected, t->silent, t->none, t->kernel, t->logged,
 		eff ? 100.0 * t->detected / eff : 0.0, eff ? 100.0 * t->silent / eff : 0.0);
 }
 
@@ -667,8 +674,8 @@ void corrupt_print(const struct corrupt_result *r, FILE *f)
 		fprintf(f, "\n");
 	}
 	/* Checksummed layouts against the others. */
-	fprintf(f, "\ndetection (detected: an error returned, a refused mount, the checker, or a "
-		   "kernel warning;\n           silent: wrong data or lost entries, unreported)\n");
+	fprintf(f, "\ndetection (detected: an error returned, a refused mount, or the checker;\n"
+		   "           silent: wrong data or lost entries, unreported)\n");
 	struct tally group[2] = {{0}, {0}};
 	for (int i = 0; i < r->nfs; i++) {
 		struct tally t = {0};
