@@ -375,24 +375,20 @@ static void teardown(struct fs_run *s)
 }
 
 /* In a fork: flip, mount, dump, compare. */
-static void flip_in_fork(struct fs_run *s, struct corrupt_flip *f)
+static int flip_in_fork(struct fs_run *s, struct corrupt_flip *f, char *err, size_t errlen)
 {
 	struct virt *v = s->v;
 	struct disk *d = &v->disks[0];
 	uint8_t sec[DISK_SECTOR_SIZE];
 	char why[512];
 	unsigned from = v->nlines;
-	if (disk_read(d, f->lba, sec, 1)) {
-		f->outcome = CORRUPT_NONE;
-		snprintf(f->detail, sizeof(f->detail), "sector %llu is past the disk's end",
-			 (unsigned long long)f->lba);
-		return;
-	}
+	if (disk_read(d, f->lba, sec, 1))
+		return snprintf(err, errlen, "%s: sector %llu is past the disk's end", s->fs,
+				(unsigned long long)f->lba),
+		       -1;
 	sec[f->byte] ^= (uint8_t)(1u << f->bit);
-	if (disk_write(d, f->lba, sec, 1)) { /* the overlay: the base is read-only */
-		snprintf(f->detail, sizeof(f->detail), "cannot write the overlay");
-		return;
-	}
+	if (disk_write(d, f->lba, sec, 1)) /* the overlay: the base is read-only */
+		return snprintf(err, errlen, "%s: cannot write the disk's overlay", s->fs), -1;
 	uint64_t budget = v->op_budget;
 	v->op_budget = s->cfg->budget ? s->cfg->budget : budget; /* a hang is an outcome */
 	int rc = agent(v, "mount", why, sizeof(why));
@@ -414,6 +410,7 @@ static void flip_in_fork(struct fs_run *s, struct corrupt_flip *f)
 		f->outcome = CORRUPT_KERNEL;
 		snprintf(f->detail, sizeof(f->detail), "the kernel: %.180s", f->kernel);
 	}
+	return 0;
 }
 
 static int flip(struct fs_run *s, struct corrupt_flip *f, char *err, size_t errlen)
@@ -433,7 +430,7 @@ static int flip(struct fs_run *s, struct corrupt_flip *f, char *err, size_t errl
 		corrupt_fsck_wait(&fc, 0, &f->fsck_status, f->fsck_said, sizeof(f->fsck_said));
 		return snprintf(err, errlen, "cannot fork the machine"), -1;
 	}
-	flip_in_fork(s, f);
+	int rc = flip_in_fork(s, f, err, errlen);
 	virt_release(s->v);
 	f->fsck = corrupt_fsck_wait(&fc, s->cfg->fsck_timeout, &f->fsck_status, f->fsck_said,
 				    sizeof(f->fsck_said));
@@ -447,6 +444,8 @@ static int flip(struct fs_run *s, struct corrupt_flip *f, char *err, size_t errl
 		if (disk_save(&s->v->disks[0], s->image, why, sizeof(why)))
 			return snprintf(err, errlen, "%s", why), -1;
 	}
+	if (rc)
+		return -1;
 	if (f->outcome == CORRUPT_NONE && f->fsck == CORRUPT_FSCK_ERRORS && s->base_clean)
 		f->outcome = CORRUPT_FSCK_ONLY;
 	return 0;
@@ -467,6 +466,7 @@ static struct corrupt_flip *new_flip(struct corrupt_result *r, const struct fs_r
 	f->lba = off / DISK_SECTOR_SIZE;
 	f->byte = (unsigned)(off % DISK_SECTOR_SIZE);
 	f->bit = bit;
+	f->outcome = CORRUPT_NONE;
 	f->fsck_status = -1;
 	return f;
 }
