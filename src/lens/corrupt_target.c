@@ -273,6 +273,36 @@ static int resolve_inodes(const struct corrupt_image *im, const struct field *f,
 	return 0;
 }
 
+/* Whether owner is the root or an entry of the populated tree. */
+static bool populated_owner(const struct corrupt_image *im, uint64_t owner)
+{
+	uint8_t sb[64];
+	if (!owner)
+		return false;
+	if (!strcmp(im->fs, "xfs")
+		? !im->read(im->ctx, 0, sb, sizeof(sb)) && owner == lb_be64(sb + 56)
+		: owner == 2)
+		return true;
+	for (int i = 0; i < im->ninos; i++)
+		if (im->inos[i] == owner)
+			return true;
+	return false;
+}
+
+/* Whether a directory target keeps to the tree's own directories (not
+ * what mkfs left, as ext's lost+found): when the map names the owners of
+ * directory blocks and one is the tree's. */
+static bool tree_dirs_only(const struct corrupt_image *im, const char *structure)
+{
+	if (strcmp(structure, "dir") && strcmp(structure, "directory"))
+		return false;
+	for (size_t i = 0; i < im->map->n; i++)
+		if (!strcmp(im->map->r[i].structure, "directory") &&
+		    populated_owner(im, im->map->r[i].owner))
+			return true;
+	return false;
+}
+
 static int span_cmp(const void *a, const void *b)
 {
 	const struct corrupt_span *x = a, *y = b;
@@ -308,9 +338,12 @@ int corrupt_target_resolve(const struct corrupt_image *im, const char *structure
 		if (rc)
 			snprintf(err, errlen, "out of memory");
 	} else {
+		bool mine = tree_dirs_only(im, structure);
 		for (size_t i = 0; i < im->map->n && !rc; i++) {
 			const struct layout_range *r = &im->map->r[i];
-			if (c >= 0 ? gathers(c, r->structure) : !strcmp(r->structure, structure))
+			if ((c >= 0 ? gathers(c, r->structure)
+				    : !strcmp(r->structure, structure)) &&
+			    (!mine || populated_owner(im, r->owner)))
 				rc = add_span(t, r->lba * LAYOUT_SECTOR, r->count * LAYOUT_SECTOR,
 					      im->size);
 		}

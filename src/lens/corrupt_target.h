@@ -8,7 +8,10 @@
  *   inode    the on-disk inodes of the populated entries (ext2/3/4, xfs:
  *            located from their inode numbers); elsewhere the layout's
  *            inode structures (inode-table, inode);
- *   dir      directory;  bitmap  every allocation bitmap of the format;
+ *   dir      directory (as `directory`: where the map names the owners
+ *            of directory blocks, those of the populated tree and its
+ *            root only, not what mkfs left as ext's lost+found);
+ *   bitmap   every allocation bitmap of the format;
  *   journal  journal or log.
  * FIELD, where the format has field tables (fields.h: ext2/3/4 and xfs),
  * is a member of the record as the format's headers spell it: ext
