@@ -26,7 +26,7 @@ static const char corrupt_help_text[] =
     "                     [--kernel IMAGE] [--initrd FILE] [--disk IMG]... [--mem SIZE]\n"
     "\n"
     "Boots a machine per filesystem (images from build/images/), populates it (f0 of\n"
-    "8 KiB, d0/f1 of 64 KiB, d0, e0 with 24 small files, an xattr, a symlink), syncs\n"
+    "8 KiB, d0/f1 of 64 KiB, d0, e0 with 24 empty files, an xattr, a symlink), syncs\n"
     "and unmounts. Then, per flip, in a fork: one bit is written into the disk's\n"
     "copy-on-write overlay (never the base image), the guest mounts the disk and\n"
     "reads the whole tree back, and the filesystem's own checker runs read-only on\n"

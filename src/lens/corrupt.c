@@ -301,26 +301,23 @@ static bool kernel_lines(const struct fs_run *s, unsigned from, struct corrupt_f
 	return false;
 }
 
-/* Beyond the profile's tree: CORRUPT_SMALL_FILES small files of known
- * contents in e0 (so its directory blocks and the inode table hold more
- * than a few live records) and, where the filesystem has them, a symlink
- * l0 to f0; then a sync. 0, or -1 with err. */
+/* Beyond the profile's tree: CORRUPT_SMALL_FILES empty files in e0, so
+ * its directory blocks and the inode table hold more than a few live
+ * records (empty: no data block with slack past the end of a file, where
+ * a flip changes nothing and "data" would dilute), and, where the
+ * filesystem has them, a symlink l0 to f0; then a sync. 0, or -1 with err. */
 #define CORRUPT_SMALL_FILES 24
 static int populate_more(struct fs_run *s, char *err, size_t errlen)
 {
 	char why[512] = "", cmd[64];
 	bool links = fs_supported_ops(s->fs) & OPB(SYMLINK);
-	for (int i = 0; i < 2 * CORRUPT_SMALL_FILES + 2; i++) {
-		int k = i / 2;
-		if (i == 2 * CORRUPT_SMALL_FILES)
-			snprintf(cmd, sizeof(cmd), "%s", links ? "op symlink f0 l0" : "op sync");
-		else if (i == 2 * CORRUPT_SMALL_FILES + 1)
-			snprintf(cmd, sizeof(cmd), "op sync");
-		else if (i % 2 == 0)
-			snprintf(cmd, sizeof(cmd), "op create e0/g%02d 0644 -", k);
+	for (int i = 0; i < CORRUPT_SMALL_FILES + 2; i++) {
+		if (i < CORRUPT_SMALL_FILES)
+			snprintf(cmd, sizeof(cmd), "op create e0/g%02d 0644 -", i);
+		else if (i == CORRUPT_SMALL_FILES && links)
+			snprintf(cmd, sizeof(cmd), "op symlink f0 l0");
 		else
-			snprintf(cmd, sizeof(cmd), "op write e0/g%02d 0 %d %d -", k, 100 + 37 * k,
-				 k + 10);
+			snprintf(cmd, sizeof(cmd), "op sync");
 		struct check_step st;
 		if (check_apply(s->v, 1, cmd, &st, why, sizeof(why)) || strcmp(st.err[0], "0")) {
 			snprintf(err, errlen, "%s: populating: '%s' failed: %.200s", s->fs, cmd,

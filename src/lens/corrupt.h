@@ -4,7 +4,7 @@
  *
  * Per filesystem, one machine: boot with its disk, populate it (the tree
  * of profile.h: f0, d0/f1 of known contents, d0, e0, an xattr; and 24
- * small files e0/g00..g23 and, where the filesystem has them, a symlink
+ * empty files e0/g00..g23 and, where the filesystem has them, a symlink
  * l0), sync and unmount, so the disk holds a clean state. The layout map (layout.h) and
  * the field map (fields.h) of that state locate the targets
  * (corrupt_target.h). The counterfactual, once: in a fork, mount and dump
