@@ -33,7 +33,13 @@
  *   fsck-only          the tree reads back identical, and the checker
  *                      found errors (its verdict on the counterfactual
  *                      being clean);
- *   none               no effect seen. */
+ *   none               no effect seen.
+ * The kernel runs at loglevel 5: its warnings about the flip that the
+ * counterfactual's mount did not print are kept with each flip ("kernel"),
+ * and counted apart in the summary (a warning in a log alone tells no
+ * caller). The sweep's summary sets the checksummed layouts against the
+ * others: of the flips with an effect, the share detected (an error
+ * returned, a refused mount, the checker) and the share silent. */
 #ifndef THEMIS_CORRUPT_H
 #define THEMIS_CORRUPT_H
 
@@ -78,7 +84,8 @@ struct corrupt_flip {
 	int fsck_status;		    /* the checker's exit status, -1 none */
 	char fsck_said[CORRUPT_DETAIL_MAX]; /* its first line naming a problem */
 	char detail[CORRUPT_DETAIL_MAX];    /* the first difference, or the mount's errno */
-	char kernel[CORRUPT_DETAIL_MAX];    /* the kernel's last new console line, or "" */
+	char kernel[CORRUPT_DETAIL_MAX];    /* the kernel's first line (warning or worse; the
+					       failure, if one) the counterfactual did not print */
 };
 
 /* What to flip: one of at, target, sweep. */
