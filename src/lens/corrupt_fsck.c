@@ -202,5 +202,9 @@ enum corrupt_fsck_verdict corrupt_fsck_wait(struct corrupt_fsck *c, double timeo
 	*status = WEXITSTATUS(ws);
 	if (*status == 127)
 		return c->now = CORRUPT_FSCK_NOT_RUN;
-	return c->now = *status || backup ? CORRUPT_FSCK_ERRORS : CORRUPT_FSCK_CLEAN;
+	if (!*status && !backup) {
+		said[0] = 0; /* what a clean run says is not a problem ("no error found") */
+		return c->now = CORRUPT_FSCK_CLEAN;
+	}
+	return c->now = CORRUPT_FSCK_ERRORS;
 }

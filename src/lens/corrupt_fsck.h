@@ -54,7 +54,8 @@ int corrupt_fsck_start(struct corrupt_fsck *c, const char *fs, const char *image
 
 /* Wait for the checker, killing it after timeout_s seconds: the verdict,
  * its exit status in *status (-1 when it did not exit), and the first line
- * of its output that names a problem in said (empty when none). */
+ * of its output that names a problem in said (empty when none, and when
+ * the verdict is clean). */
 enum corrupt_fsck_verdict corrupt_fsck_wait(struct corrupt_fsck *c, double timeout_s, int *status,
 					    char *said, size_t saidlen);
 
