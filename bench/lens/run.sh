@@ -9,7 +9,11 @@
 #     milliseconds per measure (each a write fork and a cold-read fork),
 #     and that as a ratio to one checker state of the run above;
 #   - `themis clock`, the full sweep of 20 variants: seconds, and seconds a
-#     variant as a ratio to one boot to the agent.
+#     variant as a ratio to one boot to the agent;
+#   - `themis corrupt`, a sweep of 4 bits per structure class of ext2, ext4
+#     and btrfs: flips classified per second (each a fork, a flip, a mount,
+#     a walk and the filesystem's own checker beside it), and a flip as a
+#     ratio to one checker state.
 #   bench/lens/run.sh [--depth N] [--rounds N] [--pair A+B] [--build DIR]
 # Never fails on speed; exits nonzero only if a run fails.
 set -eu
@@ -69,3 +73,11 @@ t1=$(date +%s.%N)
 "$themis" boot --disk "$b/images/ext4.img" >/dev/null 2>&1 || { echo "lens bench: boot failed" >&2; exit 1; }
 t2=$(date +%s.%N)
 echo "clock sweep: $(tail -n 1 "$work/clock.err" | sed 's/^clock: //'); $(echo "$t0 $t1 $t2" | awk '{ printf "%.1f s wall, %.2f s a variant = %.1f boots to the agent (a boot: %.2f s)", $2 - $1, ($2 - $1) / 20, ($2 - $1) / 20 / ($3 - $2), $3 - $2 }')"
+# The corrupt sweep: flips classified per second, from its own summary.
+"$themis" corrupt ext2 ext4 btrfs --sweep --bits 4 --quiet >"$work/corrupt" 2>&1 || [ $? -eq 1 ] || {
+	tail -n 5 "$work/corrupt" >&2
+	exit 1
+}
+fps=$(tail -n 1 "$work/corrupt" | sed -n 's/.*: \([0-9.]*\) flips\/s.*/\1/p')
+echo "corrupt ext2 ext4 btrfs --sweep --bits 4: $(tail -n 1 "$work/corrupt")"
+echo "  a flip costs $(echo "$fps $p" | awk '{ printf "%.2f", $2 / $1 }') checker states"

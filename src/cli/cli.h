@@ -44,6 +44,8 @@ extern const char explore_help[];
 	X(boot, cmd_boot, "boot Linux on the emulated board to the guest agent")                   \
 	X(clock, cmd_clock,                                                                        \
 	  "what each filesystem stores of time: ranges, granularity, raw fields")                  \
+	X(corrupt, cmd_corrupt,                                                                    \
+	  "flip one bit of an on-disk structure and measure the blast radius")                     \
 	X(diff, cmd_diff, "the sectors and fields two disk images differ in")                      \
 	X(explore, cmd_explore, "the differential model checker (default: ext4 xfs)")              \
 	X(layout, cmd_layout, "name every sector of a filesystem image by its on-disk structure")  \

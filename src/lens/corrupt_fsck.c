@@ -1,0 +1,210 @@
+/* corrupt_fsck.c - see corrupt_fsck.h. One table says which checker each
+ * filesystem has and how it is asked to change nothing. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../util/clock.h"
+#include "corrupt_fsck.h"
+
+#define FSCK_MAX_ARGS 6
+
+/* X(fs, tool, read-only arguments...): the image goes last. */
+static const struct {
+	const char *fs, *argv[FSCK_MAX_ARGS];
+} checkers[] = {
+    {"ext2", {"e2fsck", "-fn"}},
+    {"ext3", {"e2fsck", "-fn"}},
+    {"ext4", {"e2fsck", "-fn"}},
+    {"xfs", {"xfs_repair", "-n", "-f"}},
+    {"btrfs", {"btrfs", "check", "--readonly"}},
+    {"f2fs", {"fsck.f2fs", "-f", "--dry-run"}},
+    {"vfat", {"fsck.vfat", "-n"}},
+    {"exfat", {"fsck.exfat", "-n"}},
+    {"jfs", {"jfs_fsck", "-n", "-f"}},
+    {"minix", {"fsck.minix", "-f"}},
+};
+#define NCHECKERS (sizeof(checkers) / sizeof(checkers[0]))
+
+const char *corrupt_fsck_name(enum corrupt_fsck_verdict v)
+{
+	static const char *const names[] = {
+#define CORRUPT_FSCK_NAME(name, text) text,
+	    CORRUPT_FSCK_VERDICTS(CORRUPT_FSCK_NAME)
+#undef CORRUPT_FSCK_NAME
+	};
+	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : "?";
+}
+
+static int checker_of(const char *fs)
+{
+	for (size_t i = 0; i < NCHECKERS; i++)
+		if (!strcmp(checkers[i].fs, fs))
+			return (int)i;
+	return -1;
+}
+
+const char *corrupt_fsck_command(const char *fs)
+{
+	static char line[128];
+	int k = checker_of(fs);
+	if (k < 0)
+		return NULL;
+	size_t n = 0;
+	line[0] = 0;
+	for (int a = 0; a < FSCK_MAX_ARGS && checkers[k].argv[a] && n < sizeof(line); a++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s", a ? " " : "",
+				      checkers[k].argv[a]);
+	return line;
+}
+
+/* Whether `tool` is an executable file in a folder of $PATH (or the
+ * system folders, where fsck tools live and $PATH may not reach). */
+static bool installed(const char *tool)
+{
+	const char *path = getenv("PATH");
+	char dirs[4096];
+	snprintf(dirs, sizeof(dirs), "%s:/usr/sbin:/sbin:/usr/bin:/bin", path ? path : "");
+	char *save = NULL;
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		char full[4200];
+		snprintf(full, sizeof(full), "%s/%s", d, tool);
+		if (!access(full, X_OK))
+			return true;
+	}
+	return false;
+}
+
+int corrupt_fsck_start(struct corrupt_fsck *c, const char *fs, const char *image, const char *out)
+{
+	memset(c, 0, sizeof(*c));
+	c->fs = fs;
+	snprintf(c->out, sizeof(c->out), "%s", out);
+	int k = checker_of(fs);
+	if (k < 0) {
+		c->now = CORRUPT_FSCK_NONE;
+		return 0;
+	}
+	if (!installed(checkers[k].argv[0])) {
+		c->now = CORRUPT_FSCK_MISSING;
+		return 0;
+	}
+	const char *argv[FSCK_MAX_ARGS + 2] = {0};
+	int n = 0;
+	for (; n < FSCK_MAX_ARGS && checkers[k].argv[n]; n++)
+		argv[n] = checkers[k].argv[n];
+	argv[n] = image;
+	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		c->now = CORRUPT_FSCK_NOT_RUN;
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		/* The child: its own process group (a timeout kills all of it),
+		 * no input, both outputs into the scratch file, the system's
+		 * folders on the path. */
+		setpgid(0, 0);
+		int null = open("/dev/null", O_RDONLY);
+		if (null < 0 || dup2(null, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+			_exit(127);
+		const char *p = getenv("PATH");
+		char path[4096];
+		snprintf(path, sizeof(path), "%s:/usr/sbin:/sbin", p ? p : "/usr/bin:/bin");
+		setenv("PATH", path, 1);
+		setenv("LC_ALL", "C", 1);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(fd);
+	if (pid < 0) {
+		c->now = CORRUPT_FSCK_NOT_RUN;
+		return -1;
+	}
+	c->pid = pid;
+	return 0;
+}
+
+/* The words that make a line of a checker's output a problem it names. */
+static bool names_problem(const char *line)
+{
+	static const char *const words[] = {
+	    "error",   "invalid", "corrupt",   "bad ",	 "wrong",	  "mismatch",	  "fail",
+	    "damaged", "illegal", "not match", "unable", "trying backup", "verify failed"};
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcasestr(line, words[i]))
+			return true;
+	return false;
+}
+
+/* What a checker says of a problem it then reports with exit status 0:
+ * e2fsck -n falls back to a backup superblock, btrfs check reads the
+ * other copy of a metadata block that failed its checksum. */
+static const char *const found_anyway[] = {"trying backup", "checksum verify failed"};
+
+/* The first line of the output naming a problem, into said; whether one
+ * says a problem of found_anyway. */
+static bool read_output(const char *out, char *said, size_t saidlen)
+{
+	said[0] = 0;
+	FILE *f = fopen(out, "r");
+	if (!f)
+		return false;
+	char line[512];
+	bool backup = false;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = 0;
+		for (size_t i = 0; i < sizeof(found_anyway) / sizeof(found_anyway[0]); i++)
+			backup |= strcasestr(line, found_anyway[i]) != NULL;
+		if (!said[0] && names_problem(line))
+			snprintf(said, saidlen, "%s", line);
+	}
+	fclose(f);
+	return backup;
+}
+
+enum corrupt_fsck_verdict corrupt_fsck_wait(struct corrupt_fsck *c, double timeout_s, int *status,
+					    char *said, size_t saidlen)
+{
+	*status = -1;
+	said[0] = 0;
+	if (!c->pid)
+		return c->now;
+	double until = host_seconds() + timeout_s;
+	int ws = 0;
+	pid_t got;
+	while ((got = waitpid(c->pid, &ws, WNOHANG)) == 0 && host_seconds() < until) {
+		struct timespec ms = {0, 1000000};
+		nanosleep(&ms, NULL);
+	}
+	bool timed_out = got == 0;
+	if (timed_out) {
+		kill(-c->pid, SIGKILL);
+		kill(c->pid, SIGKILL);
+		while (waitpid(c->pid, &ws, 0) < 0 && errno == EINTR)
+			;
+	}
+	c->pid = 0;
+	bool backup = read_output(c->out, said, saidlen);
+	if (timed_out)
+		return c->now = CORRUPT_FSCK_TIMEOUT;
+	if (got < 0)
+		return c->now = CORRUPT_FSCK_NOT_RUN;
+	if (WIFSIGNALED(ws))
+		return c->now = CORRUPT_FSCK_CRASHED;
+	*status = WEXITSTATUS(ws);
+	if (*status == 127)
+		return c->now = CORRUPT_FSCK_NOT_RUN;
+	if (!*status && !backup) {
+		said[0] = 0; /* what a clean run says is not a problem ("no error found") */
+		return c->now = CORRUPT_FSCK_CLEAN;
+	}
+	return c->now = CORRUPT_FSCK_ERRORS;
+}

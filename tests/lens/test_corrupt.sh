@@ -1,0 +1,162 @@
+#!/bin/sh
+# `themis corrupt` (src/lens/corrupt.c, corrupt_target.c, corrupt_fsck.c):
+# one bit flipped in a fork's overlay, classified against the unflipped
+# fork. Properties guarded:
+#   - ext2 superblock:s_magic is unmountable, and the checker says so;
+#   - an ext2 data bit is silent wrong data (the checker clean), the same
+#     on btrfs returns an error (EIO: data checksums);
+#   - controls that a wrong classifier fails: a bit of free space and of
+#     the superblock's s_mtime change nothing (not every flip is an
+#     outcome, not every superblock flip unmountable); an inode's i_mode
+#     bit is wrong data (not only contents are compared); a block bitmap
+#     bit is seen by the checker alone (fsck-only, not none);
+#   - the JSON of a --target run is a list of one with the keys the issue
+#     names, and --at with its lba, byte and bit replays the same flip to
+#     the same outcome and difference;
+#   - a hang (a budget too small for a mount) is a kernel-failure finding
+#     with a line that replays it, and the run goes on to the next flip;
+#     a real one (jfs: a directory bit that loops readdir) is caught, and
+#     a bit of the same directory block that the kernel survives is not;
+#   - a small sweep covers every structure class once, prints the
+#     spectrum and the checksummed/unchecksummed summary, and writes
+#     well-formed SVG; the host side runs under ASan (BUILD/asan/themis);
+#   - the base images are byte-identical afterwards;
+#   - bad input (filesystem, structure, field, --at) exits 2 with one line.
+# Usage: test_corrupt.sh BUILD
+set -u
+build=${1:-build}
+here=$(dirname "$0")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+. "$here/../lib.sh"
+themis=$build/themis
+asan=$build/asan/themis
+[ -x "$asan" ] || asan=$themis
+images=$build/images
+# The ASan build lives a folder down: it is given the guest's files.
+guest="--kernel $build/guest/Image --initrd $build/guest/initramfs.cpio.gz"
+
+sums() { md5sum "$images/ext2.img" "$images/btrfs.img"; }
+sums >"$work/before"
+
+# one NAME WANT FS ARGS...: a run of one flip whose outcome must be WANT;
+# its JSON is kept as $work/NAME.json.
+one() {
+	name=$1 want=$2 fs=$3
+	shift 3
+	if ! "$themis" corrupt "$fs" "$@" --quiet --json "$work/$name.json" >"$work/$name.txt" \
+		2>"$work/$name.err"; then
+		fail "$name: themis corrupt $fs $*: $(tail -n 2 "$work/$name.err")"
+		return
+	fi
+	got=$(python3 -c '
+import json, sys
+flips = json.load(open(sys.argv[1]))
+assert len(flips) == 1, flips
+keys = {"fs", "structure", "field", "lba", "byte", "bit", "outcome", "fsck"}
+assert keys <= set(flips[0]), flips[0]
+print(flips[0]["outcome"], flips[0]["fsck"])
+' "$work/$name.json" 2>&1)
+	case "$got" in
+	"$want"*) ok "$name: $fs $* -> $got" ;;
+	*) fail "$name: $fs $* -> '$got', want $want"; sed 's/^/    /' "$work/$name.txt" | head -3 ;;
+	esac
+}
+
+one magic "unmountable errors" ext2 --target superblock:s_magic
+one data "silent-wrong-data clean" ext2 --target data
+one btrfs-data "error-returned" btrfs --target data
+# Controls.
+one free "none clean" ext2 --target free
+one mtime "none" ext2 --target superblock:s_mtime
+one mode "silent-wrong-data" ext2 --target inode:i_mode
+one bitmap "fsck-only errors" ext2 --target block-bitmap
+one btrfs-free "none" btrfs --target free
+
+# --at replays the data flip: same place, same outcome, same difference.
+at=$(python3 -c '
+import json, sys
+f = json.load(open(sys.argv[1]))[0]
+print("%d:%d:%d" % (f["lba"], f["byte"], f["bit"]))' "$work/data.json" 2>/dev/null)
+if [ -n "$at" ] && "$themis" corrupt ext2 --at "$at" --quiet --json "$work/at.json" \
+	>"$work/at.txt" 2>&1; then
+	if python3 -c '
+import json, sys
+a, b = (json.load(open(p))[0] for p in sys.argv[1:3])
+same = all(a[k] == b[k] for k in ("lba", "byte", "bit", "outcome", "detail", "fsck"))
+assert same and b["structure"] == "data", (a, b)' "$work/data.json" "$work/at.json"; then
+		ok "--at $at replays the data flip"
+	else
+		fail "--at $at did not replay the data flip"
+	fi
+else
+	fail "--at '$at': $(tail -n 2 "$work/at.txt")"
+fi
+
+# A hang is an outcome and the run goes on: with a budget too small for
+# a mount and a walk, every flip is a kernel failure with its replay line,
+# the exit status 1; and that line replays it.
+"$themis" corrupt ext2 --target data --bits 2 --budget 2e5 --quiet >"$work/hang.txt" 2>&1
+st=$?
+replay=$(sed -n 's/.*replay with: themis corrupt //p' "$work/hang.txt" | head -n 1)
+if [ "$st" -eq 1 ] && [ "$(grep -c '^ext2 .*kernel-failure .*budget exhausted' "$work/hang.txt")" -eq 2 ] &&
+	[ -n "$replay" ]; then
+	ok "a hang is a kernel-failure finding, the run goes on (2 flips), exit 1"
+	# shellcheck disable=SC2086
+	expect 1 "kernel-failure" -- "$themis" corrupt $replay --quiet
+else
+	fail "hang: status $st"
+	sed 's/^/    /' "$work/hang.txt" | head -6
+fi
+
+# A real one: a jfs directory bit found by a sweep sends readdir into a
+# loop that never ends (still looping at 2e10 instructions); a tenth of
+# the default budget catches it, and leaves the walk of other flips of the
+# same disk room enough (their outcomes are not kernel failures).
+expect 1 "jfs    directory .* kernel-failure .*budget exhausted" -- \
+	"$themis" corrupt jfs --at 488:20:5 --budget 3e8 --quiet
+one jfs-dir-control "none" jfs --at 488:250:1 --budget 3e8
+
+# A sweep of one bit per class, under ASan.
+# shellcheck disable=SC2086
+if "$asan" corrupt ext2 $guest --disk "$images/ext2.img" --sweep --bits 1 --seed 7 --quiet --json "$work/sweep.json" \
+	--svg "$work/svg" >"$work/sweep.txt" 2>"$work/sweep.err"; then
+	sed -n '/^spectrum/,$p' "$work/sweep.txt"
+	if python3 -c '
+import json, sys, xml.etree.ElementTree as ET
+flips = json.load(open(sys.argv[1]))
+classes = [f["structure"] for f in flips]
+assert len(classes) == len(set(classes)) >= 8, classes
+for need in ("superblock", "inode", "data", "free", "block-bitmap"):
+    assert need in classes, need
+ET.parse(sys.argv[2])' "$work/sweep.json" "$work/svg/corrupt-spectrum.svg" &&
+		grep -q "^ext2   data" "$work/sweep.txt" &&
+		grep -q "layouts without checksums" "$work/sweep.txt"; then
+		ok "sweep: one flip per class, spectrum, summary, SVG"
+	else
+		fail "sweep output"
+	fi
+else
+	fail "sweep: $(tail -n 3 "$work/sweep.err")"
+fi
+
+sums >"$work/after"
+if cmp -s "$work/before" "$work/after"; then
+	ok "base images unchanged"
+else
+	fail "a base image changed"
+fi
+
+expect 2 "unknown filesystem 'ext9'" -- "$themis" corrupt ext9 --target data
+expect 2 "ext2 has no structure 'frob'" -- "$asan" corrupt ext2 --target frob $guest --disk "$images/ext2.img"
+expect 2 "has no field 's_frob'" -- "$asan" corrupt ext2 --target superblock:s_frob $guest --disk "$images/ext2.img"
+expect 2 "btrfs: 'data' has no fields" -- "$asan" corrupt btrfs --target data:x $guest --disk "$images/btrfs.img"
+expect 2 "needs LBA:BYTE:BIT" -- "$asan" corrupt ext2 --at 2:512:0
+expect 2 "needs LBA:BYTE:BIT" -- "$asan" corrupt ext2 --at 2:56
+expect 2 "past the end of the disk" -- "$asan" corrupt ext2 --at 999999999:0:0 $guest --disk "$images/ext2.img"
+expect 2 "on one filesystem" -- "$asan" corrupt ext2 btrfs --at 2:56:0
+expect 2 "give one of" -- "$asan" corrupt ext2 --sweep --target data
+expect 2 "--bits needs" -- "$asan" corrupt ext2 --bits 0
+expect 0 "superblock:s_magic" -- "$themis" corrupt --help
+
+finish corrupt
