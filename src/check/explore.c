@@ -514,7 +514,10 @@ static void work(struct search *s, const struct check_step *root)
 {
 	char *item = malloc(SHARE_ITEM_MAX);
 	int rc = 0;
-	while (item && !s->stop && (rc = s->space->ops->take(s->space, item, SHARE_ITEM_MAX)) > 0)
+	/* The counts of an item are in before take ends it: once no worker
+	 * is busy the coordinator reads the run's totals as final. */
+	while (item && !s->stop && (flush_counts(s), true) &&
+	       (rc = s->space->ops->take(s->space, item, SHARE_ITEM_MAX)) > 0)
 		run_item(s, item, root);
 	if (item && !s->stop && rc < 0)
 		fprintf(stderr, "themis: %s\n", s->space->err);

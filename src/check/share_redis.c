@@ -102,6 +102,25 @@ static const bool guarded[NSCRIPTS] = {
 	"  return redis.error_reply('" RUN_OVER "')\n"                                             \
 	"end\n"
 
+/* Lua: every key of the run expires RUN_TTL seconds after the last count
+ * (refreshed at most once a minute), so a run whose coordinator died does
+ * not stay on the server for ever; a run that ended (its keys given
+ * RUN_END_TTL by redis_finish) is not kept alive by a late worker. */
+#define RUN_TTL	    86400
+#define RUN_END_TTL 60
+#define RUN_KEYS                                                                                   \
+	"{'" KEY_CONFIG "', '" KEY_QUEUE "', '" KEY_LEASE "', '" KEY_RUN "', '" KEY_VISITED       \
+	"', '" KEY_BUSY "', '" KEY_WAITING "', '" KEY_STOP "', '" KEY_TOTALS "', '" KEY_NRECORDS \
+	"', '" KEY_RECORDS "', '" KEY_HELD "', '" KEY_LEASES "', '" KEY_DEAD "', '" KEY_NWORKERS \
+	"'}"
+#define STR2_(x) #x
+#define STR2(x)	 STR2_(x)
+#define LUA_REFRESH                                                                                \
+	"local ttl = redis.call('TTL', KEYS[#KEYS])\n"                                             \
+	"if ttl == -1 or (ttl > " STR2(RUN_END_TTL) " and ttl < " STR2(RUN_TTL) " - 60) then\n"   \
+	"  for _, k in ipairs(" RUN_KEYS ") do redis.call('EXPIRE', k, " STR2(RUN_TTL) ") end\n" \
+	"end\n"
+
 /* Lua: the server's clock in seconds, as a number. */
 #define LUA_NOW "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) + tonumber(t[2]) / 1e6\n"
 
@@ -168,7 +187,7 @@ static const char *const scripts[NSCRIPTS] = {
      * "INDEX=VALUE ...", and how many lens words there are. The totals:
      * the fixed ones as strings, then the lens words in one string.
      * Lens words are fields l0, l1, ...; OR words hold 32-bit sets. */
-    [S_COUNT] = LUA_SAME_RUN
+    [S_COUNT] = LUA_SAME_RUN LUA_REFRESH
 #define LUA_TOTAL_NAME(name, kind, json, text) "'" #name "', "
     "local names = {" SHARE_TOTALS(
 	LUA_TOTAL_NAME) "}\n"
@@ -271,6 +290,7 @@ struct rshare {
 	pthread_cond_t wake; /* ends the thread's wait, at close */
 	bool quit;	     /* under mu: the thread should end */
 	atomic_bool lost;    /* the thread found this worker dead */
+	pid_t creator;	     /* the coordinator's process, which ends the run at close */
 };
 
 /* A one-line message into err: Redis's own texts may hold newlines. */
@@ -614,9 +634,34 @@ static struct rshare *open_url(const char *url, char *err, size_t errlen)
 	return r;
 }
 
+/* The run is over (the coordinator has read its records): stop its
+ * workers and let its keys go. Not deleted at once: a worker still
+ * finishing must see the run end (stopped), not vanish (an error); a
+ * minute later nothing of the run is left on the server. */
+static void redis_finish(struct rshare *r)
+{
+	const char *set[] = {"SET", KEY_STOP, "1"};
+	redisReply *rep = command(r, 3, set, NULL);
+	if (rep)
+		freeReplyObject(rep);
+	static const char *const keys[] = {KEY_CONFIG,	 KEY_QUEUE,   KEY_LEASE,   KEY_RUN,
+					   KEY_VISITED,	 KEY_BUSY,    KEY_WAITING, KEY_STOP,
+					   KEY_TOTALS,	 KEY_NRECORDS, KEY_RECORDS, KEY_HELD,
+					   KEY_LEASES,	 KEY_DEAD,    KEY_NWORKERS};
+	char secs[16];
+	snprintf(secs, sizeof(secs), "%d", RUN_END_TTL);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && !r->broken; i++) {
+		const char *argv[] = {"EXPIRE", keys[i], secs};
+		if ((rep = command(r, 3, argv, NULL)))
+			freeReplyObject(rep);
+	}
+}
+
 static void redis_close(struct share *s)
 {
 	struct rshare *r = (struct rshare *)s;
+	if (r->creator == getpid() && r->pid == getpid() && !r->broken)
+		redis_finish(r);
 	/* The run stays: the coordinator reads its records after the workers
 	 * have closed theirs. */
 	if (r->id_pid == getpid())
@@ -1019,6 +1064,7 @@ struct share *share_redis_create(const char *url, const char *config, int lease,
 	if (ok)
 		memcpy(r->run, rep->str, (size_t)rep->len + 1);
 	freeReplyObject(rep);
+	r->creator = getpid();
 	if (!ok) {
 		put_err(err, errlen, "Redis at %s: unexpected reply to start", r->where);
 		redis_close(&r->base);

@@ -534,8 +534,10 @@ static int cmd_worker(struct explore_args *a, int argc, char **argv)
 	sh->ops->close(sh);
 	if (rc || lost)
 		return EXIT_USAGE;
-	printf("worker done: %llu states explored here; the run has %llu states, %u "
-	       "discrepancies, %u findings\n",
+	/* The run's totals as this worker last counted: others may still be
+	 * finishing theirs; the coordinator's report has the final ones. */
+	printf("worker done: %llu states explored here; the run had %llu states, %u "
+	       "discrepancies, %u findings when this worker finished\n",
 	       (unsigned long long)r.own_states, (unsigned long long)r.states, r.discrepancies,
 	       r.findings);
 	return 0;
