@@ -69,12 +69,12 @@ struct check_machine {
 	int nfs;
 	const char *kernel, *initrd, *images[CHECK_MAX_FS];
 	uint64_t mem, clock_ns, machine_seed;
-	bool clock_host;    /* the host's clock at power-on instead (nondeterministic) */
-	bool time;	    /* fingerprints include timestamps */
-	uint64_t op_budget; /* instructions an operation may take (0: default) */
-	const char *load;   /* a saved machine to start from instead of booting */
-	FILE *console;	    /* the guest's console (NULL: discarded) */
-	bool warnings;	    /* the kernel's warnings on the console (loglevel=5), not quiet */
+	bool clock_host;     /* the host's clock at power-on instead (nondeterministic) */
+	bool time;	     /* fingerprints include timestamps */
+	uint64_t op_budget;  /* instructions an operation may take (0: default) */
+	const char *load;    /* a saved machine to start from instead of booting */
+	FILE *console;	     /* the guest's console (NULL: discarded) */
+	bool warnings;	     /* the kernel's warnings on the console (loglevel=5), not quiet */
 	const char *options; /* the exploring run's options, for its traces (NULL: none) */
 	enum check_durability durability;
 	/* The lenses every check runs (lens_set_open; check_state refuses
@@ -111,10 +111,10 @@ struct check_result {
 	unsigned discrepancies, findings;
 	int deepest;
 	double seconds;
-	bool complete;	/* the whole scope was explored (no budget cut it) */
+	bool complete;	   /* the whole scope was explored (no budget cut it) */
 	char stopped[320]; /* when not complete: why, in words ("" when complete) */
 	unsigned cleared;  /* files of an earlier run removed from --out */
-	char note[256]; /* a warning for the summary, or "" */
+	char note[256];	   /* a warning for the summary, or "" */
 	/* The lenses' words merged over the run, to report with the set the
 	 * caller opens alike (lens_set_open with the run's names). */
 	uint64_t lens[LENS_WORDS_MAX];

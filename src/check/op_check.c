@@ -11,7 +11,7 @@
 
 #include "ops.h"
 
-#define ARG_MAX_SIZE (1ull << 31)   /* N: sizes and offsets */
+#define ARG_MAX_SIZE (1ull << 31)  /* N: sizes and offsets */
 #define ARG_MAX_ID   4294967294ull /* I: uids and gids (not -1) */
 
 static bool is_dec(const char *s, uint64_t max)
@@ -47,7 +47,8 @@ static bool good_flags(const char *s, const char *a, const char *b)
 		return true;
 	for (;;) {
 		size_t l = strcspn(s, ",");
-		if (!((strlen(a) == l && !strncmp(s, a, l)) || (strlen(b) == l && !strncmp(s, b, l))))
+		if (!((strlen(a) == l && !strncmp(s, a, l)) ||
+		      (strlen(b) == l && !strncmp(s, b, l))))
 			return false;
 		if (!s[l])
 			return true;
@@ -82,8 +83,9 @@ static bool good_arg(char letter, const char *w)
 	case 'P': return good_path(w);
 	case 'T': return true;
 	case 'X': return true;
-	case 'M': return strlen(w) <= 5 && strspn(w, "01234567") == strlen(w) && *w &&
-			 strtoul(w, NULL, 8) <= 07777;
+	case 'M':
+		return strlen(w) <= 5 && strspn(w, "01234567") == strlen(w) && *w &&
+		       strtoul(w, NULL, 8) <= 07777;
 	case 'N': return is_dec(w, ARG_MAX_SIZE);
 	case 'I': return is_dec(w, ARG_MAX_ID);
 	case 'S': return is_dec(w, UINT64_MAX);

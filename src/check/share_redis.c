@@ -109,17 +109,19 @@ static const bool guarded[NSCRIPTS] = {
 #define RUN_TTL	    86400
 #define RUN_END_TTL 60
 #define RUN_KEYS                                                                                   \
-	"{'" KEY_CONFIG "', '" KEY_QUEUE "', '" KEY_LEASE "', '" KEY_RUN "', '" KEY_VISITED       \
-	"', '" KEY_BUSY "', '" KEY_WAITING "', '" KEY_STOP "', '" KEY_TOTALS "', '" KEY_NRECORDS \
-	"', '" KEY_RECORDS "', '" KEY_HELD "', '" KEY_LEASES "', '" KEY_DEAD "', '" KEY_NWORKERS \
+	"{'" KEY_CONFIG "', '" KEY_QUEUE "', '" KEY_LEASE "', '" KEY_RUN "', '" KEY_VISITED        \
+	"', '" KEY_BUSY "', '" KEY_WAITING "', '" KEY_STOP "', '" KEY_TOTALS "', '" KEY_NRECORDS   \
+	"', '" KEY_RECORDS "', '" KEY_HELD "', '" KEY_LEASES "', '" KEY_DEAD "', '" KEY_NWORKERS   \
 	"'}"
 #define STR2_(x) #x
 #define STR2(x)	 STR2_(x)
 #define LUA_REFRESH                                                                                \
 	"local ttl = redis.call('TTL', KEYS[#KEYS])\n"                                             \
-	"if ttl == -1 or (ttl > " STR2(RUN_END_TTL) " and ttl < " STR2(RUN_TTL) " - 60) then\n"   \
-	"  for _, k in ipairs(" RUN_KEYS ") do redis.call('EXPIRE', k, " STR2(RUN_TTL) ") end\n" \
-	"end\n"
+	"if ttl == -1 or (ttl > " STR2(RUN_END_TTL) " and ttl < " STR2(                            \
+	    RUN_TTL) " - 60) then\n"                                                               \
+		     "  for _, k in ipairs(" RUN_KEYS                                              \
+		     ") do redis.call('EXPIRE', k, " STR2(RUN_TTL) ") end\n"                       \
+								   "end\n"
 
 /* Lua: the server's clock in seconds, as a number. */
 #define LUA_NOW "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) + tonumber(t[2]) / 1e6\n"
@@ -644,10 +646,10 @@ static void redis_finish(struct rshare *r)
 	redisReply *rep = command(r, 3, set, NULL);
 	if (rep)
 		freeReplyObject(rep);
-	static const char *const keys[] = {KEY_CONFIG,	 KEY_QUEUE,   KEY_LEASE,   KEY_RUN,
-					   KEY_VISITED,	 KEY_BUSY,    KEY_WAITING, KEY_STOP,
-					   KEY_TOTALS,	 KEY_NRECORDS, KEY_RECORDS, KEY_HELD,
-					   KEY_LEASES,	 KEY_DEAD,    KEY_NWORKERS};
+	static const char *const keys[] = {KEY_CONFIG,	KEY_QUEUE,    KEY_LEASE,   KEY_RUN,
+					   KEY_VISITED, KEY_BUSY,     KEY_WAITING, KEY_STOP,
+					   KEY_TOTALS,	KEY_NRECORDS, KEY_RECORDS, KEY_HELD,
+					   KEY_LEASES,	KEY_DEAD,     KEY_NWORKERS};
 	char secs[16];
 	snprintf(secs, sizeof(secs), "%d", RUN_END_TTL);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && !r->broken; i++) {

@@ -10,7 +10,6 @@
 #include "../machine/snapshot.h"
 #include "check.h"
 
-
 void check_time_rules(const struct check_machine *m, char *out, size_t cap)
 {
 	uint64_t g, ag;

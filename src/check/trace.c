@@ -32,6 +32,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,8 +194,8 @@ static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, c
 		char *p = line + 3;
 		while (sscanf(p, "%15s%n", b, &n) == 1) {
 			if (m->nfs == CHECK_MAX_FS || !fs_known(b)) {
-				snprintf(why, whylen, "unknown filesystem '%s', or more than %d",
-					 b, CHECK_MAX_FS);
+				snprintf(why, whylen, "unknown filesystem '%s', or more than %d", b,
+					 CHECK_MAX_FS);
 				return -1;
 			}
 			snprintf(t->fsnames[m->nfs], sizeof(t->fsnames[m->nfs]), "%.15s", b);
@@ -206,7 +207,8 @@ static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, c
 		snprintf(t->kernel_version, sizeof(t->kernel_version), "%.*s",
 			 (int)sizeof(t->kernel_version) - 1, line + 15);
 	} else if (!strncmp(line, "options ", 8)) {
-		snprintf(t->options, sizeof(t->options), "%.*s", (int)sizeof(t->options) - 1, line + 8);
+		snprintf(t->options, sizeof(t->options), "%.*s", (int)sizeof(t->options) - 1,
+			 line + 8);
 	} else if (number_line(line, "mem", &u)) {
 		m->mem = u, *seen |= SEEN_MEM;
 	} else if (number_line(line, "clock", &u)) {
@@ -247,6 +249,36 @@ static bool holds(const char *path, const uint8_t hash[16])
 	return identity_file_hash(path, h) && !memcmp(h, hash, 16);
 }
 
+/* The content hashes of the build's files, as found by find_in: a
+ * process looking for several files (or reading many traces) hashes each
+ * of the build's images once, while it stays unchanged (size, mtime). */
+#define HASH_CACHE 64
+static struct {
+	char path[PATH_MAX];
+	off_t size;
+	struct timespec mtime;
+	uint8_t hash[16];
+	bool ok;
+} hash_cache[HASH_CACHE];
+static int hash_cached;
+
+static bool build_file_holds(const char *path, const struct stat *st, const uint8_t hash[16])
+{
+	for (int i = 0; i < hash_cached; i++)
+		if (!strcmp(hash_cache[i].path, path) && hash_cache[i].size == st->st_size &&
+		    hash_cache[i].mtime.tv_sec == st->st_mtim.tv_sec &&
+		    hash_cache[i].mtime.tv_nsec == st->st_mtim.tv_nsec)
+			return hash_cache[i].ok && !memcmp(hash_cache[i].hash, hash, 16);
+	int k = hash_cached < HASH_CACHE ? hash_cached++ : (int)(st->st_ino % HASH_CACHE);
+	if (strlen(path) >= sizeof(hash_cache[k].path))
+		return holds(path, hash);
+	memcpy(hash_cache[k].path, path, strlen(path) + 1);
+	hash_cache[k].size = st->st_size;
+	hash_cache[k].mtime = st->st_mtim;
+	hash_cache[k].ok = identity_file_hash(path, hash_cache[k].hash);
+	return hash_cache[k].ok && !memcmp(hash_cache[k].hash, hash, 16);
+}
+
 /* A file with content `hash` in dir (regular files only, not the build's
  * logs and stamps), into out. */
 static bool find_in(const char *dir, const uint8_t hash[16], char *out, size_t cap)
@@ -263,7 +295,8 @@ static bool find_in(const char *dir, const uint8_t hash[16], char *out, size_t c
 			continue;
 		if ((size_t)snprintf(out, cap, "%s/%s", dir, e->d_name) >= cap)
 			continue;
-		found = stat(out, &st) == 0 && S_ISREG(st.st_mode) && holds(out, hash);
+		found =
+		    stat(out, &st) == 0 && S_ISREG(st.st_mode) && build_file_holds(out, &st, hash);
 	}
 	closedir(d);
 	return found;
@@ -305,9 +338,9 @@ static void locate(const char *trace_path, struct identity_file *f, const char *
 	if (!found || strlen(cand) >= sizeof(f->path))
 		return;
 	size_t used = strlen(notes);
-	snprintf(notes + used, ncap - used, "%s%s is not at %s any more: found at %s", used ? "; " : "",
-		 what, f->path, cand);
-	snprintf(f->path, sizeof(f->path), "%s", cand);
+	snprintf(notes + used, ncap - used, "%s%s is not at %s any more: found at %s",
+		 used ? "; " : "", what, f->path, cand);
+	memcpy(f->path, cand, strlen(cand) + 1); /* fits: checked above */
 }
 
 /* The files the trace names, as they are now, against its record. */
@@ -323,18 +356,20 @@ static int check_files(const char *path, struct trace *t, bool check_kernel, cha
 		snprintf(err, errlen, "%s: out of memory", path);
 	if (!rc && identity_take(now, check_kernel ? m->kernel : NULL, m->initrd, m->images, m->fs,
 				 m->nfs, why, sizeof(why))) {
-		snprintf(err, errlen,
-			 "%s: the trace names a file that cannot be read, and none with its content "
-			 "is beside the trace or in the build: %s",
-			 path, why);
+		snprintf(
+		    err, errlen,
+		    "%s: the trace names a file that cannot be read, and none with its content "
+		    "is beside the trace or in the build: %s",
+		    path, why);
 		rc = -1;
 	}
 	if (!rc && identity_diff(&t->id, now, parts, why, sizeof(why))) {
-		snprintf(err, errlen,
-			 "%s: %s changed since the trace was recorded, and no file with the recorded "
-			 "content is beside the trace or in the build (another configuration: "
-			 "rebuild it as it was, or record the trace again)",
-			 path, why);
+		snprintf(
+		    err, errlen,
+		    "%s: %s changed since the trace was recorded, and no file with the recorded "
+		    "content is beside the trace or in the build (another configuration: "
+		    "rebuild it as it was, or record the trace again)",
+		    path, why);
 		rc = -1;
 	}
 	if (!rc)
@@ -405,10 +440,11 @@ int trace_read(const char *path, struct trace *t, bool check_kernel, char *err, 
 	if (m->nfs < 1 || id->nimages != m->nfs || !id->kernel.known || !id->kernel.path[0] ||
 	    !id->initrd.known || !id->initrd.path[0] || !m->mem || !t->sig[0] ||
 	    (seen & need) != need) {
-		snprintf(err, errlen,
-			 "%s: damaged trace: its header lacks a line (fs, kernel, initrd, an image a "
-			 "filesystem, mem, clock, machine-seed, time%s, or the discrepancy)",
-			 path, version >= 3 ? ", warnings, durability, op-budget" : "");
+		snprintf(
+		    err, errlen,
+		    "%s: damaged trace: its header lacks a line (fs, kernel, initrd, an image a "
+		    "filesystem, mem, clock, machine-seed, time%s, or the discrepancy)",
+		    path, version >= 3 ? ", warnings, durability, op-budget" : "");
 		return -1;
 	}
 	for (int i = 0; i < m->nfs; i++)

@@ -43,11 +43,11 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 
 /* Read a trace and check that its kernel, initrd and images are the ones
  * it was recorded with (each found at its recorded path, beside the trace,
- * or by content among the build's files: t->notes says which moved) (the kernel only if check_kernel: a replay may run
- * the operations on another kernel on purpose). 0 or -1 with err (damaged,
- * naming the file and line, or another setup). Another build is not refused: t->build says, and the
- * caller warns (the operations replay the same, the run may not be bit for
- * bit the recorded one). */
+ * or by content among the build's files: t->notes says which moved) (the kernel only if
+ * check_kernel: a replay may run the operations on another kernel on purpose). 0 or -1 with err
+ * (damaged, naming the file and line, or another setup). Another build is not refused: t->build
+ * says, and the caller warns (the operations replay the same, the run may not be bit for bit the
+ * recorded one). */
 int trace_read(const char *path, struct trace *t, bool check_kernel, char *err, size_t errlen);
 
 #endif

@@ -7,10 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define EXIT_FINDING  1 /* the guest or program misbehaved */
-#define EXIT_USAGE    2 /* bad usage or bad input */
-#define EXIT_INCOMPLETE 3 /* explore: no finding, but the scope was not covered
-			     (interrupted, or cut by --time-budget/--max-states) */
+#define EXIT_FINDING 1 /* the guest or program misbehaved */
+#define EXIT_USAGE   2 /* bad usage or bad input */
+#define EXIT_INCOMPLETE                                                                            \
+	3 /* explore: no finding, but the scope was not covered                                    \
+	     (interrupted, or cut by --time-budget/--max-states) */
 #define EXIT_BUDGET   124
 #define EXIT_DEADLOCK 125
 

@@ -121,7 +121,7 @@ struct explore_args {
 	const char *disks[CHECK_MAX_FS];
 	int ndisks;
 	const char *ops;
-	char paths[4096]; /* storage for the --paths pool */
+	char paths[4096];   /* storage for the --paths pool */
 	char options[1024]; /* the arguments as given, for the traces */
 };
 
@@ -342,7 +342,7 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 	op_pools_default(&c->pools);
 	c->seed = 1;
 	c->progress = isatty(STDERR_FILENO); /* "\r" redraws belong on a terminal only */
-	c->out_dir = EXPLORE_DEFAULT_OUT;	     /* findings are never lost */
+	c->out_dir = EXPLORE_DEFAULT_OUT;    /* findings are never lost */
 	c->m.mem = EXPLORE_DEFAULT_MEM;
 	c->m.clock_ns = EXPLORE_DEFAULT_CLOCK * 1000000000ULL;
 	c->m.durability = CHECK_DURABLE_DROP;
@@ -567,8 +567,7 @@ static void print_summary(const struct check_config *c, const struct check_resul
 	       c->depth, branch, check_durability_name(c->m.durability), c->jobs,
 	       c->jobs == 1 ? "" : "s", (unsigned long long)r->states,
 	       (unsigned long long)r->unique, (unsigned long long)r->restores, r->seconds,
-	       r->seconds > 0 ? r->states / r->seconds : 0.0,
-	       scope);
+	       r->seconds > 0 ? r->states / r->seconds : 0.0, scope);
 	if (!r->complete)
 		printf("incomplete: %s\n", r->stopped);
 	if (r->note[0])
