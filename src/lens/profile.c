@@ -208,8 +208,7 @@ static int measure_writes(struct virt *v, const struct check_machine *m, const s
 		struct layout after;
 		char why[256];
 		struct disk *d = &v->disks[i];
-		bool mapped =
-		    layout_parse(&after, disk_read_bytes, d, d->size, why, sizeof(why)) == 0;
+		bool mapped = layout_parse(&after, disk_read_bytes, d, d->size, why, sizeof(why)) == 0;
 		rc = collect(d, mark[i], DISK_REQ_WRITE, mapped ? &after : NULL, &e[i].written);
 		layout_free(&after);
 	}

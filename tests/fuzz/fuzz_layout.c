@@ -207,9 +207,7 @@ int main(int argc, char **argv)
 				v.mut[i++] = (struct mut){off, old ^ (1u << (splitmix64(&s) % 8))};
 				break;
 			case 1: v.mut[i++] = (struct mut){off, (uint8_t)splitmix64(&s)}; break;
-			case 2:
-				v.mut[i++] = (struct mut){off, splitmix64(&s) & 1 ? 0 : 0xff};
-				break;
+			case 2: v.mut[i++] = (struct mut){off, splitmix64(&s) & 1 ? 0 : 0xff}; break;
 			default: { /* a whole little-endian 32-bit field */
 				static const uint32_t vals[] = {0,	     1, 0xffffffffu,
 								0x80000000u, 2, 0x7fffffffu};
