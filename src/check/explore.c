@@ -67,6 +67,7 @@ struct search {
 	/* A swarm member's own budget: states it may reach before the
 	 * next member's turn (0: none). Spending it stops the member only. */
 	uint64_t member_limit;
+	uint64_t states0; /* the run's states when this process joined it */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -95,14 +96,17 @@ static void flush_counts(struct search *s)
 /* Progress goes to a terminal only (cfg->progress is set so by the CLI):
  * "\r" redraws the line in place, "\033[K" clears what is left of a
  * longer one. */
-static void print_progress(const struct share_totals *t, double t0, int depth, int max_depth,
-			   bool final)
+static void print_progress(const struct search *s, int depth, bool final)
 {
-	double el = host_seconds() - t0;
+	const struct share_totals *t = &s->total;
+	double el = host_seconds() - s->t0;
+	/* The rate since this process started: a worker joining a long run
+	 * late must not divide the run's states by its own few seconds. */
+	uint64_t since = t->states > s->states0 ? t->states - s->states0 : 0;
 	fprintf(stderr,
 		"\r\033[Kstates %llu  %.1f states/s  depth %d/%d  unique %llu  discrepancies %llu  "
 		"findings %llu%s",
-		(unsigned long long)t->states, el > 0 ? t->states / el : 0.0, depth, max_depth,
+		(unsigned long long)t->states, el > 0 ? since / el : 0.0, depth, s->cfg->depth,
 		(unsigned long long)t->unique, (unsigned long long)t->discrepancies,
 		(unsigned long long)t->findings, final ? "\n" : "");
 	progress_drawn = !final;
@@ -123,7 +127,7 @@ static void progress(struct search *s)
 		return;
 	s->last_progress = t;
 	flush_counts(s);
-	print_progress(&s->total, s->t0, s->depth, s->cfg->depth, false);
+	print_progress(s, s->depth, false);
 }
 
 static bool budget_left(struct search *s)
@@ -731,7 +735,7 @@ static int run_jobs(struct search *s, const struct check_step *root)
 		if (cfg->progress) {
 			struct share_totals zero = {0};
 			s->share->ops->count(s->share, &zero, &s->total);
-			print_progress(&s->total, s->t0, 0, cfg->depth, false);
+			print_progress(s, 0, false);
 		}
 		sigtimedwait(&chld, NULL, &(struct timespec){0, 200000000});
 	}
@@ -877,6 +881,10 @@ static int explore_run(const struct check_config *given, struct share *sh, struc
 	int rc = s && root ? check_root(s, root, err, errlen) : -1;
 	if (rc > 0)
 		sh->ops->stop(sh); /* nothing below a root that differs is worth a look */
+	if (rc == 0) {
+		flush_counts(s);
+		s->states0 = s->total.states;
+	}
 	signal(SIGINT, on_interrupt);
 	signal(SIGTERM, on_interrupt);
 	if (rc == 0) {
@@ -904,7 +912,7 @@ static int explore_run(const struct check_config *given, struct share *sh, struc
 		if (!res->complete)
 			stop_reason(cfg, res);
 		if (cfg->progress)
-			print_progress(&s->total, s->t0, 0, cfg->depth, true);
+			print_progress(s, 0, true);
 		rc = report && cfg->out_dir
 			 ? write_report(cfg, &ls, sh, res, &s->total, err, errlen)
 			 : 0;
