@@ -137,12 +137,14 @@ static bool budget_left(struct search *s)
 	if (s->delta.states >= COUNT_EVERY)
 		flush_counts(s);
 	const struct check_config *c = s->cfg;
-	bool spent = interrupted || (c->max_states && s->total.states >= c->max_states) ||
+	/* The run's states as last counted, plus this process's since. */
+	uint64_t states = s->total.states + s->delta.states;
+	bool spent = interrupted || (c->max_states && states >= c->max_states) ||
 		     (s->deadline && host_seconds() >= s->deadline);
 	if (spent)
 		s->share->ops->stop(s->share);
 	s->stop = spent || s->share->ops->stopped(s->share) ||
-		  (s->member_limit && s->total.states >= s->member_limit);
+		  (s->member_limit && states >= s->member_limit);
 	return !s->stop;
 }
 
@@ -224,6 +226,18 @@ static void minimize_record(struct search *s, struct share_record *r, char *said
 	free(ops);
 }
 
+/* Count a discrepancy or finding and say it, on lines of its own. */
+static void say_record(struct search *s, int n, const char *op, const char *detail, bool finding)
+{
+	if (finding)
+		s->delta.findings++;
+	else
+		s->delta.discrepancies++;
+	end_progress();
+	fprintf(stderr, "%s at depth %d: %s\n  after: %s\n", finding ? "finding" : "discrepancy", n,
+		detail, op ? op : "(the root: before any operation)");
+}
+
 /* Record the current path + `op` (NULL: the root itself). */
 static void record(struct search *s, const char *op, const char *sig, const char *detail,
 		   bool finding)
@@ -243,26 +257,26 @@ static void record(struct search *s, const char *op, const char *sig, const char
 	snprintf(r->sig, sizeof(r->sig), "%s", sig);
 	snprintf(r->detail, sizeof(r->detail), "%s", detail);
 	join_path(s, n, r->ops, sizeof(r->ops));
-	char said[96] = "";
+	/* Said at once, before a minimization that may take a while; with
+	 * --stop-on-first only once the record is known to be the run's. */
+	bool said = !s->cfg->stop_on_first;
+	if (said)
+		say_record(s, n, op, detail, finding);
+	char mini[96] = "";
 	if (s->cfg->minimize && n > 1)
-		minimize_record(s, r, said, sizeof(said));
+		minimize_record(s, r, mini, sizeof(mini));
 	int num = s->share->ops->record(s->share, r);
-	if (s->cfg->stop_on_first && num != 1) {
+	if (s->cfg->stop_on_first && num > 1) {
 		/* Two workers raced past the check above: the first record
 		 * is the run's one (write_report keeps only it). */
 		s->stop = true;
 		free(r);
 		return;
 	}
-	if (finding)
-		s->delta.findings++;
-	else
-		s->delta.discrepancies++;
-	end_progress();
-	fprintf(stderr, "%s at depth %d: %s\n  after: %s\n", finding ? "finding" : "discrepancy", n,
-		detail, op ? op : "(the root: before any operation)");
+	if (!said)
+		say_record(s, n, op, detail, finding);
 	if (s->show_progress)
-		fputs(said, stderr);
+		fputs(mini, stderr);
 	if (num > 0 && s->cfg->out_dir)
 		write_traces(s->cfg, r, (unsigned)num);
 	if (s->cfg->stop_on_first)
@@ -975,10 +989,10 @@ int check_explore(const struct check_config *cfg, struct check_result *res, char
 	if (cleared < 0)
 		return -1;
 	if (cleared > 0)
-		fprintf(stderr,
-			"themis: --out %s: removed the %d files (report.json, traces) of an "
-			"earlier run\n",
-			cfg->out_dir, cleared);
+		fprintf(
+		    stderr,
+		    "themis: --out %s: removed %d file%s of an earlier run (report.json, traces)\n",
+		    cfg->out_dir, cleared, cleared == 1 ? "" : "s");
 	struct share *sh = open_share(cfg, true, err, errlen);
 	if (!sh)
 		return -1;

@@ -570,6 +570,9 @@ static void print_summary(const struct check_config *c, const struct check_resul
 	       r->seconds > 0 ? r->states / r->seconds : 0.0, scope);
 	if (!r->complete)
 		printf("incomplete: %s\n", r->stopped);
+	if (c->redis) /* with the workers' own counts, the run's total */
+		printf("this process explored %llu of the states\n",
+		       (unsigned long long)r->own_states);
 	if (r->note[0])
 		printf("note: %s\n", r->note);
 	if (c->m.time) {

@@ -134,13 +134,15 @@ if start_redis; then
 		fail "Redis run (exit $cst, worker $wst): '$ur' unique, worker explored '${mine:-?}'"
 		cat "$work/redis.out" "$work/worker.out"
 	fi
-	# The report's totals are the summary's (every count in before the
-	# end), and the run's keys all expire: none left on the server for
+	# The report's totals are the summary's and the sum of what each
+	# process explored (every count in before the end), and the run's keys all expire: none left on the server for
 	# ever (before the fix: 13 keys without a TTL).
 	rs=$(grep -o '"states": [0-9]*' "$work/redis/report.json" | grep -o '[0-9]*$')
 	ss=$(grep -o '[0-9]* states,' "$work/redis.out" | cut -d' ' -f1)
-	[ -n "$rs" ] && [ "$rs" = "$ss" ] && ok "Redis: report and summary count the same $rs states" ||
-		fail "Redis: report $rs states, summary $ss"
+	co=$(sed -n 's/^this process explored \([0-9]*\) of the states$/\1/p' "$work/redis.out")
+	[ -n "$rs" ] && [ "$rs" = "$ss" ] && [ $((${co:-0} + ${mine:-0})) -eq "$rs" ] &&
+		ok "Redis: report, summary and the processes' own counts agree ($co + $mine = $rs states)" ||
+		fail "Redis: report $rs states, summary $ss, run's own $co + worker's $mine"
 	nottl=0 nkeys=0
 	for k in $(redis-cli -u "$redis_url" --scan --pattern 'themis:*'); do
 		nkeys=$((nkeys + 1))
@@ -366,7 +368,7 @@ n1=$(ls explore-out/discrepancy-*.trace 2>/dev/null | wc -l)
 echo mine >explore-out/notes.txt
 "$themis" explore ext4 xfs --depth 1 --jobs 1 --quiet >"$work/reuse.out" 2>&1
 [ $? -eq 0 ] && ! ls explore-out/discrepancy-*.trace >/dev/null 2>&1 && [ -f explore-out/notes.txt ] &&
-	grep -q "removed the $((n1 + 1)) files (report.json, traces) of an earlier run" "$work/reuse.out" &&
+	grep -q "removed $((n1 + 1)) files of an earlier run (report.json, traces)" "$work/reuse.out" &&
 	ok "a reused --out: the earlier run's traces removed (said), other files kept" ||
 	{ fail "reused --out"; ls explore-out; cat "$work/reuse.out"; }
 cd "$work" || exit 1

@@ -83,7 +83,8 @@ int main(void)
 	char cwd[4096];
 	CHECK(getcwd(cwd, sizeof(cwd)) != NULL && chdir(dir) == 0);
 	struct check_machine rel = m;
-	rel.kernel = "Image", rel.initrd = "initrd", rel.images[0] = "a.img", rel.images[1] = "b.img";
+	rel.kernel = "Image", rel.initrd = "initrd", rel.images[0] = "a.img",
+	rel.images[1] = "b.img";
 	put("Image", "kernel", kernel, sizeof(kernel));
 	CHECK(trace_write("t.trace", &rel, ops, 3, "state:nlink", "x", err, sizeof(err)) == 0);
 	CHECK(chdir(cwd) == 0);
@@ -92,8 +93,8 @@ int main(void)
 	/* Moved with its files to another folder: found beside it. */
 	char moved[64], cmd2[2048];
 	snprintf(moved, sizeof(moved), "%.40s/moved", dir);
-	snprintf(cmd2, sizeof(cmd2), "mkdir '%s' && mv '%s' '%s' '%s' '%s' '%s' '%s/'", moved, kernel,
-		 initrd, img0, img1, path, moved);
+	snprintf(cmd2, sizeof(cmd2), "mkdir '%s' && mv '%s' '%s' '%s' '%s' '%s' '%s/'", moved,
+		 kernel, initrd, img0, img1, path, moved);
 	CHECK(system(cmd2) == 0);
 	snprintf(path, sizeof(path), "%.60s/t.trace", moved);
 	CHECK(trace_read(path, t, true, err, sizeof(err)) == 0 && strstr(t->notes, "found at") &&
