@@ -728,6 +728,8 @@ static int run_jobs(struct search *s, const struct check_step *root)
 			progress_drawn = false;
 			work(s, root);
 			explored[n] = s->own_states;
+			if (cfg->redis) /* leaves the run: its keys go once all have */
+				own->ops->close(own);
 			fflush(NULL);
 			_exit(0);
 		}
