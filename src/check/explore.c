@@ -983,7 +983,8 @@ static int clear_out_dir(const char *dir, char *err, size_t errlen)
 int check_explore(const struct check_config *cfg, struct check_result *res, char *err,
 		  size_t errlen)
 {
-	if (cfg->out_dir && mkdir(cfg->out_dir, 0777) != 0 && errno != EEXIST) {
+	bool created = cfg->out_dir && mkdir(cfg->out_dir, 0777) == 0;
+	if (cfg->out_dir && !created && errno != EEXIST) {
 		snprintf(err, errlen, "--out %s: cannot create: %s", cfg->out_dir, strerror(errno));
 		return -1;
 	}
@@ -996,11 +997,12 @@ int check_explore(const struct check_config *cfg, struct check_result *res, char
 		    "themis: --out %s: removed %d file%s of an earlier run (report.json, traces)\n",
 		    cfg->out_dir, cleared, cleared == 1 ? "" : "s");
 	struct share *sh = open_share(cfg, true, err, errlen);
-	if (!sh)
-		return -1;
-	int rc = explore_run(cfg, sh, res, true, err, errlen);
+	int rc = sh ? explore_run(cfg, sh, res, true, err, errlen) : -1;
 	res->cleared = (unsigned)cleared;
-	sh->ops->close(sh);
+	if (rc && created)
+		rmdir(cfg->out_dir); /* a run that never started leaves no empty folder */
+	if (sh)
+		sh->ops->close(sh);
 	return rc;
 }
 

@@ -371,6 +371,11 @@ echo mine >explore-out/notes.txt
 	grep -q "removed $((n1 + 1)) files of an earlier run (report.json, traces)" "$work/reuse.out" &&
 	ok "a reused --out: the earlier run's traces removed (said), other files kept" ||
 	{ fail "reused --out"; ls explore-out; cat "$work/reuse.out"; }
+#    A run that cannot start (bad input) leaves no explore-out/ behind.
+rm -rf explore-out
+"$themis" explore ext4 ext2 --lens nope >/dev/null 2>&1
+[ ! -e explore-out ] && ok "a run refused at its start leaves no explore-out/" ||
+	fail "an empty explore-out/ left by a refused run"
 cd "$work" || exit 1
 #    --stop-on-first with 2 workers: exactly one finding, one trace.
 "$themis" explore ext2 ext4 --disk "$b/images/ext2.img" --disk "$b/images/ext2.img" --time \
