@@ -32,6 +32,9 @@ struct share;
 #define CHECK_MAX_FS	 4
 #define CHECK_MAX_DEPTH	 64
 #define CHECK_DETAIL_MAX 512
+/* Instructions an operation may take before it counts as a hang (a
+ * finding), unless --op-budget says otherwise. */
+#define CHECK_OP_BUDGET 8000000000ULL
 
 /* The on-disk view (--durability): after every operation, inside a fork
  * thrown away afterwards, sync and then read the state back from the disk
@@ -66,12 +69,13 @@ struct check_machine {
 	int nfs;
 	const char *kernel, *initrd, *images[CHECK_MAX_FS];
 	uint64_t mem, clock_ns, machine_seed;
-	bool clock_host;    /* the host's clock at power-on instead (nondeterministic) */
-	bool time;	    /* fingerprints include timestamps */
-	uint64_t op_budget; /* instructions an operation may take (0: default) */
-	const char *load;   /* a saved machine to start from instead of booting */
-	FILE *console;	    /* the guest's console (NULL: discarded) */
-	bool warnings;	    /* the kernel's warnings on the console (loglevel=5), not quiet */
+	bool clock_host;     /* the host's clock at power-on instead (nondeterministic) */
+	bool time;	     /* fingerprints include timestamps */
+	uint64_t op_budget;  /* instructions an operation may take (0: default) */
+	const char *load;    /* a saved machine to start from instead of booting */
+	FILE *console;	     /* the guest's console (NULL: discarded) */
+	bool warnings;	     /* the kernel's warnings on the console (loglevel=5), not quiet */
+	const char *options; /* the exploring run's options, for its traces (NULL: none) */
 	enum check_durability durability;
 	/* The lenses every check runs (lens_set_open; check_state refuses
 	 * NULL), and the words they count into (NULL: thrown away). */
@@ -107,8 +111,10 @@ struct check_result {
 	unsigned discrepancies, findings;
 	int deepest;
 	double seconds;
-	bool complete;	/* the whole scope was explored (no budget cut it) */
-	char note[256]; /* a warning for the summary, or "" */
+	bool complete;	   /* the whole scope was explored (no budget cut it) */
+	char stopped[320]; /* when not complete: why, in words ("" when complete) */
+	unsigned cleared;  /* files of an earlier run removed from --out */
+	char note[256];	   /* a warning for the summary, or "" */
 	/* The lenses' words merged over the run, to report with the set the
 	 * caller opens alike (lens_set_open with the run's names). */
 	uint64_t lens[LENS_WORDS_MAX];

@@ -25,7 +25,9 @@
  * N searches from the same root, each exhaustive over a small random
  * slice of the space: a few kinds of operation, a few paths (with their
  * parents), a few sizes. */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,9 +64,19 @@ struct search {
 	struct virt *mini; /* for --minimize: a second machine held at the root */
 	uint8_t *saved[CHECK_MAX_DEPTH + 1][CHECK_MAX_FS]; /* baseline: images per level */
 	double t0, last_progress, deadline;
+	/* A swarm member's own budget: states it may reach before the
+	 * next member's turn (0: none). Spending it stops the member only. */
+	uint64_t member_limit;
+	uint64_t states0; /* the run's states when this process joined it */
 };
 
 static volatile sig_atomic_t interrupted;
+/* A progress line is on the terminal, unended: whatever is said next on
+ * stderr first clears it, so it gets a line of its own. Display state of
+ * this process only, never the machine's. */
+static bool progress_drawn;
+/* A forked worker: its parent draws the progress line, at any time. */
+static bool progress_elsewhere;
 
 static void on_interrupt(int sig)
 {
@@ -81,16 +93,31 @@ static void flush_counts(struct search *s)
 	memset(&s->delta, 0, sizeof(s->delta));
 }
 
-static void print_progress(const struct share_totals *t, double t0, int depth, int max_depth,
-			   bool final)
+/* Progress goes to a terminal only (cfg->progress is set so by the CLI):
+ * "\r" redraws the line in place, "\033[K" clears what is left of a
+ * longer one. */
+static void print_progress(const struct search *s, int depth, bool final)
 {
-	double el = host_seconds() - t0;
+	const struct share_totals *t = &s->total;
+	double el = host_seconds() - s->t0;
+	/* The rate since this process started: a worker joining a long run
+	 * late must not divide the run's states by its own few seconds. */
+	uint64_t since = t->states > s->states0 ? t->states - s->states0 : 0;
 	fprintf(stderr,
-		"\rstates %llu  %.1f states/s  depth %d/%d  unique %llu  discrepancies %llu  "
-		"findings %llu   %s",
-		(unsigned long long)t->states, el > 0 ? t->states / el : 0.0, depth, max_depth,
+		"\r\033[Kstates %llu  %.1f states/s  depth %d/%d  unique %llu  discrepancies %llu  "
+		"findings %llu%s",
+		(unsigned long long)t->states, el > 0 ? since / el : 0.0, depth, s->cfg->depth,
 		(unsigned long long)t->unique, (unsigned long long)t->discrepancies,
 		(unsigned long long)t->findings, final ? "\n" : "");
+	progress_drawn = !final;
+}
+
+/* Before a line of its own on stderr: clear an unended progress line. */
+static void end_progress(void)
+{
+	if (progress_drawn || progress_elsewhere)
+		fputs("\r\033[K", stderr);
+	progress_drawn = false;
 }
 
 static void progress(struct search *s)
@@ -100,7 +127,7 @@ static void progress(struct search *s)
 		return;
 	s->last_progress = t;
 	flush_counts(s);
-	print_progress(&s->total, s->t0, s->depth, s->cfg->depth, false);
+	print_progress(s, s->depth, false);
 }
 
 static bool budget_left(struct search *s)
@@ -110,11 +137,14 @@ static bool budget_left(struct search *s)
 	if (s->delta.states >= COUNT_EVERY)
 		flush_counts(s);
 	const struct check_config *c = s->cfg;
-	bool spent = interrupted || (c->max_states && s->total.states >= c->max_states) ||
+	/* The run's states as last counted, plus this process's since. */
+	uint64_t states = s->total.states + s->delta.states;
+	bool spent = interrupted || (c->max_states && states >= c->max_states) ||
 		     (s->deadline && host_seconds() >= s->deadline);
 	if (spent)
 		s->share->ops->stop(s->share);
-	s->stop = spent || s->share->ops->stopped(s->share);
+	s->stop = spent || s->share->ops->stopped(s->share) ||
+		  (s->member_limit && states >= s->member_limit);
 	return !s->stop;
 }
 
@@ -166,8 +196,9 @@ static void write_traces(const struct check_config *cfg, const struct share_reco
 	free(ops);
 }
 
-/* Shrink the path in r to a shortest reproducer (r->min_ops). */
-static void minimize_record(struct search *s, struct share_record *r)
+/* Shrink the path in r to a shortest reproducer (r->min_ops); what was
+ * done, for the progress display, into said. */
+static void minimize_record(struct search *s, struct share_record *r, char *said, size_t cap)
 {
 	char err[512];
 	if (!s->mini) {
@@ -190,16 +221,31 @@ static void minimize_record(struct search *s, struct share_record *r)
 	for (int i = 0; i < n && len < sizeof(r->min_ops); i++)
 		len += (size_t)snprintf(r->min_ops + len, sizeof(r->min_ops) - len, "%s%s",
 					i ? "\n" : "", ops[i]);
-	if (s->show_progress)
-		fprintf(stderr, "  minimized to %d operation%s in %d attempts\n", n,
-			n == 1 ? "" : "s", tries);
+	snprintf(said, cap, "  minimized to %d operation%s in %d attempts\n", n, n == 1 ? "" : "s",
+		 tries);
 	free(ops);
+}
+
+/* Count a discrepancy or finding and say it, on lines of its own. */
+static void say_record(struct search *s, int n, const char *op, const char *detail, bool finding)
+{
+	if (finding)
+		s->delta.findings++;
+	else
+		s->delta.discrepancies++;
+	end_progress();
+	fprintf(stderr, "%s at depth %d: %s\n  after: %s\n", finding ? "finding" : "discrepancy", n,
+		detail, op ? op : "(the root: before any operation)");
 }
 
 /* Record the current path + `op` (NULL: the root itself). */
 static void record(struct search *s, const char *op, const char *sig, const char *detail,
 		   bool finding)
 {
+	/* --stop-on-first: another worker's record came first; this one,
+	 * found while the stop travelled, is not the run's. */
+	if (s->cfg->stop_on_first && s->share->ops->stopped(s->share))
+		return;
 	struct share_record *r = calloc(1, sizeof(*r));
 	if (!r)
 		return;
@@ -211,15 +257,26 @@ static void record(struct search *s, const char *op, const char *sig, const char
 	snprintf(r->sig, sizeof(r->sig), "%s", sig);
 	snprintf(r->detail, sizeof(r->detail), "%s", detail);
 	join_path(s, n, r->ops, sizeof(r->ops));
-	if (finding)
-		s->delta.findings++;
-	else
-		s->delta.discrepancies++;
-	fprintf(stderr, "\n%s at depth %d: %s\n  after: %s\n", finding ? "finding" : "discrepancy",
-		n, detail, op ? op : "(the root: before any operation)");
+	/* Said at once, before a minimization that may take a while; with
+	 * --stop-on-first only once the record is known to be the run's. */
+	bool said = !s->cfg->stop_on_first;
+	if (said)
+		say_record(s, n, op, detail, finding);
+	char mini[96] = "";
 	if (s->cfg->minimize && n > 1)
-		minimize_record(s, r);
+		minimize_record(s, r, mini, sizeof(mini));
 	int num = s->share->ops->record(s->share, r);
+	if (s->cfg->stop_on_first && num > 1) {
+		/* Two workers raced past the check above: the first record
+		 * is the run's one (write_report keeps only it). */
+		s->stop = true;
+		free(r);
+		return;
+	}
+	if (!said)
+		say_record(s, n, op, detail, finding);
+	if (s->show_progress)
+		fputs(mini, stderr);
 	if (num > 0 && s->cfg->out_dir)
 		write_traces(s->cfg, r, (unsigned)num);
 	if (s->cfg->stop_on_first)
@@ -272,6 +329,7 @@ static void try_op(struct search *s, const struct op *op, const struct check_ste
 		s->delta.deepest = (uint64_t)s->depth + 1; /* operations deep */
 	int rc = check_state(s->v, m, op, node, st, why, sizeof(why), sig, sizeof(sig));
 	if (s->cfg->verbose && rc >= 0) {
+		end_progress();
 		fprintf(stderr, "%*s%s ->", 2 * s->depth, "", op->text);
 		for (int i = 0; i < m->nfs; i++)
 			fprintf(stderr, " %s %lld %s", m->fs[i], (long long)st->ret[i], st->err[i]);
@@ -474,7 +532,10 @@ static void work(struct search *s, const struct check_step *root)
 {
 	char *item = malloc(SHARE_ITEM_MAX);
 	int rc = 0;
-	while (item && !s->stop && (rc = s->space->ops->take(s->space, item, SHARE_ITEM_MAX)) > 0)
+	/* The counts of an item are in before take ends it: once no worker
+	 * is busy the coordinator reads the run's totals as final. */
+	while (item && !s->stop && (flush_counts(s), true) &&
+	       (rc = s->space->ops->take(s->space, item, SHARE_ITEM_MAX)) > 0)
 		run_item(s, item, root);
 	if (item && !s->stop && rc < 0)
 		fprintf(stderr, "themis: %s\n", s->space->err);
@@ -556,8 +617,9 @@ static void run_swarm(struct search *s, const struct check_step *root)
 	for (int m = 0; m < cfg->swarm && !s->stop && !interrupted; m++) {
 		swarm_member(cfg, m, &mc);
 		flush_counts(s);
-		mc.max_states = s->total.states + (share ? share : 1);
+		s->member_limit = s->total.states + (share ? share : 1);
 		if (cfg->verbose) {
+			end_progress();
 			fprintf(stderr, "swarm member %d: ops", m + 1);
 			for (int k = 0; k < OP_NKINDS; k++)
 				if (mc.ops >> k & 1)
@@ -576,6 +638,9 @@ static void run_swarm(struct search *s, const struct check_step *root)
 		s->space = s->share;
 		s->cfg = cfg;
 		own->ops->close(own);
+		s->member_limit = 0;
+		/* A member that spent its own budget leaves the run going. */
+		s->stop = s->share->ops->stopped(s->share);
 		if (cfg->max_states && s->total.states >= cfg->max_states)
 			break;
 	}
@@ -659,8 +724,12 @@ static int run_jobs(struct search *s, const struct check_step *root)
 				memcpy(own->kinds, s->share->kinds, sizeof(own->kinds));
 			s->share = s->space = own;
 			s->show_progress = false;
+			progress_elsewhere = cfg->progress;
+			progress_drawn = false;
 			work(s, root);
 			explored[n] = s->own_states;
+			if (cfg->redis) /* leaves the run: its keys go once all have */
+				own->ops->close(own);
 			fflush(NULL);
 			_exit(0);
 		}
@@ -682,7 +751,7 @@ static int run_jobs(struct search *s, const struct check_step *root)
 		if (cfg->progress) {
 			struct share_totals zero = {0};
 			s->share->ops->count(s->share, &zero, &s->total);
-			print_progress(&s->total, s->t0, 0, cfg->depth, false);
+			print_progress(s, 0, false);
 		}
 		sigtimedwait(&chld, NULL, &(struct timespec){0, 200000000});
 	}
@@ -713,6 +782,8 @@ static int write_report(const struct check_config *cfg, const struct lens_set *l
 		return -1;
 	}
 	int n = sh->ops->records(sh, recs, SHARE_RECORDS_MAX);
+	if (cfg->stop_on_first && n > 1)
+		n = 1; /* see record(): later ones lost the race to the stop */
 	fprintf(f, "{\n  \"results\": [");
 	for (int i = 0; i < n; i++) {
 		char trace[1100];
@@ -780,6 +851,25 @@ static void result_from(struct check_result *res, const struct share_totals *t)
 			 "explored");
 }
 
+/* Why a run that is not complete stopped, in words, into res->stopped.
+ * Inferred from what the run reached rather than told by the worker that
+ * stopped it: workers are other processes, maybe on other hosts. */
+static void stop_reason(const struct check_config *cfg, struct check_result *res)
+{
+	const char *why = "stopped before the end of the scope";
+	if (interrupted)
+		why = "interrupted (SIGINT or SIGTERM)";
+	else if (cfg->stop_on_first && (res->discrepancies || res->findings))
+		why = "--stop-on-first: stopped at the first discrepancy";
+	else if (cfg->time_budget > 0 && res->seconds >= cfg->time_budget)
+		why = "--time-budget spent";
+	else if (cfg->max_states && res->states >= cfg->max_states)
+		why = "--max-states reached";
+	else if (res->note[0])
+		why = res->note;
+	snprintf(res->stopped, sizeof(res->stopped), "%s", why);
+}
+
 /* Boot (or load) the machine, check the root, and run the search: in this
  * process (jobs 1, swarm, baseline) or in forked workers; with `report`,
  * write the run's report.json. The lenses are opened here, once per
@@ -807,6 +897,10 @@ static int explore_run(const struct check_config *given, struct share *sh, struc
 	int rc = s && root ? check_root(s, root, err, errlen) : -1;
 	if (rc > 0)
 		sh->ops->stop(sh); /* nothing below a root that differs is worth a look */
+	if (rc == 0) {
+		flush_counts(s);
+		s->states0 = s->total.states;
+	}
 	signal(SIGINT, on_interrupt);
 	signal(SIGTERM, on_interrupt);
 	if (rc == 0) {
@@ -831,8 +925,10 @@ static int explore_run(const struct check_config *given, struct share *sh, struc
 		res->own_states = s->own_states;
 		res->seconds = host_seconds() - s->t0;
 		res->complete = !sh->ops->stopped(sh) && !res->note[0];
+		if (!res->complete)
+			stop_reason(cfg, res);
 		if (cfg->progress)
-			print_progress(&s->total, s->t0, 0, cfg->depth, true);
+			print_progress(s, 0, true);
 		rc = report && cfg->out_dir
 			 ? write_report(cfg, &ls, sh, res, &s->total, err, errlen)
 			 : 0;
@@ -847,18 +943,66 @@ static int explore_run(const struct check_config *given, struct share *sh, struc
 	return rc;
 }
 
+/* Is `name` a file a run writes into --out (report.json, its traces)? */
+static bool run_output(const char *name)
+{
+	size_t n = strlen(name);
+	bool trace = n > 6 && !strcmp(name + n - 6, ".trace") &&
+		     (!strncmp(name, "discrepancy-", 12) || !strncmp(name, "finding-", 8));
+	return trace || !strcmp(name, "report.json");
+}
+
+/* Remove an earlier run's report and traces from --out, so that what the
+ * directory holds afterwards is this run's alone (a trace left over would
+ * pass for one of its findings). How many were removed, or -1 with err. */
+static int clear_out_dir(const char *dir, char *err, size_t errlen)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		snprintf(err, errlen, "--out %s: cannot read: %s", dir, strerror(errno));
+		return -1;
+	}
+	int n = 0, rc = 0;
+	for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+		char path[PATH_MAX];
+		if (!run_output(e->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (unlink(path) == 0)
+			n++;
+		else if (errno != ENOENT) {
+			snprintf(err, errlen, "--out %s: cannot remove the earlier run's %s: %s",
+				 dir, e->d_name, strerror(errno));
+			rc = -1;
+		}
+	}
+	closedir(d);
+	return rc ? rc : n;
+}
+
 int check_explore(const struct check_config *cfg, struct check_result *res, char *err,
 		  size_t errlen)
 {
-	if (cfg->out_dir && mkdir(cfg->out_dir, 0777) != 0 && errno != EEXIST) {
+	bool created = cfg->out_dir && mkdir(cfg->out_dir, 0777) == 0;
+	if (cfg->out_dir && !created && errno != EEXIST) {
 		snprintf(err, errlen, "--out %s: cannot create: %s", cfg->out_dir, strerror(errno));
 		return -1;
 	}
-	struct share *sh = open_share(cfg, true, err, errlen);
-	if (!sh)
+	int cleared = cfg->out_dir ? clear_out_dir(cfg->out_dir, err, errlen) : 0;
+	if (cleared < 0)
 		return -1;
-	int rc = explore_run(cfg, sh, res, true, err, errlen);
-	sh->ops->close(sh);
+	if (cleared > 0)
+		fprintf(
+		    stderr,
+		    "themis: --out %s: removed %d file%s of an earlier run (report.json, traces)\n",
+		    cfg->out_dir, cleared, cleared == 1 ? "" : "s");
+	struct share *sh = open_share(cfg, true, err, errlen);
+	int rc = sh ? explore_run(cfg, sh, res, true, err, errlen) : -1;
+	res->cleared = (unsigned)cleared;
+	if (rc && created)
+		rmdir(cfg->out_dir); /* a run that never started leaves no empty folder */
+	if (sh)
+		sh->ops->close(sh);
 	return rc;
 }
 

@@ -9,6 +9,7 @@
 #define THEMIS_OPS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "op_table.h"
@@ -45,6 +46,9 @@ uint32_t op_flag_mask(unsigned flag);
 const char *op_names_list(void);
 /* The kind of an agent command text ("op NAME ..."), or -1. */
 int op_kind_of_text(const char *text);
+/* Whether an agent command text is one the agent runs: its kind known and
+ * its arguments as its letters say (op_table.h). 0, or -1 with why. */
+int op_text_check(const char *text, char *why, size_t whylen);
 
 /* Parse a comma list of operation names into a mask; -1 with the bad name
  * in *bad on error. "all" is every operation of the table; "scope" those

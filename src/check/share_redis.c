@@ -21,6 +21,14 @@
  *                    each merged by its kind: summed, maximum or OR-ed)
  *   themis:nrecords  the last record number given (INCR)
  *   themis:records   hash: "N:field" -> text, for the first SHARE_RECORDS_MAX
+ *   themis:active    how many processes have the run open (create, join;
+ *                    close leaves)
+ *
+ * Keys do not outlive their run: every one expires a day after the run's
+ * last count (a run whose every process died), a minute after its
+ * coordinator ended it (stop set, so late workers wind down), and is
+ * deleted when the last process that has the run open closes it after
+ * the end.
  *
  * Every read-modify-write is one Lua script, which Redis runs atomically:
  * visit (compare and store remaining), take (end the previous item, pop
@@ -81,7 +89,31 @@
 #define KEY_LEASE    "themis:lease"
 #define KEY_NWORKERS "themis:nworkers"
 #define KEY_RUN	     "themis:run"
-#define RUN_OVER     "the run this worker joined is over (a new run started at this server since)"
+#define KEY_ACTIVE   "themis:active"
+/* Every key of a run, once: config, queue, lease and run first (the start
+ * script's KEYS[1..4]). */
+#define RUN_KEY_LIST(X)                                                                            \
+	X(KEY_CONFIG)                                                                              \
+	X(KEY_QUEUE)                                                                               \
+	X(KEY_LEASE)                                                                               \
+	X(KEY_RUN)                                                                                 \
+	X(KEY_VISITED)                                                                             \
+	X(KEY_BUSY)                                                                                \
+	X(KEY_WAITING)                                                                             \
+	X(KEY_STOP)                                                                                \
+	X(KEY_TOTALS)                                                                              \
+	X(KEY_NRECORDS)                                                                            \
+	X(KEY_RECORDS)                                                                             \
+	X(KEY_HELD)                                                                                \
+	X(KEY_LEASES)                                                                              \
+	X(KEY_DEAD)                                                                                \
+	X(KEY_NWORKERS)                                                                            \
+	X(KEY_ACTIVE)
+#define RUN_KEY_C(k) k,
+static const char *const run_keys[] = {RUN_KEY_LIST(RUN_KEY_C)};
+#undef RUN_KEY_C
+#define NRUN_KEYS (int)(sizeof(run_keys) / sizeof(run_keys[0]))
+#define RUN_OVER  "the run this worker joined is over (a new run started at this server since)"
 
 #define CONNECT_TIMEOUT 3     /* seconds: connecting and the first commands */
 #define COMMAND_TIMEOUT 30    /* seconds: any later reply (a wedged server or network) */
@@ -90,7 +122,19 @@
 #define POLL_MAX_NS	20000000L
 #define ARGS_MAX	32 /* the longest command sent: START's keys and config, COUNT */
 
-enum { S_VISIT, S_TAKE, S_COUNT, S_RECORD, S_HUNGRY, S_START, S_RENEW, S_PUT, NSCRIPTS };
+enum {
+	S_VISIT,
+	S_TAKE,
+	S_COUNT,
+	S_RECORD,
+	S_HUNGRY,
+	S_START,
+	S_RENEW,
+	S_PUT,
+	S_ARRIVE,
+	S_LEAVE,
+	NSCRIPTS
+};
 
 /* The scripts that change a run: script() gives them the run's key as
  * their last key and this worker's run id as their last argument, and
@@ -101,6 +145,24 @@ static const bool guarded[NSCRIPTS] = {
 	"if redis.call('GET', KEYS[#KEYS]) ~= ARGV[#ARGV] then\n"                                  \
 	"  return redis.error_reply('" RUN_OVER "')\n"                                             \
 	"end\n"
+
+/* Lua: every key of the run expires RUN_TTL seconds after the last count
+ * (refreshed at most once a minute), so a run whose coordinator died does
+ * not stay on the server for ever; a run that ended (its keys given
+ * RUN_END_TTL by redis_finish) is not kept alive by a late worker. */
+#define RUN_TTL	       86400
+#define RUN_END_TTL    60
+#define RUN_KEY_LUA(k) "'" k "', "
+#define RUN_KEYS       "{" RUN_KEY_LIST(RUN_KEY_LUA) "}"
+#define STR2_(x)       #x
+#define STR2(x)	       STR2_(x)
+#define LUA_REFRESH                                                                                \
+	"local ttl = redis.call('TTL', KEYS[#KEYS])\n"                                             \
+	"if ttl == -1 or (ttl > " STR2(RUN_END_TTL) " and ttl < " STR2(                            \
+	    RUN_TTL) " - 60) then\n"                                                               \
+		     "  for _, k in ipairs(" RUN_KEYS                                              \
+		     ") do redis.call('EXPIRE', k, " STR2(RUN_TTL) ") end\n"                       \
+								   "end\n"
 
 /* Lua: the server's clock in seconds, as a number. */
 #define LUA_NOW "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) + tonumber(t[2]) / 1e6\n"
@@ -168,7 +230,7 @@ static const char *const scripts[NSCRIPTS] = {
      * "INDEX=VALUE ...", and how many lens words there are. The totals:
      * the fixed ones as strings, then the lens words in one string.
      * Lens words are fields l0, l1, ...; OR words hold 32-bit sets. */
-    [S_COUNT] = LUA_SAME_RUN
+    [S_COUNT] = LUA_SAME_RUN LUA_REFRESH
 #define LUA_TOTAL_NAME(name, kind, json, text) "'" #name "', "
     "local names = {" SHARE_TOTALS(
 	LUA_TOTAL_NAME) "}\n"
@@ -242,6 +304,17 @@ static const char *const scripts[NSCRIPTS] = {
 		"return lease\n",
     /* KEYS: queue. ARGV: the item. The queue's length. */
     [S_PUT] = LUA_SAME_RUN "return redis.call('RPUSH', KEYS[1], ARGV[1])\n",
+    /* KEYS: run, active. ARGV: the run's id. A process has the run open. */
+    [S_ARRIVE] = "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end\n"
+		 "return redis.call('INCR', KEYS[2])\n",
+    /* KEYS: run, active, stop. ARGV: the run's id. A process closes the
+     * run; the last one after the run's end deletes every key of it. 1
+     * when it did. */
+    [S_LEAVE] = "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end\n"
+		"local n = redis.call('DECR', KEYS[2])\n"
+		"if n > 0 or redis.call('EXISTS', KEYS[3]) == 0 then return 0 end\n"
+		"for _, k in ipairs(" RUN_KEYS ") do redis.call('UNLINK', k) end\n"
+		"return 1\n",
 };
 
 /* The record's fields, in the order S_RECORD's ARGV and records() use. */
@@ -271,6 +344,8 @@ struct rshare {
 	pthread_cond_t wake; /* ends the thread's wait, at close */
 	bool quit;	     /* under mu: the thread should end */
 	atomic_bool lost;    /* the thread found this worker dead */
+	pid_t creator;	     /* the coordinator's process, which ends the run at close */
+	pid_t arrived;	     /* the process counted in themis:active (0: none) */
 };
 
 /* A one-line message into err: Redis's own texts may hold newlines. */
@@ -591,6 +666,15 @@ static void lease_lost(struct rshare *r)
 
 static const struct share_ops redis_ops;
 
+/* Count this process in the run's themis:active (see the top). */
+static void arrive(struct rshare *r)
+{
+	const char *keys[] = {KEY_RUN, KEY_ACTIVE};
+	const char *args[] = {r->run};
+	if (integer_of(r, script(r, S_ARRIVE, 2, keys, 1, args, NULL)) > 0)
+		r->arrived = getpid();
+}
+
 /* A connected share for url, or NULL with err. */
 static struct rshare *open_url(const char *url, char *err, size_t errlen)
 {
@@ -614,9 +698,36 @@ static struct rshare *open_url(const char *url, char *err, size_t errlen)
 	return r;
 }
 
+/* The run is over (the coordinator has read its records): stop its
+ * workers and let its keys go. Not deleted at once: a worker still
+ * finishing must see the run end (stopped), not vanish (an error); a
+ * minute later nothing of the run is left on the server. */
+static void redis_finish(struct rshare *r)
+{
+	const char *set[] = {"SET", KEY_STOP, "1"};
+	redisReply *rep = command(r, 3, set, NULL);
+	if (rep)
+		freeReplyObject(rep);
+	char secs[16];
+	snprintf(secs, sizeof(secs), "%d", RUN_END_TTL);
+	for (int i = 0; i < NRUN_KEYS && !r->broken; i++) {
+		const char *argv[] = {"EXPIRE", run_keys[i], secs};
+		if ((rep = command(r, 3, argv, NULL)))
+			freeReplyObject(rep);
+	}
+}
+
 static void redis_close(struct share *s)
 {
 	struct rshare *r = (struct rshare *)s;
+	if (r->creator == getpid() && r->pid == getpid() && !r->broken)
+		redis_finish(r);
+	if (r->arrived == getpid() && r->pid == getpid() && !r->broken) {
+		const char *keys[] = {KEY_RUN, KEY_ACTIVE, KEY_STOP};
+		const char *args[] = {r->run};
+		/* An error: the keys expire instead. */
+		(void)integer_of(r, script(r, S_LEAVE, 3, keys, 1, args, NULL));
+	}
 	/* The run stays: the coordinator reads its records after the workers
 	 * have closed theirs. */
 	if (r->id_pid == getpid())
@@ -1002,15 +1113,12 @@ struct share *share_redis_create(const char *url, const char *config, int lease,
 	/* The scan clears what this build does not know of; the script
 	 * clears its own keys again atomically (a worker of the old run may
 	 * still be writing) and starts the new run. */
-	const char *keys[] = {KEY_CONFIG,  KEY_QUEUE,	KEY_LEASE,  KEY_RUN,	KEY_VISITED,
-			      KEY_BUSY,	   KEY_WAITING, KEY_STOP,   KEY_TOTALS, KEY_NRECORDS,
-			      KEY_RECORDS, KEY_HELD,	KEY_LEASES, KEY_DEAD,	KEY_NWORKERS};
+	const char *const *keys = run_keys;
 	char secs[16];
 	snprintf(secs, sizeof(secs), "%d", lease > 0 ? lease : 1);
 	const char *args[] = {config, secs};
 	redisReply *rep = NULL;
-	if (clear_run(r) || !(rep = script(r, S_START, (int)(sizeof(keys) / sizeof(keys[0])), keys,
-					   2, args, NULL))) {
+	if (clear_run(r) || !(rep = script(r, S_START, NRUN_KEYS, keys, 2, args, NULL))) {
 		put_err(err, errlen, "%s", r->base.err);
 		redis_close(&r->base);
 		return NULL;
@@ -1019,6 +1127,8 @@ struct share *share_redis_create(const char *url, const char *config, int lease,
 	if (ok)
 		memcpy(r->run, rep->str, (size_t)rep->len + 1);
 	freeReplyObject(rep);
+	r->creator = getpid();
+	arrive(r);
 	if (!ok) {
 		put_err(err, errlen, "Redis at %s: unexpected reply to start", r->where);
 		redis_close(&r->base);
@@ -1052,6 +1162,7 @@ struct share *share_redis_join(const char *url, char *config, size_t cap, char *
 		config[conf->len] = 0;
 		memcpy(r->run, run->str, (size_t)run->len + 1);
 		freeReplyObject(rep);
+		arrive(r);
 		return &r->base;
 	}
 	if (rep)

@@ -10,8 +10,6 @@
 #include "../machine/snapshot.h"
 #include "check.h"
 
-#define CHECK_OP_BUDGET 8000000000ULL /* instructions an operation may take */
-
 void check_time_rules(const struct check_machine *m, char *out, size_t cap)
 {
 	uint64_t g, ag;

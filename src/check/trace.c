@@ -1,66 +1,136 @@
-/* trace.c - see trace.h. Format:
- *   themis-trace 2
+/* trace.c - see trace.h; the format is documented line by line in
+ * docs/trace.md. In short:
+ *   themis-trace 3
  *   fs ext4 xfs
  *   build HASH                (the machine's identity, identity.h: XXH3-128
- *   kernel PATH HASH           of each file's content)
+ *   kernel PATH HASH           of each file's content; PATH absolute)
  *   initrd PATH HASH
  *   image FS PATH HASH        (one per filesystem, in disk order)
+ *   kernel-version TEXT       (the kernel's banner: for people, not checked)
  *   mem BYTES
  *   clock NS
  *   machine-seed N
  *   time 0|1
- *   durability off|drop-caches|remount   (absent: off)
+ *   warnings 0|1
+ *   durability off|drop-caches|remount
+ *   op-budget N
+ *   options ARGS              (the exploring run's options: for people)
  *   op ...                    (the operations from the root, in order; none:
  *                              the discrepancy is at the root)
  *   discrepancy SIG DETAIL    (what they lead to)
  *   end
- * A file that breaks the format, lacks `end`, or names files whose content
- * changed since is refused. Format 1 is format 2 without the build line,
- * and is read as such. */
+ * Format 3 made warnings, durability and op-budget required (a hang must
+ * replay as a hang; the console level changes the guest's timing). Formats
+ * 1 and 2 are read with the defaults of their time (off, 8e9 instructions,
+ * quiet); format 1 has no build line.
+ *
+ * Files are found again as they were recorded: at the recorded path if its
+ * content hash still matches, else beside the trace (a trace moved with its
+ * files), else by hash among the build's own files (the files of
+ * BUILD/guest and BUILD/images, BUILD the folder of the running executable or its
+ * parent). A trace that breaks the format is refused naming file and line. */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "trace.h"
 
-#define TRACE_MAGIC    "themis-trace 2"
-#define TRACE_MAGIC_V1 "themis-trace 1"
-#define TRACE_ID_MAX   (16u << 10)
+#define TRACE_MAGIC_PREFIX "themis-trace "
+#define TRACE_VERSION	   3
+#define TRACE_ID_MAX	   (16u << 10)
+#define KERNEL_BANNER	   "Linux version "
+
+/* The kernel's banner ("Linux version 6.1.192 (...) #1 ..."), read from
+ * the Image's bytes, into out ("" when it has none: another kind of file). */
+static void kernel_version(const char *path, char *out, size_t cap)
+{
+	out[0] = 0;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return;
+	static const char want[] = KERNEL_BANNER;
+	size_t matched = 0, n = 0;
+	for (int c; (c = getc(f)) != EOF;) {
+		if (matched < sizeof(want) - 1) {
+			matched = c == want[matched] ? matched + 1 : c == want[0] ? 1 : 0;
+			continue;
+		}
+		if (c == '\n' || c == 0 || c < ' ' || c > '~' || n + 1 >= cap)
+			break;
+		out[n++] = (char)c;
+	}
+	fclose(f);
+	if (matched == sizeof(want) - 1 && n && n + sizeof(want) < cap) {
+		out[n] = 0;
+		memmove(out + sizeof(want) - 1, out, n + 1);
+		memcpy(out, want, sizeof(want) - 1);
+	} else {
+		out[0] = 0;
+	}
+}
+
+/* path made absolute (the file need not stay where the shell was), into
+ * out; as given if it cannot be resolved. */
+static const char *absolute(const char *path, char *out)
+{
+	return path && realpath(path, out) ? out : path;
+}
 
 int trace_write(const char *path, const struct check_machine *m, char ops[][OP_TEXT_MAX], int nops,
 		const char *sig, const char *detail, char *err, size_t errlen)
 {
 	struct identity *id = malloc(sizeof(*id));
 	char *text = malloc(TRACE_ID_MAX);
-	int rc = id && text ? 0 : -1;
+	char(*abs)[PATH_MAX] = malloc(sizeof(char[CHECK_MAX_FS + 2][PATH_MAX]));
+	char version[512];
+	int rc = id && text && abs ? 0 : -1;
 	if (rc)
 		snprintf(err, errlen, "%s: cannot write the trace: out of memory", path);
-	if (!rc && identity_take(id, m->kernel, m->initrd, m->images, m->fs, m->nfs, err, errlen))
+	const char *images[CHECK_MAX_FS];
+	for (int i = 0; !rc && i < m->nfs; i++)
+		images[i] = absolute(m->images[i], abs[2 + i]);
+	if (!rc && identity_take(id, absolute(m->kernel, abs[0]), absolute(m->initrd, abs[1]),
+				 images, m->fs, m->nfs, err, errlen))
 		rc = -1;
 	if (!rc && (text[0] = 0, identity_to_text(id, true, text, TRACE_ID_MAX) < 0)) {
 		snprintf(err, errlen, "%s: cannot write the trace: paths too long", path);
 		rc = -1;
 	}
+	if (!rc)
+		kernel_version(m->kernel, version, sizeof(version));
 	FILE *f = rc ? NULL : fopen(path, "w");
 	if (!rc && !f) {
 		snprintf(err, errlen, "%s: cannot write the trace: %s", path, strerror(errno));
 		rc = -1;
 	}
 	free(id);
+	free(abs);
 	if (rc) {
 		free(text);
 		return -1;
 	}
-	fprintf(f, "%s\nfs", TRACE_MAGIC);
+	fprintf(f, "%s%d\nfs", TRACE_MAGIC_PREFIX, TRACE_VERSION);
 	for (int i = 0; i < m->nfs; i++)
 		fprintf(f, " %s", m->fs[i]);
 	fprintf(f, "\n%s", text);
 	free(text);
-	fprintf(f, "mem %llu\nclock %llu\nmachine-seed %llu\ntime %d\n", (unsigned long long)m->mem,
-		(unsigned long long)m->clock_ns, (unsigned long long)m->machine_seed, m->time);
+	if (version[0])
+		fprintf(f, "kernel-version %s\n", version);
+	fprintf(f, "mem %llu\nclock %llu\nmachine-seed %llu\ntime %d\nwarnings %d\n",
+		(unsigned long long)m->mem, (unsigned long long)m->clock_ns,
+		(unsigned long long)m->machine_seed, m->time, m->warnings);
 	fprintf(f, "durability %s\n", check_durability_name(m->durability));
-	if (m->op_budget) /* a hang must replay as a hang */
-		fprintf(f, "op-budget %llu\n", (unsigned long long)m->op_budget);
+	/* The budget in force, not 0 for "the default": a hang must replay as
+	 * a hang even if a later build's default differs. */
+	fprintf(f, "op-budget %llu\n",
+		(unsigned long long)(m->op_budget ? m->op_budget : CHECK_OP_BUDGET));
+	if (m->options && !strchr(m->options, '\n'))
+		fprintf(f, "options %s\n", m->options);
 	for (int i = 0; i < nops; i++)
 		fprintf(f, "%s\n", ops[i]);
 	fprintf(f, "discrepancy %s %s\nend\n", sig, detail);
@@ -71,49 +141,206 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 	return 0;
 }
 
-static int parse_line(struct trace *t, char *line, bool *done)
+/* Which of a format's lines a trace had: the required ones must all be. */
+enum {
+	SEEN_MEM = 1,
+	SEEN_CLOCK = 2,
+	SEEN_SEED = 4,
+	SEEN_TIME = 8,
+	SEEN_WARNINGS = 16,
+	SEEN_DURABILITY = 32,
+	SEEN_BUDGET = 64,
+	SEEN_FS = 128,
+};
+
+/* A whole decimal number after `word `, and nothing else. */
+static bool number_line(const char *line, const char *word, unsigned long long *u)
+{
+	size_t n = strlen(word);
+	if (strncmp(line, word, n) || line[n] != ' ')
+		return false;
+	const char *d = line + n + 1;
+	char *end;
+	if (!*d || strspn(d, "0123456789") != strlen(d) || strlen(d) > 20)
+		return false;
+	errno = 0;
+	*u = strtoull(d, &end, 10);
+	return errno == 0;
+}
+
+/* One line (without its newline): 0, or -1 with why. */
+static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, char *why,
+		      size_t whylen)
 {
 	struct check_machine *m = &t->m;
 	char b[64];
 	unsigned long long u;
 	int n, id = identity_parse_line(&t->id, line);
-	if (id)
+	if (id) {
+		if (id < 0)
+			snprintf(why, whylen, "malformed or repeated identity line");
 		return id < 0 ? -1 : 0;
+	}
 	if (!strncmp(line, "op ", 3)) {
-		if (t->nops == TRACE_MAX_OPS || strlen(line) >= OP_TEXT_MAX ||
-		    op_kind_of_text(line) < 0)
+		if (t->nops == TRACE_MAX_OPS) {
+			snprintf(why, whylen, "more than %d operations", TRACE_MAX_OPS);
+			return -1;
+		}
+		if (op_text_check(line, why, whylen))
 			return -1;
 		strcpy(t->ops[t->nops++], line);
-	} else if (!strncmp(line, "fs ", 3)) {
+	} else if (!strncmp(line, "fs ", 3) && !(*seen & SEEN_FS)) {
+		*seen |= SEEN_FS;
 		char *p = line + 3;
-		while (m->nfs < CHECK_MAX_FS && sscanf(p, "%15s%n", t->fsnames[m->nfs], &n) == 1) {
+		while (sscanf(p, "%15s%n", b, &n) == 1) {
+			if (m->nfs == CHECK_MAX_FS || !fs_known(b)) {
+				snprintf(why, whylen, "unknown filesystem '%s', or more than %d", b,
+					 CHECK_MAX_FS);
+				return -1;
+			}
+			snprintf(t->fsnames[m->nfs], sizeof(t->fsnames[m->nfs]), "%.15s", b);
 			m->fs[m->nfs] = t->fsnames[m->nfs];
 			m->nfs++;
 			p += n;
 		}
-	} else if (sscanf(line, "mem %llu", &u) == 1) {
-		m->mem = u;
-	} else if (sscanf(line, "clock %llu", &u) == 1) {
-		m->clock_ns = u;
-	} else if (sscanf(line, "machine-seed %llu", &u) == 1) {
-		m->machine_seed = u;
-	} else if (sscanf(line, "op-budget %llu", &u) == 1) {
-		m->op_budget = u;
-	} else if (sscanf(line, "time %llu", &u) == 1) {
-		m->time = u != 0;
+	} else if (!strncmp(line, "kernel-version ", 15)) {
+		snprintf(t->kernel_version, sizeof(t->kernel_version), "%.*s",
+			 (int)sizeof(t->kernel_version) - 1, line + 15);
+	} else if (!strncmp(line, "options ", 8)) {
+		snprintf(t->options, sizeof(t->options), "%.*s", (int)sizeof(t->options) - 1,
+			 line + 8);
+	} else if (number_line(line, "mem", &u)) {
+		m->mem = u, *seen |= SEEN_MEM;
+	} else if (number_line(line, "clock", &u)) {
+		m->clock_ns = u, *seen |= SEEN_CLOCK;
+	} else if (number_line(line, "machine-seed", &u)) {
+		m->machine_seed = u, *seen |= SEEN_SEED;
+	} else if (number_line(line, "op-budget", &u) && u) {
+		m->op_budget = u, *seen |= SEEN_BUDGET;
+	} else if (number_line(line, "time", &u) && u <= 1) {
+		m->time = u != 0, *seen |= SEEN_TIME;
+	} else if (number_line(line, "warnings", &u) && u <= 1) {
+		m->warnings = u != 0, *seen |= SEEN_WARNINGS;
 	} else if (sscanf(line, "durability %63s", b) == 1) {
 		int d = check_durability_by_name(b);
-		if (d < 0)
+		if (d < 0) {
+			snprintf(why, whylen, "durability is off, drop-caches or remount");
 			return -1;
+		}
 		m->durability = (enum check_durability)d;
+		*seen |= SEEN_DURABILITY;
 	} else if (sscanf(line, "discrepancy %63s %n", t->sig, &n) == 1) {
 		snprintf(t->detail, sizeof(t->detail), "%s", line + n);
 	} else if (!strcmp(line, "end")) {
 		*done = true;
 	} else {
+		snprintf(why, whylen, "not a line of a trace (docs/trace.md lists them)");
 		return -1;
 	}
 	return 0;
+}
+
+/* ---- finding the trace's files ---- */
+
+/* Does the file at path hold content `hash`? */
+static bool holds(const char *path, const uint8_t hash[16])
+{
+	uint8_t h[16];
+	return identity_file_hash(path, h) && !memcmp(h, hash, 16);
+}
+
+/* The content hashes of the build's files, as found by find_in: a
+ * process looking for several files (or reading many traces) hashes each
+ * of the build's images once, while it stays unchanged (size, mtime). */
+#define HASH_CACHE 64
+static struct {
+	char path[PATH_MAX];
+	off_t size;
+	struct timespec mtime;
+	uint8_t hash[16];
+	bool ok;
+} hash_cache[HASH_CACHE];
+static int hash_cached;
+
+static bool build_file_holds(const char *path, const struct stat *st, const uint8_t hash[16])
+{
+	for (int i = 0; i < hash_cached; i++)
+		if (!strcmp(hash_cache[i].path, path) && hash_cache[i].size == st->st_size &&
+		    hash_cache[i].mtime.tv_sec == st->st_mtim.tv_sec &&
+		    hash_cache[i].mtime.tv_nsec == st->st_mtim.tv_nsec)
+			return hash_cache[i].ok && !memcmp(hash_cache[i].hash, hash, 16);
+	int k = hash_cached < HASH_CACHE ? hash_cached++ : (int)(st->st_ino % HASH_CACHE);
+	if (strlen(path) >= sizeof(hash_cache[k].path))
+		return holds(path, hash);
+	memcpy(hash_cache[k].path, path, strlen(path) + 1);
+	hash_cache[k].size = st->st_size;
+	hash_cache[k].mtime = st->st_mtim;
+	hash_cache[k].ok = identity_file_hash(path, hash_cache[k].hash);
+	return hash_cache[k].ok && !memcmp(hash_cache[k].hash, hash, 16);
+}
+
+/* A file with content `hash` in dir (regular files only, not the build's
+ * logs and stamps), into out. */
+static bool find_in(const char *dir, const uint8_t hash[16], char *out, size_t cap)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return false;
+	bool found = false;
+	for (struct dirent *e; !found && (e = readdir(d));) {
+		size_t n = strlen(e->d_name);
+		struct stat st;
+		if (e->d_name[0] == '.' || (n > 4 && !strcmp(e->d_name + n - 4, ".log")) ||
+		    (n > 6 && !strcmp(e->d_name + n - 6, ".stamp")))
+			continue;
+		if ((size_t)snprintf(out, cap, "%s/%s", dir, e->d_name) >= cap)
+			continue;
+		found =
+		    stat(out, &st) == 0 && S_ISREG(st.st_mode) && build_file_holds(out, &st, hash);
+	}
+	closedir(d);
+	return found;
+}
+
+/* Where the file recorded as f is now (see the top of the file): its
+ * path into f->path when found elsewhere, with a note said in notes. */
+static void locate(const char *trace_path, struct identity_file *f, const char *what, char *notes,
+		   size_t ncap)
+{
+	if (!f->known || !f->path[0] || holds(f->path, f->hash))
+		return;
+	char dir[PATH_MAX], cand[PATH_MAX + IDENTITY_PATH_MAX], exe[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", trace_path);
+	char *slash = strrchr(dir, '/');
+	snprintf(slash ? slash : dir, sizeof(dir) - (size_t)(slash ? slash - dir : 0), "%s",
+		 slash ? "" : ".");
+	const char *base = strrchr(f->path, '/') ? strrchr(f->path, '/') + 1 : f->path;
+	bool found = false;
+	if (f->path[0] != '/') {
+		snprintf(cand, sizeof(cand), "%s/%s", dir, f->path);
+		found = holds(cand, f->hash);
+	}
+	if (!found) {
+		snprintf(cand, sizeof(cand), "%s/%s", dir, base);
+		found = holds(cand, f->hash);
+	}
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	static const char *const subs[] = {"guest", "images", "../guest", "../images"};
+	for (size_t i = 0; !found && n > 0 && i < sizeof(subs) / sizeof(subs[0]); i++) {
+		exe[n] = 0;
+		char *s = strrchr(exe, '/');
+		if (!s)
+			break;
+		char where[PATH_MAX + 16];
+		snprintf(where, sizeof(where), "%.*s/%s", (int)(s - exe), exe, subs[i]);
+		found = find_in(where, f->hash, cand, sizeof(cand));
+	}
+	if (!found || strlen(cand) >= sizeof(f->path))
+		return;
+	size_t used = strlen(notes);
+	snprintf(notes + used, ncap - used, "%s%s is not at %s any more: found at %s",
+		 used ? "; " : "", what, f->path, cand);
+	memcpy(f->path, cand, strlen(cand) + 1); /* fits: checked above */
 }
 
 /* The files the trace names, as they are now, against its record. */
@@ -129,14 +356,20 @@ static int check_files(const char *path, struct trace *t, bool check_kernel, cha
 		snprintf(err, errlen, "%s: out of memory", path);
 	if (!rc && identity_take(now, check_kernel ? m->kernel : NULL, m->initrd, m->images, m->fs,
 				 m->nfs, why, sizeof(why))) {
-		snprintf(err, errlen, "the trace names a file that cannot be read: %s", why);
+		snprintf(
+		    err, errlen,
+		    "%s: the trace names a file that cannot be read, and none with its content "
+		    "is beside the trace or in the build: %s",
+		    path, why);
 		rc = -1;
 	}
 	if (!rc && identity_diff(&t->id, now, parts, why, sizeof(why))) {
-		snprintf(err, errlen,
-			 "%s changed since the trace was recorded (another configuration: "
-			 "rebuild it as it was, or record the trace again)",
-			 why);
+		snprintf(
+		    err, errlen,
+		    "%s: %s changed since the trace was recorded, and no file with the recorded "
+		    "content is beside the trace or in the build (another configuration: "
+		    "rebuild it as it was, or record the trace again)",
+		    path, why);
 		rc = -1;
 	}
 	if (!rc)
@@ -156,41 +389,77 @@ int trace_read(const char *path, struct trace *t, bool check_kernel, char *err, 
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	char line[2048];
-	int lineno = 0, rc = 0;
+	char line[2048], why[512] = "";
+	int lineno = 1, rc = 0, version = 0, n = 0;
+	unsigned seen = 0;
 	bool done = false;
 	if (!fgets(line, sizeof(line), f) ||
-	    (strcmp(line, TRACE_MAGIC "\n") && strcmp(line, TRACE_MAGIC_V1 "\n"))) {
+	    sscanf(line, TRACE_MAGIC_PREFIX "%d%n", &version, &n) != 1 || line[n] != '\n' ||
+	    version < 1) {
 		fclose(f);
-		snprintf(err, errlen, "%s: not a Themis trace (no '%s' header)", path, TRACE_MAGIC);
+		snprintf(err, errlen, "%s: not a Themis trace (no '%s%d' header)", path,
+			 TRACE_MAGIC_PREFIX, TRACE_VERSION);
 		return -1;
+	}
+	if (version > TRACE_VERSION) {
+		fclose(f);
+		snprintf(err, errlen,
+			 "%s: trace format %d, newer than this build of themis reads (%d): replay "
+			 "it with the build that wrote it",
+			 path, version, TRACE_VERSION);
+		return -1;
+	}
+	t->version = version;
+	if (version < 3) { /* the defaults of their time */
+		t->m.op_budget = CHECK_OP_BUDGET;
+		seen |= SEEN_WARNINGS | SEEN_DURABILITY | SEEN_BUDGET;
 	}
 	while (rc == 0 && !done && fgets(line, sizeof(line), f)) {
 		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(why, sizeof(why), "line too long");
+			rc = -1;
+			break;
+		}
 		line[strcspn(line, "\n")] = 0;
-		rc = parse_line(t, line, &done);
+		rc = parse_line(t, line, &seen, &done, why, sizeof(why));
 	}
 	fclose(f);
 	struct check_machine *m = &t->m;
-	if (rc || !done) {
-		snprintf(err, errlen, "%s: damaged trace (%s line %d)", path,
-			 rc ? "bad" : "no 'end' after", lineno + 1);
+	if (rc) {
+		snprintf(err, errlen, "%s:%d: malformed trace: %s", path, lineno, why);
+		return -1;
+	}
+	if (!done) {
+		snprintf(err, errlen, "%s:%d: damaged trace: no 'end' line", path, lineno);
 		return -1;
 	}
 	const struct identity *id = &t->id;
+	unsigned need = SEEN_FS | SEEN_MEM | SEEN_CLOCK | SEEN_SEED | SEEN_TIME | SEEN_WARNINGS |
+			SEEN_DURABILITY | SEEN_BUDGET;
 	if (m->nfs < 1 || id->nimages != m->nfs || !id->kernel.known || !id->kernel.path[0] ||
-	    !id->initrd.known || !id->initrd.path[0] || !m->mem || !t->sig[0]) {
-		snprintf(err, errlen, "%s: damaged trace (incomplete header)", path);
+	    !id->initrd.known || !id->initrd.path[0] || !m->mem || !t->sig[0] ||
+	    (seen & need) != need) {
+		snprintf(
+		    err, errlen,
+		    "%s: damaged trace: its header lacks a line (fs, kernel, initrd, an image a "
+		    "filesystem, mem, clock, machine-seed, time%s, or the discrepancy)",
+		    path, version >= 3 ? ", warnings, durability, op-budget" : "");
 		return -1;
 	}
-	m->kernel = id->kernel.path;
-	m->initrd = id->initrd.path;
-	for (int i = 0; i < m->nfs; i++) {
+	for (int i = 0; i < m->nfs; i++)
 		if (!id->images[i].path[0]) {
-			snprintf(err, errlen, "%s: damaged trace (image %d has no path)", path, i);
+			snprintf(err, errlen, "%s: damaged trace: image %d has no path", path, i);
 			return -1;
 		}
+	if (check_kernel)
+		locate(path, &t->id.kernel, "the kernel", t->notes, sizeof(t->notes));
+	locate(path, &t->id.initrd, "the initramfs", t->notes, sizeof(t->notes));
+	for (int i = 0; i < m->nfs; i++)
+		locate(path, &t->id.images[i], t->id.image_names[i], t->notes, sizeof(t->notes));
+	m->kernel = id->kernel.path;
+	m->initrd = id->initrd.path;
+	for (int i = 0; i < m->nfs; i++)
 		m->images[i] = id->images[i].path;
-	}
 	return check_files(path, t, check_kernel, err, errlen);
 }

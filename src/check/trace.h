@@ -29,6 +29,12 @@ struct trace {
 	int nops;
 	char sig[64]; /* the discrepancy's signature */
 	char detail[CHECK_DETAIL_MAX];
+	int version;		  /* the format's */
+	char kernel_version[512]; /* the kernel's banner as recorded ("": none) */
+	char options[1024];	  /* the exploring run's options as recorded */
+	/* Files found elsewhere than recorded (beside the trace, or by
+	 * content in the build), in words for the caller to say; "" if none. */
+	char notes[4 * IDENTITY_PATH_MAX];
 };
 
 /* Write a trace; 0 or -1 with err. */
@@ -36,11 +42,12 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 		const char *sig, const char *detail, char *err, size_t errlen);
 
 /* Read a trace and check that its kernel, initrd and images are the ones
- * it was recorded with (the kernel only if check_kernel: a replay may run
- * the operations on another kernel on purpose). 0 or -1 with err (damaged,
- * or another setup). Another build is not refused: t->build says, and the
- * caller warns (the operations replay the same, the run may not be bit for
- * bit the recorded one). */
+ * it was recorded with (each found at its recorded path, beside the trace,
+ * or by content among the build's files: t->notes says which moved) (the kernel only if
+ * check_kernel: a replay may run the operations on another kernel on purpose). 0 or -1 with err
+ * (damaged, naming the file and line, or another setup). Another build is not refused: t->build
+ * says, and the caller warns (the operations replay the same, the run may not be bit for bit the
+ * recorded one). */
 int trace_read(const char *path, struct trace *t, bool check_kernel, char *err, size_t errlen);
 
 #endif

@@ -18,6 +18,14 @@ int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+bool wants_help(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
+
 /* Parse a decimal count; false if not a whole non-negative number. */
 bool parse_u64(const char *s, uint64_t *out)
 {

@@ -7,8 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define EXIT_FINDING  1 /* the guest or program misbehaved */
-#define EXIT_USAGE    2 /* bad usage or bad input */
+#define EXIT_FINDING 1 /* the guest or program misbehaved */
+#define EXIT_USAGE   2 /* bad usage or bad input */
+#define EXIT_INCOMPLETE                                                                            \
+	3 /* explore: no finding, but the scope was not covered                                    \
+	     (interrupted, or cut by --time-budget/--max-states) */
 #define EXIT_BUDGET   124
 #define EXIT_DEADLOCK 125
 
@@ -33,8 +36,12 @@ void beside_exe(const char *sub, const char *name, char *out, size_t outlen);
  * readable and holds fs; else EXIT_USAGE, said on stderr. */
 int resolve_image(const char *fs, const char *given, char *out, size_t cap);
 
-/* `themis explore --help` (also part of `themis help`). */
-extern const char explore_help[];
+/* True when argv asks for help (--help or -h anywhere): every verb then
+ * prints its help to stdout and exits 0. */
+bool wants_help(int argc, char **argv);
+
+/* `themis VERB --help` (also part of `themis help`). */
+extern const char explore_help[], bare_help[], boot_help[];
 
 /* The verbs, one line each: X(name, function, one-line summary). main.c
  * dispatches and lists them from here; a new verb is one line and one

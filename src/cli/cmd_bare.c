@@ -12,6 +12,17 @@
 #include "../machine/bare.h"
 #include "cli.h"
 
+const char bare_help[] = "usage: themis bare [options] FILE.elf\n"
+			 "\n"
+			 "bare options:\n"
+			 "  --max-insns N   stop after N instructions (exit status 124)\n"
+			 "  --mem SIZE      RAM size, e.g. 128M or 1G (default 128M)\n"
+			 "  --stats         print instructions, wall time and MIPS to stderr\n"
+			 "\n"
+			 "bare exit status: 0 pass; n when test n failed (tohost = n << 1 | 1);\n"
+			 "2 bad usage or input; 124 instruction budget exhausted; 125 hart asleep\n"
+			 "with no interrupt that could wake it.\n";
+
 struct bare_args {
 	const char *elf;
 	uint64_t max_insns, mem;
@@ -51,6 +62,10 @@ static int parse_bare_args(int argc, char **argv, struct bare_args *a)
 
 int cmd_bare(int argc, char **argv)
 {
+	if (wants_help(argc, argv)) {
+		fputs(bare_help, stdout);
+		return 0;
+	}
 	struct bare_args a;
 	int rc = parse_bare_args(argc, argv, &a);
 	if (rc)

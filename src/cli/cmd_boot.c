@@ -26,6 +26,33 @@
 #define BOOT_DEFAULT_MAX_INSNS 40000000000ULL
 #define BOOT_CMDLINE_MAX       1024
 
+const char boot_help[] =
+    "usage: themis boot [options]\n"
+    "\n"
+    "boot options:\n"
+    "  --kernel IMAGE      a RISC-V Linux Image (default: build/guest/Image)\n"
+    "  --initrd FILE       initramfs (default: build/guest/initramfs.cpio.gz)\n"
+    "  --disk IMG[,ro]     a virtio-blk disk (repeatable, up to 8); the base image\n"
+    "                      is never written: the guest writes to a private copy\n"
+    "  --append ARGS       more kernel command line (themis.fs= is added from the\n"
+    "                      filesystems found on the disks)\n"
+    "  --mem SIZE          RAM (default 256M)\n"
+    "  --clock T           wall clock at power-on: 2026-01-01T00:00:00Z (default),\n"
+    "                      @SECONDS, or 'host' (nondeterministic)\n"
+    "  --seed N            seed of the guest's random numbers (default 0)\n"
+    "  --max-insns N       give up after N instructions (default 40e9)\n"
+    "  --script            let the agent run its filesystem script, then power off\n"
+    "  --list              let the agent list t/ on every disk, then power off\n"
+    "  --save-disks DIR    write each disk's final content to DIR/diskN.img\n"
+    "  --save FILE         boot to the agent's command loop and save the machine\n"
+    "  --load FILE         start from a saved machine instead of booting (the\n"
+    "                      disks must be the same base images; --disk may name\n"
+    "                      them, else the paths saved in FILE are used)\n"
+    "  --stats             print instructions, time, MIPS and a hash of RAM\n"
+    "\n"
+    "boot exit status: 0 agent reached; 1 the guest panicked, hung or stopped\n"
+    "early; 2 bad usage or input.\n";
+
 struct boot_args {
 	struct virt_config cfg;
 	const char *save_dir;
@@ -221,6 +248,10 @@ static enum virt_stop run_loaded(struct virt *v, const struct boot_args *a)
 
 int cmd_boot(int argc, char **argv)
 {
+	if (wants_help(argc, argv)) {
+		fputs(boot_help, stdout);
+		return 0;
+	}
 	struct boot_args a;
 	int rc = parse_boot_args(argc, argv, &a);
 	if (rc)

@@ -38,6 +38,10 @@ static const char diff_help[] =
 
 int cmd_diff(int argc, char **argv)
 {
+	if (wants_help(argc, argv)) {
+		fputs(diff_help, stdout);
+		return 0;
+	}
 	const char *files[2] = {NULL, NULL}, *json = NULL;
 	const char *no_mask[DIFF_MAX_NO_MASK];
 	struct diff_opts o = {.no_mask = no_mask};

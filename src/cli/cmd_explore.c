@@ -25,6 +25,7 @@
 #define EXPLORE_DEFAULT_MEM    (256ULL << 20)
 #define EXPLORE_DEFAULT_LEASE  30	     /* seconds */
 #define EXPLORE_DEFAULT_CLOCK  1767225600ULL /* 2026-01-01T00:00:00Z */
+#define EXPLORE_DEFAULT_OUT    "explore-out"
 /* A limit's digits for a message: STR(CHECK_MAX_FS) is "4". */
 #define STR_(x) #x
 #define STR(x)	STR_(x)
@@ -72,8 +73,11 @@ const char explore_help[] =
     "  --stop-on-first     stop at the first discrepancy\n"
     "  --minimize          shrink each discrepancy's trace (NAME.min.trace)\n"
     "  --out DIR           report.json (with coverage) and one trace per discrepancy\n"
-    "  --quiet             no progress line\n"
-    "  --verbose           every operation and its results\n"
+    "                      (default: explore-out/); an earlier run's report and\n"
+    "                      traces there are removed first (the run says so)\n"
+    "  --quiet             no progress line (there is one only when stderr is a\n"
+    "                      terminal)\n"
+    "  --verbose           every operation and its results, a line each\n"
     "\n"
     "Workers:\n"
     "  --jobs N            worker processes, each a copy of the booted machine,\n"
@@ -98,8 +102,17 @@ const char explore_help[] =
     "  --baseline-remount  (benchmarks) backtrack without the fork, as an in-OS\n"
     "                      checker must: unmount, write saved images back, mount\n"
     "\n"
-    "explore/replay exit status: 0 no discrepancy; 1 at least one; 2 usage or\n"
-    "setup error.\n";
+    "Operations a filesystem given cannot do (vfat: chmod, chown, links, xattrs,\n"
+    "fallocate...) are left out of the scope for all of them; the run says which\n"
+    "at its start.\n"
+    "\n"
+    "explore exit status: 0 no discrepancy in the whole scope (or the whole sample\n"
+    "of --branch K / --swarm N); 1 at least one discrepancy or finding; 2 usage or\n"
+    "setup error; 3 no discrepancy, but the run stopped before the end of its\n"
+    "scope (interrupted by SIGINT/SIGTERM, or cut by --time-budget or\n"
+    "--max-states): the summary says why.\n"
+    "replay exit status: 0 not reproduced; 1 reproduced; 2 usage, bad input or a\n"
+    "malformed trace.\n";
 
 struct explore_args {
 	struct check_config cfg;
@@ -108,7 +121,8 @@ struct explore_args {
 	const char *disks[CHECK_MAX_FS];
 	int ndisks;
 	const char *ops;
-	char paths[4096]; /* storage for the --paths pool */
+	char paths[4096];   /* storage for the --paths pool */
+	char options[1024]; /* the arguments as given, for the traces */
 };
 
 /* Seconds, or a number with s, m or h. */
@@ -271,6 +285,26 @@ static int resolve_images(struct explore_args *a)
 	return 0;
 }
 
+/* Say, once per filesystem, which of the operations in `wanted` it
+ * cannot do: they are left out of the run for every filesystem, and a
+ * user comparing ext4 with vfat must know chmod was never tried. */
+static void note_dropped(const struct check_machine *m, uint32_t wanted)
+{
+	for (int i = 0; i < m->nfs; i++) {
+		uint32_t missing = wanted & ~fs_supported_ops(m->fs[i]);
+		bool seen = false;
+		for (int j = 0; j < i; j++)
+			seen |= !strcmp(m->fs[j], m->fs[i]);
+		if (!missing || seen)
+			continue;
+		fprintf(stderr, "themis: note: %s cannot do", m->fs[i]);
+		for (int k = 0, n = 0; k < OP_NKINDS; k++)
+			if (missing >> k & 1)
+				fprintf(stderr, "%s %s", n++ ? "," : "", op_name((enum op_kind)k));
+		fprintf(stderr, ": left out of the scope for every filesystem\n");
+	}
+}
+
 /* Operations: --ops, restricted to what every filesystem supports. */
 static int resolve_ops(struct explore_args *a)
 {
@@ -279,7 +313,9 @@ static int resolve_ops(struct explore_args *a)
 	for (int i = 0; i < c->m.nfs; i++)
 		common &= fs_supported_ops(c->m.fs[i]);
 	if (!a->ops) {
-		c->ops = common & (op_scope_mask() | (c->m.time ? op_flag_mask(OPF_TIME) : 0));
+		uint32_t scope = op_scope_mask() | (c->m.time ? op_flag_mask(OPF_TIME) : 0);
+		note_dropped(&c->m, scope);
+		c->ops = common & scope;
 		return 0;
 	}
 	const char *bad = NULL;
@@ -290,12 +326,7 @@ static int resolve_ops(struct explore_args *a)
 			bad, op_names_list());
 		return EXIT_USAGE;
 	}
-	for (int k = 0; k < OP_NKINDS; k++)
-		if ((mask >> k & 1) && !(common >> k & 1))
-			fprintf(stderr,
-				"themis: note: %s is left out: not every filesystem given "
-				"supports it\n",
-				op_name((enum op_kind)k));
+	note_dropped(&c->m, (uint32_t)mask);
 	c->ops = (uint32_t)mask & common;
 	if (!c->ops)
 		return usage_error("%s", "--ops leaves no operation every filesystem supports");
@@ -310,7 +341,8 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 	c->branch = EXPLORE_DEFAULT_BRANCH;
 	op_pools_default(&c->pools);
 	c->seed = 1;
-	c->progress = true;
+	c->progress = isatty(STDERR_FILENO); /* "\r" redraws belong on a terminal only */
+	c->out_dir = EXPLORE_DEFAULT_OUT;    /* findings are never lost */
 	c->m.mem = EXPLORE_DEFAULT_MEM;
 	c->m.clock_ns = EXPLORE_DEFAULT_CLOCK * 1000000000ULL;
 	c->m.durability = CHECK_DURABLE_DROP;
@@ -339,6 +371,12 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 				return rc;
 		}
 	}
+	size_t used = 0;
+	for (int i = 0; i < argc && used < sizeof(a->options); i++)
+		used += (size_t)snprintf(a->options + used, sizeof(a->options) - used, "%s%s",
+					 i ? " " : "", argv[i]);
+	if (used < sizeof(a->options) && !strchr(a->options, '\n'))
+		c->m.options = a->options;
 	if (a->worker)
 		return 0;    /* the rest comes from the run (worker_args) */
 	if (c->m.nfs == 0) { /* the default pair */
@@ -496,8 +534,10 @@ static int cmd_worker(struct explore_args *a, int argc, char **argv)
 	sh->ops->close(sh);
 	if (rc || lost)
 		return EXIT_USAGE;
-	printf("worker done: %llu states explored here; the run has %llu states, %u "
-	       "discrepancies, %u findings\n",
+	/* The run's totals as this worker last counted: others may still be
+	 * finishing theirs; the coordinator's report has the final ones. */
+	printf("worker done: %llu states explored here; the run had %llu states, %u "
+	       "discrepancies, %u findings when this worker finished\n",
 	       (unsigned long long)r.own_states, (unsigned long long)r.states, r.discrepancies,
 	       r.findings);
 	return 0;
@@ -515,13 +555,24 @@ static void print_summary(const struct check_config *c, const struct check_resul
 		snprintf(branch, sizeof(branch),
 			 c->branch ? "%d random candidates a state" : "every operation a state",
 			 c->branch);
+	/* Only the exhaustive search covers the scope; K random candidates a
+	 * state and swarm slices are samples of it, however far they got. */
+	const char *scope = !r->complete ? "; stopped before the end of the scope"
+			    : c->swarm	 ? "; every slice explored (a sample of the scope, not all "
+					   "of it)"
+			    : c->branch	 ? "; the random sample explored (not the whole scope)"
+					 : "; the whole scope";
 	printf(" to depth %d (%s, durability %s, %d job%s): %llu states, %llu unique, "
 	       "%llu restores in %.3f s (%.1f states/s)%s\n",
 	       c->depth, branch, check_durability_name(c->m.durability), c->jobs,
 	       c->jobs == 1 ? "" : "s", (unsigned long long)r->states,
 	       (unsigned long long)r->unique, (unsigned long long)r->restores, r->seconds,
-	       r->seconds > 0 ? r->states / r->seconds : 0.0,
-	       r->complete ? "; the whole scope" : "; stopped before the end of the scope");
+	       r->seconds > 0 ? r->states / r->seconds : 0.0, scope);
+	if (!r->complete)
+		printf("incomplete: %s\n", r->stopped);
+	if (c->redis) /* with the workers' own counts, the run's total */
+		printf("this process explored %llu of the states\n",
+		       (unsigned long long)r->own_states);
 	if (r->note[0])
 		printf("note: %s\n", r->note);
 	if (c->m.time) {
@@ -542,11 +593,10 @@ static void print_summary(const struct check_config *c, const struct check_resul
 
 int cmd_explore(int argc, char **argv)
 {
-	for (int i = 0; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(explore_help, stdout);
-			return 0;
-		}
+	if (wants_help(argc, argv)) {
+		fputs(explore_help, stdout);
+		return 0;
+	}
 	static struct explore_args a;
 	int rc = parse_explore(argc, argv, &a);
 	if (rc)
@@ -566,7 +616,7 @@ int cmd_explore(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	print_summary(&a.cfg, &r);
-	return r.discrepancies || r.findings ? EXIT_FINDING : 0;
+	return r.discrepancies || r.findings ? EXIT_FINDING : !r.complete ? EXIT_INCOMPLETE : 0;
 }
 
 /* ---- replay ---- */
@@ -770,11 +820,10 @@ static int replay_passes(const struct replay_args *a, struct trace *t)
 
 int cmd_replay(int argc, char **argv)
 {
-	for (int i = 0; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(replay_help, stdout);
-			return 0;
-		}
+	if (wants_help(argc, argv)) {
+		fputs(replay_help, stdout);
+		return 0;
+	}
 	struct replay_args a;
 	int rc = parse_replay(argc, argv, &a);
 	if (rc)
@@ -782,6 +831,8 @@ int cmd_replay(int argc, char **argv)
 	struct trace *t = malloc(sizeof(*t));
 	char err[1024];
 	bool ok = t && trace_read(a.file, t, !a.kernel, err, sizeof(err)) == 0;
+	if (ok && t->notes[0])
+		fprintf(stderr, "themis: note: %s\n", t->notes);
 	if (ok && a.kernel)
 		t->m.kernel = a.kernel; /* the same operations on another kernel */
 	if (ok)

@@ -27,6 +27,10 @@ static const char layout_help[] =
 
 int cmd_layout(int argc, char **argv)
 {
+	if (wants_help(argc, argv)) {
+		fputs(layout_help, stdout);
+		return 0;
+	}
 	const char *img = NULL, *json = NULL;
 	for (int i = 0; i < argc; i++) {
 		const char *arg = argv[i];

@@ -6,11 +6,12 @@
 #   tests/check/test_explore.sh [BUILD_DIR]
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-b=${1:-$top/build}
+b=$(cd "${1:-$top/build}" && pwd)
 themis=$b/themis
 work=$(mktemp -d)
 . "$top/tests/lib.sh"
 trap 'stop_redis; rm -rf "$work"' EXIT
+cd "$work" || exit 1 # explore writes explore-out/ here by default
 
 
 # 1. The stock kernel, the default search (exhaustive over the scope, both
@@ -133,6 +134,24 @@ if start_redis; then
 		fail "Redis run (exit $cst, worker $wst): '$ur' unique, worker explored '${mine:-?}'"
 		cat "$work/redis.out" "$work/worker.out"
 	fi
+	# The report's totals are the summary's and the sum of what each
+	# process explored (every count in before the end), and the run's keys
+	# are gone once the run and its processes are (before: 13 keys left,
+	# none with a TTL).
+	rs=$(grep -o '"states": [0-9]*' "$work/redis/report.json" | grep -o '[0-9]*$')
+	ss=$(grep -o '[0-9]* states,' "$work/redis.out" | cut -d' ' -f1)
+	co=$(sed -n 's/^this process explored \([0-9]*\) of the states$/\1/p' "$work/redis.out")
+	[ -n "$rs" ] && [ "$rs" = "$ss" ] && [ $((${co:-0} + ${mine:-0})) -eq "$rs" ] &&
+		ok "Redis: report, summary and the processes' own counts agree ($co + $mine = $rs states)" ||
+		fail "Redis: report $rs states, summary $ss, run's own $co + worker's $mine"
+	nottl=0 nkeys=0
+	for k in $(redis-cli -u "$redis_url" --scan --pattern 'themis:*'); do
+		nkeys=$((nkeys + 1))
+		ttl=$(redis-cli -u "$redis_url" ttl "$k")
+		[ "$ttl" -gt 0 ] && [ "$ttl" -le 60 ] || nottl=$((nottl + 1))
+	done
+	[ "$nkeys" -eq 0 ] && ok "Redis: the run over and every process gone, no key of it is left" ||
+		fail "Redis: $nkeys keys left after the run ($nottl without a TTL of at most 60 s)"
 	redis_killed_worker
 	stop_redis
 else
@@ -191,7 +210,8 @@ done
 # does not see it (the control of the durability check), and a filesystem
 # compared with itself shows it as its cache against its disk.
 "$themis" explore ext4 ext2 --kernel "$b/guest/Image-ext4-tail" --depth 4 --durability off \
-	--max-states 3000 --quiet >"$work/tail-off" 2>&1 &&
+	--max-states 3000 --quiet >"$work/tail-off" 2>&1
+[ $? -eq 3 ] && grep -q '^0 discrepancies' "$work/tail-off" &&
 	ok "ext4-tail with --durability off: not seen ($(grep -o '[0-9]* states,' "$work/tail-off"))" ||
 	{ fail "ext4-tail seen without the on-disk view?"; tail -n 4 "$work/tail-off"; }
 "$themis" explore ext4 ext4 --kernel "$b/guest/Image-ext4-tail" --depth 4 --stop-on-first \
@@ -261,7 +281,8 @@ s4=$(grep -o '[0-9]* states, [0-9]* unique' "$work/booted")
 # 5. The sanitizer build explores clean too (forks, restores, comparisons).
 "$b/asan/themis" explore ext4 xfs --kernel "$b/guest/Image" --initrd "$b/guest/initramfs.cpio.gz" \
 	--disk "$b/images/ext4.img" --disk "$b/images/xfs.img" --depth 3 --max-states 300 --jobs 2 \
-	--quiet --minimize --out "$work/asan" >"$work/asan.out" 2>&1 &&
+	--quiet --minimize --out "$work/asan" >"$work/asan.out" 2>&1
+[ $? -eq 3 ] && grep -q '^incomplete: --max-states reached' "$work/asan.out" &&
 	ok "the ASan+UBSan build explores clean: $(grep -o '[0-9]* states,' "$work/asan.out")" ||
 	{ fail "the sanitizer build's exploration:"; tail -n 8 "$work/asan.out"; }
 
@@ -305,8 +326,82 @@ rt=$(ls "$work/root"/discrepancy-0001.trace 2>/dev/null)
 
 # 8. A time budget stops the search and says so.
 "$themis" explore ext4 xfs --depth 5 --time-budget 3 --quiet >"$work/budget" 2>&1
-[ $? -eq 0 ] && grep -q 'stopped before the end of the scope' "$work/budget" &&
+[ $? -eq 3 ] && grep -q 'stopped before the end of the scope' "$work/budget" &&
+	grep -q '^incomplete: --time-budget spent' "$work/budget" &&
 	ok "--time-budget 3: stopped, $(grep -o '[0-9]* states,' "$work/budget")" ||
 	{ fail "--time-budget"; cat "$work/budget"; }
+
+# 9. The command speaks clearly (issue 19).
+#    Dropped operations are named per filesystem, once, at the start.
+"$themis" explore ext4 vfat --depth 1 --jobs 1 --out "$work/vfat" >"$work/vfat.out" 2>&1
+grep -q '^themis: note: vfat cannot do chmod, chown, chgrp, setxattr, removexattr, link, symlink, fallocate' \
+	"$work/vfat.out" && [ "$(grep -c 'cannot do' "$work/vfat.out")" -eq 1 ] &&
+	ok "ext4 vs vfat: the operations vfat cannot do are named" ||
+	{ fail "no note of vfat's dropped operations"; head -n 3 "$work/vfat.out"; }
+#    No terminal: no progress line, no carriage return in a file.
+"$themis" explore ext4 xfs --depth 1 --jobs 2 --verbose --out "$work/v" >"$work/v.out" 2>"$work/v.err"
+! grep -q "$(printf '\r')" "$work/v.out" "$work/v.err" && ! grep -q 'states/s  depth' "$work/v.err" &&
+	[ "$(grep -c '^op .* -> ext4 ' "$work/v.err")" -ge 20 ] &&
+	ok "stderr not a terminal: no progress, no \\r; verbose lines whole" ||
+	{ fail "progress or \\r written to a file"; head -c 300 "$work/v.err" | od -c | head; }
+#    On a terminal (script(1) gives one): verbose lines start a line of
+#    their own, never behind a progress line.
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$themis' explore ext4 xfs --depth 2 --jobs 1 --verbose --out '$work/tty'" \
+		/dev/null >"$work/tty.out" 2>&1
+	esc=$(printf '\033')
+	tr '\r' '\n' <"$work/tty.out" | sed "s/$esc\\[K//g" >"$work/tty.lines"
+	grep -q '^states [0-9]* ' "$work/tty.lines" && grep -q '^op .* -> ext4 ' "$work/tty.lines" &&
+		! grep -q 'findings [0-9]*.*op ' "$work/tty.lines" &&
+		ok "on a terminal: a progress line, and verbose lines apart from it" ||
+		{ fail "terminal output mixes progress and verbose lines"; tail -c 400 "$work/tty.out"; }
+fi
+#    Default --out: explore-out/ in the working directory; a reused --out
+#    loses the earlier run's traces (said) and keeps other files.
+mkdir -p "$work/cwd" && cd "$work/cwd" || exit 1
+"$themis" explore ext2 ext4 --disk "$b/images/ext2.img" --disk "$b/images/ext2.img" --time \
+	--ops create,settime,write --depth 3 --jobs 1 --quiet >"$work/def.out" 2>&1
+n1=$(ls explore-out/discrepancy-*.trace 2>/dev/null | wc -l)
+[ "$n1" -ge 1 ] && grep -q 'report and traces in explore-out' "$work/def.out" &&
+	ok "no --out: $n1 traces and the report in explore-out/" ||
+	{ fail "no --out: no traces written"; tail -n 3 "$work/def.out"; }
+echo mine >explore-out/notes.txt
+"$themis" explore ext4 xfs --depth 1 --jobs 1 --quiet >"$work/reuse.out" 2>&1
+[ $? -eq 0 ] && ! ls explore-out/discrepancy-*.trace >/dev/null 2>&1 && [ -f explore-out/notes.txt ] &&
+	grep -q "removed $((n1 + 1)) files of an earlier run (report.json, traces)" "$work/reuse.out" &&
+	ok "a reused --out: the earlier run's traces removed (said), other files kept" ||
+	{ fail "reused --out"; ls explore-out; cat "$work/reuse.out"; }
+#    A run that cannot start (bad input) leaves no explore-out/ behind.
+rm -rf explore-out
+"$themis" explore ext4 ext2 --lens nope >/dev/null 2>&1
+[ ! -e explore-out ] && ok "a run refused at its start leaves no explore-out/" ||
+	fail "an empty explore-out/ left by a refused run"
+cd "$work" || exit 1
+#    --stop-on-first with 2 workers: exactly one finding, one trace.
+"$themis" explore ext2 ext4 --disk "$b/images/ext2.img" --disk "$b/images/ext2.img" --time \
+	--ops create,settime,write --depth 3 --jobs 2 --stop-on-first --quiet --out "$work/first" \
+	>"$work/first.out" 2>&1
+[ $? -eq 1 ] && [ "$(ls "$work/first"/*.trace | wc -l)" -eq 1 ] &&
+	grep -q '^1 discrepancy, 0 findings' "$work/first.out" &&
+	[ "$(grep -c '"kind"' "$work/first/report.json")" -eq 1 ] &&
+	ok "--stop-on-first --jobs 2: one discrepancy, one trace" ||
+	{ fail "--stop-on-first --jobs 2"; ls "$work/first"; tail -n 3 "$work/first.out"; }
+#    Samples are named as samples, not as the whole scope.
+"$themis" explore ext4 xfs --depth 2 --branch 3 --jobs 1 --quiet >"$work/br.out" 2>&1
+"$themis" explore ext4 xfs --depth 2 --swarm 2 --quiet >"$work/sw.out" 2>&1
+! grep -q '; the whole scope' "$work/br.out" "$work/sw.out" &&
+	grep -q 'the random sample explored (not the whole scope)' "$work/br.out" &&
+	grep -q 'every slice explored (a sample of the scope' "$work/sw.out" &&
+	ok "--branch and --swarm runs are named samples" ||
+	{ fail "a sample claims the whole scope"; grep explored "$work/br.out" "$work/sw.out"; }
+#    Interrupted: exit 3, and said.
+"$themis" explore ext4 xfs --depth 5 --jobs 2 --quiet >"$work/int.out" 2>&1 &
+pid=$!
+sleep 3
+kill -INT "$pid"
+wait "$pid"
+st=$?
+[ "$st" -eq 3 ] && grep -q '^incomplete: interrupted' "$work/int.out" &&
+	ok "interrupted: exit 3, said" || { fail "interrupted run: exit $st"; tail -n 3 "$work/int.out"; }
 
 finish explore

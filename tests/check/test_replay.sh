@@ -8,15 +8,22 @@
 #   - with the host's clock (--clock host) the passes differ: the one
 #     nondeterminism a user can opt into shows in the hash;
 #   - bad input: exit 2 (among it a trace from another build, whose hashes
-#     cannot match, and one whose kernel changed).
+#     cannot match, one whose kernel changed, and a hand-edited one with a
+#     malformed operation: named by file and line);
+#   - traces travel (docs/trace.md): written without --out (explore-out/),
+#     with absolute paths and everything that decides the run; replayed
+#     from another working directory; moved to another folder with their
+#     files, and with their files gone from the recorded paths but found
+#     by content in the build; options in any order (--kernel K TRACE).
 #   tests/check/test_replay.sh [BUILD_DIR]
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-b=${1:-$top/build}
+b=$(cd "${1:-$top/build}" && pwd)
 themis=$b/themis
 work=$(mktemp -d)
 . "$top/tests/lib.sh"
 trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1 # explore writes explore-out/ here by default
 
 # A trace of a few operations: the Y2038 witness (settime, create) and a
 # write, found by a short search.
@@ -62,4 +69,50 @@ expect 2 "needs a count" -- "$themis" replay "$trace" --passes 0
 expect 2 "go with --passes" -- "$themis" replay "$trace" --hash-every-op
 expect 2 "takes only 'host'" -- "$themis" replay "$trace" --passes 2 --clock 2030-01-01T00:00:00Z
 expect 2 "do not go together" -- "$themis" replay "$trace" --passes 2 --save-disks "$work/d"
+
+# Traces that travel. No --out: the trace is in explore-out/ all the same,
+# and names its files by absolute paths, however they were given.
+mkdir -p "$work/a" "$work/mine"
+truncate -s 64M "$work/mine/my.img" && mkfs.ext2 -q -F "$work/mine/my.img"
+(cd "$work/a" && "$themis" explore ext2 ext4 --disk ../mine/my.img --disk "$work/mine/my.img" \
+	--time --ops create,settime,write --depth 3 --jobs 1 --stop-on-first >"$work/noout" 2>&1)
+t=$work/a/explore-out/discrepancy-0001.trace
+if [ -f "$t" ] && grep -q "^image ext2 $work/mine/my.img [0-9a-f]*$" "$t" &&
+	grep -q '^kernel /' "$t" && grep -q '^kernel-version Linux version ' "$t" &&
+	grep -q '^op-budget 8000000000$' "$t" && grep -q '^warnings 0$' "$t" &&
+	grep -q '^options ext2 ext4 --disk ../mine/my.img' "$t"; then
+	ok "without --out: a trace in explore-out/, absolute paths, kernel version, op budget, options"
+else
+	fail "no trace in explore-out/ without --out, or it lacks what decides the run:"
+	cat "$work/noout" "$t" 2>/dev/null | head -n 30
+fi
+expect 1 "reproduced" -- sh -c "cd / && '$themis' replay '$t'"
+# Moved to another folder with its image, the original gone; the kernel
+# and initramfs gone from their recorded paths too, found by content among
+# the build's files.
+mkdir -p "$work/elsewhere"
+sed -e 's|^\(kernel\) [^ ]* |\1 /nonexistent/Image |' \
+	-e 's|^\(initrd\) [^ ]* |\1 /nonexistent/initramfs.cpio.gz |' "$t" >"$work/elsewhere/moved.trace"
+mv "$work/mine/my.img" "$work/elsewhere/"
+expect 1 "reproduced" -- sh -c "cd / && '$themis' replay '$work/elsewhere/moved.trace'"
+grep -q "my.img is not at $work/mine/my.img any more: found at $work/elsewhere/my.img" "$work/out" ||
+	grep -q "found at $work/elsewhere/my.img" "$work/out" &&
+	ok "the moved image is said to be found beside the trace" ||
+	{ fail "no note of the moved image"; head -n 3 "$work/out"; }
+expect 2 "cannot be read\|changed since" -- sh -c "cd / && '$themis' replay '$t'"
+# Options in any order.
+expect 1 "reproduced" -- "$themis" replay --kernel "$b/guest/Image" "$work/elsewhere/moved.trace"
+# A hand-edited trace: a malformed operation is bad input, not a finding.
+sed 's/^op write f0 0 4096 1 sync$/op write f0 zero 4096 1 sync/' "$work/elsewhere/moved.trace" \
+	>"$work/elsewhere/bad-op.trace"
+line=$(grep -n '^op write f0 zero' "$work/elsewhere/bad-op.trace" | cut -d: -f1)
+expect 2 "bad-op.trace:$line: malformed trace: malformed write" -- "$themis" replay "$work/elsewhere/bad-op.trace"
+sed 's/^op create f0 0644 -$/op create f0 0644/' "$work/elsewhere/moved.trace" >"$work/elsewhere/short.trace"
+expect 2 "short.trace:[0-9]*: malformed trace: malformed create" -- "$themis" replay "$work/elsewhere/short.trace"
+grep -v '^op-budget ' "$work/elsewhere/moved.trace" >"$work/elsewhere/nobudget.trace"
+expect 2 "header lacks a line" -- "$themis" replay "$work/elsewhere/nobudget.trace"
+# A format 2 trace (no warnings, op-budget or kernel-version lines) still reads.
+sed -e 's/^themis-trace 3$/themis-trace 2/' -e '/^warnings /d' -e '/^op-budget /d' \
+	-e '/^kernel-version /d' -e '/^options /d' "$work/elsewhere/moved.trace" >"$work/elsewhere/v2.trace"
+expect 1 "reproduced" -- "$themis" replay "$work/elsewhere/v2.trace"
 finish "replay"

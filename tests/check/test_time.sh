@@ -16,11 +16,12 @@
 #   tests/check/test_time.sh [BUILD_DIR]
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-b=${1:-$top/build}
+b=$(cd "${1:-$top/build}" && pwd)
 themis=$b/themis
 work=$(mktemp -d)
 . "$top/tests/lib.sh"
 trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1 # explore writes explore-out/ here by default
 ext2=$b/images/ext2.img
 
 # explore ARGS...: run, keep the summary (no progress line) in $work/out.

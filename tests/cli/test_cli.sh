@@ -1,7 +1,8 @@
 #!/bin/sh
 # Command-line behaviour of `themis bare`: every kind of bad input gets a
 # one-line error naming the file and the problem with exit status 2, and the
-# stop conditions have their own statuses. Usage: test_cli.sh THEMIS
+# stop conditions have their own statuses; every verb `themis help` lists
+# answers --help with its usage and exit 0. Usage: test_cli.sh THEMIS
 set -u
 themis=${1:-build/themis}
 here=$(dirname "$0")
@@ -44,6 +45,15 @@ expect 2 "needs a size" -- "$themis" bare --mem 12345 "$work/loop.elf"
 expect 2 "needs an ELF" -- "$themis" bare
 expect 2 "unknown command" -- "$themis" frobnicate
 expect 0 "^themis [0-9A-Za-z]" -- "$themis" --version
+# Every verb, as `themis help` lists them (THEMIS_VERBS): --help, also
+# after other arguments, is its usage on stdout and exit 0.
+verbs=$("$themis" help | awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }' |
+	grep -v -e '^help$' -e '^--version$')
+[ "$(echo "$verbs" | wc -w)" -ge 8 ] || fail "themis help lists too few verbs: $verbs"
+for v in $verbs; do
+	expect 0 "usage\|Usage" -- "$themis" "$v" --help
+	expect 0 "usage\|Usage" -- "$themis" "$v" --bogus-first --help
+done
 expect 124 "stopped after 1000 instructions" -- "$themis" bare --max-insns 1000 "$work/loop.elf"
 expect 125 "no interrupt enabled" -- "$themis" bare "$work/sleep.elf"
 expect 7 "test 7 failed" -- "$themis" bare "$work/fail7.elf"

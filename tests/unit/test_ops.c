@@ -159,10 +159,51 @@ static void test_time_ops(void)
 	CHECK(!(op_scope_mask() & op_flag_mask(OPF_TIME)));
 }
 
+/* The host's reading of the agent's grammar (op_check.c): what the
+ * checker generates passes, a hand-edited trace's slips do not. */
+static void test_text_check(void)
+{
+	char why[256], text[OP_TEXT_MAX];
+	for (int k = 0; k < OP_NKINDS; k++) {
+		snprintf(text, sizeof(text), "op %s", op_example((enum op_kind)k));
+		CHECK(op_text_check(text, why, sizeof(why)) == 0);
+	}
+	struct op ops[4096];
+	struct op_pools p;
+	op_pools_default(&p);
+	int n = op_enumerate(OP_ALL_MASK, &p, NULL, ops, 4096);
+	int bad = 0;
+	for (int i = 0; i < n; i++)
+		bad += op_text_check(ops[i].text, why, sizeof(why)) != 0;
+	CHECK(n > 100 && bad == 0);
+	static const char *const wrong[] = {"op write f0 zero 4096 1 sync",
+					    "op write f0 0 4096 1",
+					    "op write f0 0 4096 1 fsync",
+					    "op create f0 0644",
+					    "op create f0 0944 -",
+					    "op create ../f0 0644 -",
+					    "op chown f0 4294967295",
+					    "op truncate f0 -1",
+					    "op settime 2038",
+					    "op fallocate f0 1 0 1",
+					    "op remount now",
+					    "op frobnicate f0",
+					    "op",
+					    "op write f0 0 2147483649 1 -"};
+	for (size_t i = 0; i < sizeof(wrong) / sizeof(wrong[0]); i++)
+		CHECK(op_text_check(wrong[i], why, sizeof(why)) < 0 && why[0]);
+	CHECK(op_text_check("op write f0 zero 4096 1 sync", why, sizeof(why)) < 0 &&
+	      strstr(why, "path off size - flags"));
+}
+
 static const struct unit_test tests[] = {
-    {"time_ops", test_time_ops},       {"names_round_trip", test_names_round_trip},
-    {"mask_parse", test_mask_parse},   {"fs_table", test_fs_table},
-    {"enumerate", test_enumerate},     {"coverage_bins", test_coverage_bins},
+    {"text_check", test_text_check},
+    {"time_ops", test_time_ops},
+    {"names_round_trip", test_names_round_trip},
+    {"mask_parse", test_mask_parse},
+    {"fs_table", test_fs_table},
+    {"enumerate", test_enumerate},
+    {"coverage_bins", test_coverage_bins},
     {"parse_reply", test_parse_reply},
 };
 

@@ -834,12 +834,22 @@ static void test_redis_join(void)
 		w->ops->close(w);
 	CHECK(!share_redis_join(url, config, 10, err, sizeof(err))); /* config too long */
 	CHECK(strstr(err, "config of") != NULL);
-	/* close does not end the run: the coordinator reads it afterwards. */
-	s->ops->close(s);
+	/* A worker's close does not end the run: the coordinator reads it
+	 * afterwards. The coordinator's close ends it (stopped, every key
+	 * expiring within a minute); the last process to leave an ended run
+	 * deletes its keys: nothing of it stays on the server. */
 	w = share_redis_join(url, config, sizeof(config), err, sizeof(err));
-	CHECK(w != NULL);
-	if (w)
+	CHECK(w != NULL && admin_int(c, "INCRBY themis:active 0") == 2);
+	s->ops->close(s);
+	CHECK(admin_int(c, "EXISTS themis:config") == 1 && admin_int(c, "EXISTS themis:stop") == 1);
+	CHECK(admin_int(c, "TTL themis:config") > 0 && admin_int(c, "TTL themis:config") <= 60);
+	if (w) {
+		CHECK(w->ops->stopped(w));
 		w->ops->close(w);
+	}
+	CHECK(admin_int(c, "EXISTS themis:config") == 0 && admin_int(c, "EXISTS themis:run") == 0 &&
+	      admin_int(c, "EXISTS themis:active") == 0);
+	CHECK(!share_redis_join(url, config, sizeof(config), err, sizeof(err)));
 out:
 	redisFree(c);
 }

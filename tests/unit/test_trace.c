@@ -2,7 +2,9 @@
  * records, trace_read gives back (the machine, the operations, the
  * discrepancy); a trace whose files changed since it was recorded is
  * refused, unless only the kernel changed and the caller replays on
- * another kernel on purpose; a damaged trace is refused. Small stand-in
+ * another kernel on purpose; a damaged trace is refused, a malformed line
+ * named by file and line; paths are recorded absolute, and a trace moved
+ * with its files finds them beside it. Small stand-in
  * files play the kernel, initrd and images: only their content hashes
  * matter here. */
 #include <stdio.h>
@@ -77,6 +79,31 @@ int main(void)
 	}
 	put("b.img", "image b", img1, sizeof(img1));
 	CHECK(trace_read(path, t, false, err, sizeof(err)) < 0);
+	/* Written again whole: its paths absolute though given relative. */
+	char cwd[4096];
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL && chdir(dir) == 0);
+	struct check_machine rel = m;
+	rel.kernel = "Image", rel.initrd = "initrd", rel.images[0] = "a.img",
+	rel.images[1] = "b.img";
+	put("Image", "kernel", kernel, sizeof(kernel));
+	CHECK(trace_write("t.trace", &rel, ops, 3, "state:nlink", "x", err, sizeof(err)) == 0);
+	CHECK(chdir(cwd) == 0);
+	CHECK(trace_read(path, t, true, err, sizeof(err)) == 0 && t->m.kernel[0] == '/' &&
+	      t->version == 3 && t->m.op_budget == 12345);
+	/* Moved with its files to another folder: found beside it. */
+	char moved[64], cmd2[2048];
+	snprintf(moved, sizeof(moved), "%.40s/moved", dir);
+	snprintf(cmd2, sizeof(cmd2), "mkdir '%s' && mv '%s' '%s' '%s' '%s' '%s' '%s/'", moved,
+		 kernel, initrd, img0, img1, path, moved);
+	CHECK(system(cmd2) == 0);
+	snprintf(path, sizeof(path), "%.60s/t.trace", moved);
+	CHECK(trace_read(path, t, true, err, sizeof(err)) == 0 && strstr(t->notes, "found at") &&
+	      strstr(t->m.images[1], "/moved/b.img"));
+	/* A malformed operation: refused, naming the file and the line. */
+	snprintf(cmd2, sizeof(cmd2), "sed -i 's/^op link f0 f1$/op link f0/' '%s'", path);
+	CHECK(system(cmd2) == 0);
+	CHECK(trace_read(path, t, true, err, sizeof(err)) < 0 && strstr(err, "t.trace:") &&
+	      strstr(err, "malformed link"));
 	free(t);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
