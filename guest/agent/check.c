@@ -76,6 +76,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "../../src/check/op_grammar.h"
 #include "../../src/check/op_table.h"
 #include "agent.h"
 #include "doorbell.h"
@@ -449,22 +450,6 @@ static bool parse_mode(const char *s, unsigned *mode)
 	return m <= 07777;
 }
 
-static bool good_path(const char *p)
-{
-	if (!strcmp(p, "."))
-		return true;
-	if (!strncmp(p, "lost+found", 10) && (p[10] == 0 || p[10] == '/'))
-		return false;
-	for (;;) {
-		size_t l = strcspn(p, "/");
-		if (l == 0 || (l == 1 && p[0] == '.') || (l == 2 && p[0] == '.' && p[1] == '.'))
-			return false;
-		if (!p[l])
-			return true;
-		p += l + 1;
-	}
-}
-
 /* "-" or a comma list of known flag words. */
 static bool parse_flags(const char *s, bool create, int *flags)
 {
@@ -531,7 +516,7 @@ static bool parse_instant(const char *s, struct args *a)
 static bool parse_arg(char letter, const char *w, struct args *a, int *np, int *nn)
 {
 	switch (letter) {
-	case 'P': a->path[(*np)++] = w; return good_path(w);
+	case 'P': a->path[(*np)++] = w; return op_path_ok(w);
 	case 'T': a->path[(*np)++] = w; return true;
 	case 'M': return parse_mode(w, &a->mode);
 	case 'N': return parse_dec(w, MAX_SIZE, &a->num[(*nn)++]);
@@ -1533,7 +1518,7 @@ static void cmd_times(struct disk *disks, int ndisks, char **w, int nw)
 {
 	bool ok = nw >= 2 && nw <= 1 + TIMES_MAX_PATHS;
 	for (int k = 1; ok && k < nw; k++)
-		ok = good_path(w[k]);
+		ok = op_path_ok(w[k]);
 	if (!ok) {
 		out("error usage: times PATH... (1 to %d paths)", TIMES_MAX_PATHS);
 		return;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "op_grammar.h"
 #include "ops.h"
 
 #define ARG_MAX_SIZE (1ull << 31)  /* N: sizes and offsets */
@@ -21,23 +22,6 @@ static bool is_dec(const char *s, uint64_t max)
 	char *end;
 	unsigned long long v = strtoull(s, &end, 10);
 	return v <= max && !(v == UINT64_MAX && strcmp(s, "18446744073709551615"));
-}
-
-/* Relative, without empty, . or .. parts, and not into lost+found. */
-static bool good_path(const char *p)
-{
-	if (!strcmp(p, "."))
-		return true;
-	if (!strncmp(p, "lost+found", 10) && (p[10] == 0 || p[10] == '/'))
-		return false;
-	for (;;) {
-		size_t l = strcspn(p, "/");
-		if (l == 0 || (l == 1 && p[0] == '.') || (l == 2 && p[0] == '.' && p[1] == '.'))
-			return false;
-		if (!p[l])
-			return true;
-		p += l + 1;
-	}
 }
 
 /* "-" or a comma list of the words allowed. */
@@ -80,7 +64,7 @@ static bool good_instant(const char *s)
 static bool good_arg(char letter, const char *w)
 {
 	switch (letter) {
-	case 'P': return good_path(w);
+	case 'P': return op_path_ok(w);
 	case 'T': return true;
 	case 'X': return true;
 	case 'M':
