@@ -18,6 +18,22 @@ int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+int write_out(const char *path, void (*write)(const void *obj, FILE *f), const void *obj)
+{
+	bool out = !strcmp(path, "-");
+	FILE *f = out ? stdout : fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "themis: %s: cannot write: %s\n", path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	write(obj, f);
+	if (out ? fflush(f) != 0 || ferror(f) : fclose(f) != 0) {
+		fprintf(stderr, "themis: %s: cannot write: %s\n", path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 bool wants_help(int argc, char **argv)
 {
 	for (int i = 0; i < argc; i++)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define EXIT_FINDING 1 /* the guest or program misbehaved */
 #define EXIT_USAGE   2 /* bad usage or bad input */
@@ -17,6 +18,10 @@
 
 /* Print "themis: <fmt with arg>" and a hint to stderr; returns EXIT_USAGE. */
 int usage_error(const char *fmt, const char *arg);
+/* Write the file `path` ("-": standard output) with write(obj, f): 0, or
+ * EXIT_USAGE, said on stderr, when it cannot be created or written. Every
+ * verb's --json goes through here. */
+int write_out(const char *path, void (*write)(const void *obj, FILE *f), const void *obj);
 /* A whole non-negative decimal number. */
 bool parse_u64(const char *s, uint64_t *out);
 /* A size such as 4096, 64K, 128M, 2G. */

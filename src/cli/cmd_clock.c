@@ -233,19 +233,20 @@ static int declared(const struct clock_args *a, const struct clock_variant *v,
 	return 0;
 }
 
+struct clock_out {
+	const struct clock_result *r;
+	int n;
+};
+
+static void put_json(const void *obj, FILE *f)
+{
+	const struct clock_out *o = obj;
+	clock_json(o->r, o->n, f);
+}
+
 static int write_json(const char *path, const struct clock_result *r, int n)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "themis: %s: cannot write: %s\n", path, strerror(errno));
-		return EXIT_USAGE;
-	}
-	clock_json(r, n, f);
-	if (fclose(f)) {
-		fprintf(stderr, "themis: %s: cannot write: %s\n", path, strerror(errno));
-		return EXIT_USAGE;
-	}
-	return 0;
+	return write_out(path, put_json, &(struct clock_out){r, n});
 }
 
 static int clock_sweep(struct clock_args *a)

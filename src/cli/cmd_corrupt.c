@@ -201,19 +201,14 @@ static int resolve_files(struct corrupt_args *a)
 	return 0;
 }
 
+static void put_json(const void *r, FILE *f)
+{
+	corrupt_json(r, f);
+}
+
 static int write_json(const struct corrupt_result *r, const char *path)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		return EXIT_USAGE;
-	}
-	corrupt_json(r, f);
-	if (fclose(f)) {
-		fprintf(stderr, "themis: %s: write failed\n", path);
-		return EXIT_USAGE;
-	}
-	return 0;
+	return write_out(path, put_json, r);
 }
 
 int cmd_corrupt(int argc, char **argv)

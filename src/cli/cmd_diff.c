@@ -36,6 +36,11 @@ static const char diff_help[] =
     "\n"
     "Exit status: 0 the same (after the masks), 1 different, 2 trouble.\n";
 
+static void put_json(const void *res, FILE *f)
+{
+	diff_json(res, f);
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	if (wants_help(argc, argv)) {
@@ -95,18 +100,8 @@ int cmd_diff(int argc, char **argv)
 		       (unsigned long long)res.sectors_raw, (unsigned long long)res.masked);
 	printf("\n");
 	diff_print(&res, stdout);
-	if (json) {
-		FILE *f = strcmp(json, "-") ? fopen(json, "w") : stdout;
-		if (!f) {
-			diff_free(&res);
-			return usage_error("cannot write '%s'", json);
-		}
-		diff_json(&res, f);
-		if (f != stdout && fclose(f)) {
-			diff_free(&res);
-			return usage_error("cannot write '%s'", json);
-		}
-	}
+	if (json && write_out(json, put_json, &res))
+		rc = EXIT_USAGE;
 	diff_free(&res);
 	return rc;
 }

@@ -25,6 +25,11 @@ static const char layout_help[] =
     "exit status: 0 the map was printed; 2 bad usage, or an image that cannot\n"
     "be read, holds no filesystem Themis knows, or is damaged.\n";
 
+static void put_json(const void *l, FILE *f)
+{
+	layout_json(l, f);
+}
+
 int cmd_layout(int argc, char **argv)
 {
 	if (wants_help(argc, argv)) {
@@ -63,21 +68,8 @@ int cmd_layout(int argc, char **argv)
 		layout_json(&l, stdout);
 	} else {
 		layout_print(&l, stdout);
-		if (json) {
-			FILE *f = fopen(json, "w");
-			if (!f) {
-				fprintf(stderr, "themis: %s: cannot write: %s\n", json,
-					strerror(errno));
-				rc = EXIT_USAGE;
-			} else {
-				layout_json(&l, f);
-				if (fclose(f)) {
-					fprintf(stderr, "themis: %s: cannot write: %s\n", json,
-						strerror(errno));
-					rc = EXIT_USAGE;
-				}
-			}
-		}
+		if (json && write_out(json, put_json, &l))
+			rc = EXIT_USAGE;
 	}
 	layout_free(&l);
 	if (fflush(stdout)) {

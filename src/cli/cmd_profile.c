@@ -170,27 +170,28 @@ static int select_ops(const struct profile_args *a, struct op *ops, int max)
 }
 
 /* The profile's JSON, with "semantics" beside its keys when s is given. */
-static int write_json(const struct profile_result *r, const struct sem_result *s, const char *path)
+struct profile_out {
+	const struct profile_result *r;
+	const struct sem_result *s;
+};
+
+static void put_json(const void *obj, FILE *f)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		return EXIT_USAGE;
-	}
-	if (s) {
+	const struct profile_out *o = obj;
+	if (o->s) {
 		fprintf(f, "{\n");
-		profile_json_members(r, f);
+		profile_json_members(o->r, f);
 		fprintf(f, ",\n");
-		semantics_json(s, f);
+		semantics_json(o->s, f);
 		fprintf(f, "\n}\n");
 	} else {
-		profile_json(r, f);
+		profile_json(o->r, f);
 	}
-	if (fclose(f)) {
-		fprintf(stderr, "themis: %s: write failed\n", path);
-		return EXIT_USAGE;
-	}
-	return 0;
+}
+
+static int write_json(const struct profile_result *r, const struct sem_result *s, const char *path)
+{
+	return write_out(path, put_json, &(struct profile_out){r, s});
 }
 
 int cmd_profile(int argc, char **argv)

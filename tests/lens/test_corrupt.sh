@@ -39,7 +39,8 @@ guest="--kernel $build/guest/Image --initrd $build/guest/initramfs.cpio.gz"
 sums() { md5sum "$images/ext2.img" "$images/btrfs.img"; }
 sums >"$work/before"
 
-# one NAME WANT FS ARGS...: a run of one flip whose outcome must be WANT;
+# one NAME WANT FS ARGS...: a run of one flip whose outcome must match WANT
+# (an extended regular expression, anchored at the start);
 # its JSON is kept as $work/NAME.json.
 one() {
 	name=$1 want=$2 fs=$3
@@ -57,10 +58,12 @@ keys = {"fs", "structure", "field", "lba", "byte", "bit", "outcome", "fsck"}
 assert keys <= set(flips[0]), flips[0]
 print(flips[0]["outcome"], flips[0]["fsck"])
 ' "$work/$name.json" 2>&1)
-	case "$got" in
-	"$want"*) ok "$name: $fs $* -> $got" ;;
-	*) fail "$name: $fs $* -> '$got', want $want"; sed 's/^/    /' "$work/$name.txt" | head -3 ;;
-	esac
+	if echo "$got" | grep -Eq "^($want)"; then
+		ok "$name: $fs $* -> $got"
+	else
+		fail "$name: $fs $* -> '$got', want $want"
+		sed 's/^/    /' "$work/$name.txt" | head -3
+	fi
 }
 
 one magic "unmountable errors" ext2 --target superblock:s_magic
@@ -69,7 +72,12 @@ one btrfs-data "error-returned" btrfs --target data
 # Controls.
 one free "none clean" ext2 --target free
 one mtime "none" ext2 --target superblock:s_mtime
-one mode "silent-wrong-data" ext2 --target inode:i_mode
+# The seed picks one of the tree's inodes; whether it is a directory's
+# depends on where ext2's Orlov allocator put the directories, which draws
+# on the guest kernel's (seeded) randomness and so moves with any change
+# to the guest: a file's mode flipped is wrong metadata, a directory's
+# loses its entries. Either way, not none.
+one mode "silent-wrong-data|entries-lost" ext2 --target inode:i_mode
 one bitmap "fsck-only errors" ext2 --target block-bitmap
 one btrfs-free "none" btrfs --target free
 
