@@ -38,10 +38,13 @@ static const char *line_after(const char *log, const char *prefix)
 }
 
 void check_show_stat(const struct check_machine *m, const char *log, const char *path,
-		     const char *suffix, char *out, size_t cap)
+		     const char *suffix, int only, bool more, char *out, size_t cap)
 {
-	appendf(out, cap, "\n  stat of %s:", path);
+	if (!more)
+		appendf(out, cap, "\n  stat of %s:", path);
 	for (int i = 0; i < m->nfs; i++) {
+		if (only >= 0 && i != only)
+			continue;
 		char prefix[300];
 		snprintf(prefix, sizeof(prefix), "e %d %s ", i, path);
 		const char *e = line_after(log, prefix);

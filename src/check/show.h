@@ -6,14 +6,17 @@
 #ifndef THEMIS_CHECK_SHOW_H
 #define THEMIS_CHECK_SHOW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "check.h"
 
 /* The dump record of `path` on every disk of `log` (the agent's "e DISK
- * PATH FIELDS" lines), each named m->fs[i] + suffix ("", "'s disk"). */
+ * PATH FIELDS" lines), or on disk `only` alone (-1: every disk), each
+ * named m->fs[i] + suffix ("", "'s disk"); the heading unless `more`
+ * continues a list begun by an earlier call. */
 void check_show_stat(const struct check_machine *m, const char *log, const char *path,
-		     const char *suffix, char *out, size_t cap);
+		     const char *suffix, int only, bool more, char *out, size_t cap);
 
 /* Ask the agent where `path` first differs between the disks, in the
  * state the machine is in, and append that offset and an xxd-style dump

@@ -434,7 +434,7 @@ static void show_difference(struct virt *v, const struct check_machine *m, const
 {
 	if (!path[0])
 		return;
-	check_show_stat(m, log, path, suffix, why, whylen);
+	check_show_stat(m, log, path, suffix, -1, false, why, whylen);
 	const char *field = strchr(sig, ':');
 	if (field && !strcmp(field, ":content"))
 		check_show_bytes(v, m, path, suffix, why, whylen);
@@ -524,8 +524,8 @@ static void explain_disk(struct virt *v, const struct check_machine *m, const st
 				 (struct side){disk, i, names[1], m}, "durability", why, whylen,
 				 sig, siglen, path);
 		if (path[0]) {
-			check_show_stat(m, live, path, "'s cache", why, whylen);
-			check_show_stat(m, disk, path, "'s disk", why, whylen);
+			check_show_stat(m, live, path, "'s cache", i, false, why, whylen);
+			check_show_stat(m, disk, path, "'s disk after sync", i, true, why, whylen);
 		}
 		snprintf(why + strnlen(why, whylen), whylen - strnlen(why, whylen), "%s", fsck);
 	}
@@ -605,9 +605,12 @@ static int run_lenses(const struct lens_set *ls, struct virt *v, const struct ch
 	if (rc <= 0)
 		return rc;
 	lens_set_notes(ls, notes, sizeof(notes));
-	size_t used = strlen(why);
-	if (notes[0] && used + 1 < whylen)
-		snprintf(why + used, whylen - used, " | %s", notes);
+	/* The notes end the summary line, before the lines that show it. */
+	size_t first = strcspn(why, "\n");
+	char *shown = notes[0] ? strdup(why + first) : NULL;
+	if (shown && first + 1 < whylen)
+		snprintf(why + first, whylen - first, " | %s%s", notes, shown);
+	free(shown);
 	return rc;
 }
 
