@@ -112,7 +112,10 @@ int check_show_bytes(struct virt *v, const struct check_machine *m, const char *
 			scanned);
 		return 0;
 	}
-	sscanf(d, "%lld", &off);
+	if (sscanf(d, "%lld", &off) != 1 || off < 0) {
+		appendf(out, cap, "\n  bytes of %s: the agent said 'd %.40s'", path, d);
+		return 0;
+	}
 	appendf(out, cap, "\n  first differing byte of %s: offset %lld (0x%llx)", path, off,
 		(unsigned long long)off);
 	for (int i = 0; i < m->nfs; i++) {
