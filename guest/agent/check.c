@@ -32,6 +32,12 @@
  *                    multiple of NS, atime of ATIME_NS (the coarsest
  *                    granularities of the filesystems under test)
  *   rtc              the RTC as the kernel reads it: "rtc SECONDS"
+ *   diff PATH        where PATH's bytes first differ between the disks, read
+ *                    through each one's mount: "d OFFSET", or "d none
+ *                    BYTES" when the first DIFF_SCAN_MAX bytes (BYTES read)
+ *                    are alike; then per disk "b I START HEX", its bytes
+ *                    [START, START + DIFF_WINDOW) around OFFSET (fewer at
+ *                    the end of the file), or "b I !ERRNO", "b I unmounted"
  *   sleep SECONDS[.FRACTION]
  *                    nanosleep up to 3600 s, then "slept SECONDS": lets
  *                    the guest's clock move on (it is virtual, so a sleep
@@ -87,6 +93,10 @@
 #define MAX_SIZE  (1ull << 31)	/* sizes and offsets */
 #define MAX_ID	  4294967294ull /* uids and gids (not -1) */
 #define ROOT_MODE 0755		/* what reset leaves the root with */
+
+#define DIFF_SCAN_MAX (64ull << 20) /* bytes diff compares at most */
+#define DIFF_WINDOW   128	    /* bytes diff shows, half before the offset */
+#define DIFF_DISKS    8		    /* disks diff compares at most */
 
 #define TIMES_MAX_PATHS 4    /* paths a times command takes */
 #define SLEEP_MAX	3600 /* seconds: well below relatime's one-day rule */
@@ -1550,6 +1560,99 @@ static void cmd_times(struct disk *disks, int ndisks, char **w, int nw)
 	}
 }
 
+/* ---- diff ---- */
+
+/* Up to BLOCK bytes of fd at off into buf: how many, or -1. */
+static ssize_t block_at(int fd, uint8_t *buf, off_t off)
+{
+	ssize_t got = 0, n = 1;
+	while (got < BLOCK && n > 0) {
+		n = pread(fd, buf + got, (size_t)(BLOCK - got), off + got);
+		if (n < 0)
+			return -1;
+		got += n;
+	}
+	return got;
+}
+
+/* The first offset below DIFF_SCAN_MAX where the open files fds[0..n)
+ * (-1: left out) differ, a read error or the end of one file counting as
+ * a difference; -1 when none, *scanned the bytes compared. */
+static long long first_diff(const int *fds, int n, uint8_t (*buf)[BLOCK], uint64_t *scanned)
+{
+	for (*scanned = 0; *scanned < DIFF_SCAN_MAX; *scanned += BLOCK) {
+		ssize_t len[DIFF_DISKS] = {0}, first = -2, any = 0;
+		int k0 = -1;
+		for (int i = 0; i < n; i++) {
+			if (fds[i] < 0)
+				continue;
+			len[i] = block_at(fds[i], buf[i], (off_t)*scanned);
+			any |= len[i];
+			if (k0 < 0)
+				k0 = i, first = len[i];
+		}
+		if (k0 < 0 || any <= 0)
+			return -1;
+		for (int i = k0 + 1; i < n; i++) {
+			if (fds[i] < 0)
+				continue;
+			ssize_t common = len[i] < first ? len[i] : first;
+			for (ssize_t j = 0; j < common; j++)
+				if (buf[i][j] != buf[k0][j])
+					return (long long)*scanned + j;
+			if (len[i] != first)
+				return (long long)*scanned + (common < 0 ? 0 : common);
+		}
+		if (first < BLOCK)
+			return -1;
+	}
+	return -1;
+}
+
+/* diff PATH: see the top of this file. The files are opened inside each
+ * disk's chroot and read after leaving it: one pass over all of them. */
+static void cmd_diff(struct disk *disks, int ndisks, char **w, int nw)
+{
+	if (nw != 2 || !good_path(w[1]) || ndisks > DIFF_DISKS) {
+		out("error usage: diff PATH (at most %d disks)", DIFF_DISKS);
+		return;
+	}
+	int fds[DIFF_DISKS], errs[DIFF_DISKS];
+	for (int i = 0; i < ndisks; i++) {
+		fds[i] = -1, errs[i] = ENODEV;
+		if (!disks[i].mounted || enter_disk(&disks[i]) < 0)
+			continue;
+		fds[i] = open(w[1], O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		errs[i] = errno;
+		leave_disk();
+	}
+	uint8_t(*buf)[BLOCK] = xrealloc(NULL, (size_t)ndisks * BLOCK);
+	uint64_t scanned;
+	long long off = first_diff(fds, ndisks, buf, &scanned);
+	if (off < 0)
+		out("d none %llu", (unsigned long long)scanned);
+	else
+		out("d %lld", off);
+	off_t start = off > DIFF_WINDOW / 2 ? (off_t)off - DIFF_WINDOW / 2 : 0;
+	for (int i = 0; i < ndisks; i++) {
+		char hex[2 * DIFF_WINDOW + 1] = "";
+		ssize_t n = fds[i] < 0 ? -1 : pread(fds[i], buf[0], DIFF_WINDOW, start);
+		if (fds[i] >= 0 && n < 0)
+			errs[i] = errno;
+		for (ssize_t j = 0; j < n; j++)
+			snprintf(hex + 2 * j, 3, "%02x", buf[0][j]);
+		if (!disks[i].mounted)
+			out("b %d unmounted", disks[i].idx);
+		else if (n < 0)
+			out("b %d !%s", disks[i].idx, errname(errs[i]));
+		else
+			out("b %d %lld %s", disks[i].idx, (long long)start, hex);
+		if (fds[i] >= 0)
+			close(fds[i]);
+	}
+	free(buf);
+}
+
 /* mountopt NAME: see the top of this file. MS_REMOUNT changes the
  * mount's atime flags in place, the page cache kept: what an operation
  * then does to the times is the option's doing alone. */
@@ -1656,6 +1759,8 @@ bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 		cmd_times(disks, ndisks, w, nw);
 	else if (!strcmp(c, "mountopt"))
 		cmd_mountopt(disks, ndisks, w, nw);
+	else if (!strcmp(c, "diff"))
+		cmd_diff(disks, ndisks, w, nw);
 	else if (!strcmp(c, "sleep"))
 		cmd_sleep(w, nw);
 	else if (!strcmp(c, "rtc"))

@@ -31,7 +31,7 @@ struct share;
 
 #define CHECK_MAX_FS	 4
 #define CHECK_MAX_DEPTH	 64
-#define CHECK_DETAIL_MAX 512
+#define CHECK_DETAIL_MAX 4096
 /* Instructions an operation may take before it counts as a hang (a
  * finding), unless --op-budget says otherwise. */
 #define CHECK_OP_BUDGET 8000000000ULL

@@ -9,6 +9,7 @@
 
 #include "../machine/snapshot.h"
 #include "check.h"
+#include "show.h"
 
 void check_time_rules(const struct check_machine *m, char *out, size_t cap)
 {
@@ -380,8 +381,9 @@ static void field_difference(const char *path, const char *a, struct side sa, co
 /* Name the first path (in order) and field where two dumps differ.
  * kind: "state", "disk" or "durability" (the signature's prefix). */
 static void first_difference(struct side a, struct side b, const char *kind, char *why,
-			     size_t whylen, char *sig, size_t siglen)
+			     size_t whylen, char *sig, size_t siglen, char path_out[256])
 {
+	path_out[0] = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		struct side src = pass ? b : a, other = pass ? a : b;
 		char pfx[8];
@@ -393,6 +395,7 @@ static void first_difference(struct side a, struct side b, const char *kind, cha
 				continue;
 			const char *ea = l + pn + strlen(path) + 1,
 				   *eb = find_entry(other.log, other.disk, path);
+			snprintf(path_out, 256, "%s", path);
 			if (!eb) {
 				snprintf(why, whylen, "%s differs: %s exists on %s only", kind,
 					 path, src.name);
@@ -407,6 +410,7 @@ static void first_difference(struct side a, struct side b, const char *kind, cha
 			}
 		}
 	}
+	path_out[0] = 0;
 	snprintf(why, whylen, "%s: fingerprints differ between %s and %s (entries alike)", kind,
 		 a.name, b.name);
 	snprintf(sig, siglen, "%s:fingerprint", kind);
@@ -416,8 +420,24 @@ void check_explain_dumps(const struct check_machine *m, const char *log_a, int a
 			 int b, const char *kind, char *why, size_t whylen, char *sig,
 			 size_t siglen)
 {
+	char path[256];
 	first_difference((struct side){log_a, a, m->fs[a], m}, (struct side){log_b, b, m->fs[b], m},
-			 kind, why, whylen, sig, siglen);
+			 kind, why, whylen, sig, siglen, path);
+}
+
+/* Show what differs at `path` across the disks of the dump `log`, in the
+ * state the machine is in: the stat of every side, and for content the
+ * bytes around the first differing offset. */
+static void show_difference(struct virt *v, const struct check_machine *m, const char *log,
+			    const char *path, const char *sig, const char *suffix, char *why,
+			    size_t whylen)
+{
+	if (!path[0])
+		return;
+	check_show_stat(m, log, path, suffix, -1, false, why, whylen);
+	const char *field = strchr(sig, ':');
+	if (field && !strcmp(field, ":content"))
+		check_show_bytes(v, m, path, suffix, why, whylen);
 }
 
 /* The first disk whose fingerprint differs from disk 0's, or nfs. */
@@ -456,7 +476,10 @@ static int compare_live(struct virt *v, const struct check_machine *m, const str
 		snprintf(sig, siglen, "state:fingerprint");
 		return 1;
 	}
-	check_explain_dumps(m, log, 0, log, k, "state", why, whylen, sig, siglen);
+	char path[256];
+	first_difference((struct side){log, 0, m->fs[0], m}, (struct side){log, k, m->fs[k], m},
+			 "state", why, whylen, sig, siglen, path);
+	show_difference(v, m, log, path, sig, "", why, whylen);
 	free(log);
 	return 1;
 }
@@ -466,31 +489,46 @@ static int compare_live(struct virt *v, const struct check_machine *m, const str
 static void explain_disk(struct virt *v, const struct check_machine *m, const struct check_step *s,
 			 char *why, size_t whylen, char *sig, size_t siglen)
 {
-	char cmd[64], err[256], names[2][64];
+	char cmd[64], err[256], names[2][64], path[256];
 	snprintf(cmd, sizeof(cmd), "durable %s dump", check_durability_name(m->durability));
 	char *disk = dump_copy(v, m, cmd, err, sizeof(err));
-	virt_restore(v);
 	int k = first_unlike(s->disk, m->nfs);
 	if (k < m->nfs) { /* the filesystems' disks disagree */
 		snprintf(names[0], 64, "%s's disk", m->fs[0]);
 		snprintf(names[1], 64, "%s's disk", m->fs[k]);
-		if (disk)
+		if (disk) {
 			first_difference((struct side){disk, 0, names[0], m},
 					 (struct side){disk, k, names[1], m}, "disk", why, whylen,
-					 sig, siglen);
+					 sig, siglen, path);
+			show_difference(v, m, disk, path, sig, "'s disk", why, whylen);
+			check_show_fsck(v, m, why, whylen);
+		}
+		virt_restore(v);
 		free(disk);
 		return;
 	}
+	/* The fsck verdicts are of the synced disks: taken before the
+	 * machine goes back to its cache. */
+	char fsck[CHECK_DETAIL_MAX] = "";
+	if (disk)
+		check_show_fsck(v, m, fsck, sizeof(fsck));
+	virt_restore(v);
 	int i = 0; /* a filesystem whose disk disagrees with its own cache */
 	while (i < m->nfs && !memcmp(s->disk[i], s->plain[i], 16))
 		i++;
 	char *live = dump_copy(v, m, "dump", err, sizeof(err));
 	snprintf(names[0], 64, "%s's cache", m->fs[i]);
 	snprintf(names[1], 64, "%s's disk after sync", m->fs[i]);
-	if (live && disk)
+	if (live && disk) {
 		first_difference((struct side){live, i, names[0], m},
 				 (struct side){disk, i, names[1], m}, "durability", why, whylen,
-				 sig, siglen);
+				 sig, siglen, path);
+		if (path[0]) {
+			check_show_stat(m, live, path, "'s cache", i, false, why, whylen);
+			check_show_stat(m, disk, path, "'s disk after sync", i, true, why, whylen);
+		}
+		snprintf(why + strnlen(why, whylen), whylen - strnlen(why, whylen), "%s", fsck);
+	}
 	free(live);
 	free(disk);
 }
@@ -567,9 +605,12 @@ static int run_lenses(const struct lens_set *ls, struct virt *v, const struct ch
 	if (rc <= 0)
 		return rc;
 	lens_set_notes(ls, notes, sizeof(notes));
-	size_t used = strlen(why);
-	if (notes[0] && used + 1 < whylen)
-		snprintf(why + used, whylen - used, " | %s", notes);
+	/* The notes end the summary line, before the lines that show it. */
+	size_t first = strcspn(why, "\n");
+	char *shown = notes[0] ? strdup(why + first) : NULL;
+	if (shown && first + 1 < whylen)
+		snprintf(why + first, whylen - first, " | %s%s", notes, shown);
+	free(shown);
 	return rc;
 }
 

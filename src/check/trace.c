@@ -133,7 +133,13 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 		fprintf(f, "options %s\n", m->options);
 	for (int i = 0; i < nops; i++)
 		fprintf(f, "%s\n", ops[i]);
-	fprintf(f, "discrepancy %s %s\nend\n", sig, detail);
+	/* The detail's first line is its summary; the lines after it (the
+	 * bytes, stats and fsck verdicts shown with it) each follow as "show". */
+	int first = (int)strcspn(detail, "\n");
+	fprintf(f, "discrepancy %s %.*s\n", sig, first, detail);
+	for (const char *l = detail + first; *l == '\n'; l += 1 + strcspn(l + 1, "\n"))
+		fprintf(f, "show %.*s\n", (int)strcspn(l + 1, "\n"), l + 1);
+	fprintf(f, "end\n");
 	if (fclose(f) != 0) {
 		snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
 		return -1;
@@ -231,6 +237,9 @@ static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, c
 		*seen |= SEEN_DURABILITY;
 	} else if (sscanf(line, "discrepancy %63s %n", t->sig, &n) == 1) {
 		snprintf(t->detail, sizeof(t->detail), "%s", line + n);
+	} else if (!strncmp(line, "show ", 5)) {
+		size_t have = strnlen(t->detail, sizeof(t->detail));
+		snprintf(t->detail + have, sizeof(t->detail) - have, "\n%s", line + 5);
 	} else if (!strcmp(line, "end")) {
 		*done = true;
 	} else {
