@@ -1613,7 +1613,7 @@ static long long first_diff(const int *fds, int n, uint8_t (*buf)[BLOCK], uint64
  * disk's chroot and read after leaving it: one pass over all of them. */
 static void cmd_diff(struct disk *disks, int ndisks, char **w, int nw)
 {
-	if (nw != 2 || !good_path(w[1]) || ndisks > DIFF_DISKS) {
+	if (nw != 2 || !op_path_ok(w[1]) || ndisks > DIFF_DISKS) {
 		out("error usage: diff PATH (at most %d disks)", DIFF_DISKS);
 		return;
 	}
