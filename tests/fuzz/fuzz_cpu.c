@@ -28,12 +28,15 @@ static uint64_t rng_next(uint64_t *s)
 	return *s = x;
 }
 
-static void fill_random(struct ram *ram, uint64_t *s)
+/* RAM's bytes from the seed, staged in buf (FUZZ_RAM bytes) and written
+ * at once: word by word, the writes cost a fifth of a round. */
+static void fill_random(struct ram *ram, uint64_t *s, uint8_t *buf)
 {
-	for (uint64_t off = 0; off < ram->size; off += 8) {
+	for (uint64_t off = 0; off < FUZZ_RAM; off += 8) {
 		uint64_t v = rng_next(s);
-		ram_write(ram, ram->base + off, &v, 8);
+		memcpy(buf + off, &v, 8);
 	}
+	ram_write(ram, ram->base, buf, FUZZ_RAM);
 }
 
 static uint64_t ram_addr(uint64_t *s)
@@ -41,10 +44,10 @@ static uint64_t ram_addr(uint64_t *s)
 	return BARE_RAM_BASE + (rng_next(s) % FUZZ_RAM & ~1ULL);
 }
 
-static void setup_round(struct bare *m, uint64_t *s)
+static void setup_round(struct bare *m, uint64_t *s, uint8_t *buf)
 {
 	struct cpu *c = &m->cpu;
-	fill_random(&m->ram, s);
+	fill_random(&m->ram, s, buf);
 	c->pc = ram_addr(s);
 	c->csr.mtvec = ram_addr(s) | (rng_next(s) & 1);
 	c->csr.stvec = ram_addr(s) | (rng_next(s) & 1);
@@ -80,7 +83,7 @@ static int run_round(struct bare *m, uint64_t s, bool jit, FILE *sink, uint8_t *
 		fprintf(stderr, "fuzz_cpu: %s\n", err);
 		return -1;
 	}
-	setup_round(m, &s);
+	setup_round(m, &s, ram);
 	bare_run(m, FUZZ_STEPS);
 	cpu_state_save(&m->cpu, state);
 	ram_read(&m->ram, m->ram.base, ram, FUZZ_RAM);
