@@ -80,7 +80,7 @@ static uint8_t blk_out(struct virtio_blk *b, const struct virtio_chain *c, uint6
 		    n - i < DISK_SECTORS_PER_CHUNK ? (uint64_t)(n - i) : DISK_SECTORS_PER_CHUNK;
 		uint64_t off = BLK_HDR_SIZE + i * DISK_SECTOR_SIZE;
 		if (!virtio_chain_read(&b->vio, c, off, buf, k * DISK_SECTOR_SIZE) ||
-		    disk_write(b->disk, sector + i, buf, k))
+		    disk_write_served(b->disk, sector + i, buf, k))
 			return VIRTIO_BLK_S_IOERR;
 	}
 	return VIRTIO_BLK_S_OK;

@@ -154,6 +154,8 @@ void disk_close(struct disk *d)
 	free(d->written);
 	free(d->read);
 	free(d->log);
+	free(d->wlog);
+	free(d->wbytes);
 	if (d->base)
 		munmap((void *)d->base, d->size);
 	*d = (struct disk){0};
@@ -292,22 +294,35 @@ static int chunk_for_write(struct disk *d, uint64_t i)
 	return 0;
 }
 
-int disk_read(struct disk *d, uint64_t sector, void *buf, uint64_t n)
+/* Copy n sectors from `sector` out to buf (NULL: only check the range);
+ * mark the chunks read in `read` unless it is NULL. */
+static int copy_out(const struct disk *d, uint64_t sector, void *buf, uint64_t n, uint64_t *read)
 {
 	if (!in_range(d, sector, n))
 		return -EINVAL;
 	uint8_t *out = buf;
 	uint64_t pos = sector * DISK_SECTOR_SIZE, end = pos + n * DISK_SECTOR_SIZE;
-	while (pos < end) {
+	while (out && pos < end) {
 		uint64_t i = pos / DISK_CHUNK_SIZE, off = pos % DISK_CHUNK_SIZE;
 		uint64_t len =
 		    DISK_CHUNK_SIZE - off < end - pos ? DISK_CHUNK_SIZE - off : end - pos;
 		memcpy(out, chunk_bytes(d, i) + off, len);
-		bit_set(d->read, i);
+		if (read)
+			bit_set(read, i);
 		out += len;
 		pos += len;
 	}
 	return 0;
+}
+
+int disk_read(struct disk *d, uint64_t sector, void *buf, uint64_t n)
+{
+	return copy_out(d, sector, buf, n, d->read);
+}
+
+int disk_peek(const struct disk *d, uint64_t sector, void *buf, uint64_t n)
+{
+	return copy_out(d, sector, buf, n, NULL);
 }
 
 int disk_write(struct disk *d, uint64_t sector, const void *buf, uint64_t n)
@@ -470,6 +485,9 @@ int disk_fork(struct disk *d)
 	d->level_start[++d->depth] = d->nundo;
 	d->log_start[d->depth] = d->nlog;
 	d->epoch_start[d->depth] = d->epoch;
+	d->wlog_start[d->depth] = d->wbase + d->nwlog;
+	d->wbytes_start[d->depth] = d->wbbase + d->nwbytes;
+	d->wkeep_start[d->depth] = d->wkeep;
 	return 0;
 }
 
@@ -480,6 +498,11 @@ int disk_restore(struct disk *d)
 	undo_to(d, d->level_start[d->depth]);
 	d->nlog = d->log_start[d->depth];
 	d->epoch = d->epoch_start[d->depth];
+	/* The entries before a level's start are never compacted away while
+	 * it is open (disk_wlog_keep), so cutting back is a truncation. */
+	d->nwlog = d->wlog_start[d->depth] - d->wbase;
+	d->nwbytes = d->wbytes_start[d->depth] - d->wbbase;
+	d->wkeep = d->wkeep_start[d->depth];
 	return 0;
 }
 

@@ -38,7 +38,15 @@
  * it back to them, so the log always tells how the content came to be (the
  * writes since the last flush are what a crash may lose). Virtio-blk has no
  * FUA bit: Linux sends a forced-unit-access write as the write and a flush
- * after it, which the log shows as such. */
+ * after it, which the log shows as such.
+ *
+ * The write log (disk_wlog.c), off unless a caller turns it on: with it,
+ * every write the device serves (disk_write_served) keeps its payload, the
+ * bytes before and after, numbered from 0 for the disk's life. From it a
+ * crash disk is assembled in a fork: the content as it was at an earlier
+ * entry, plus any chosen later writes in any order (disk_crash_assemble).
+ * It forks with the content like the request log; disk_wlog_keep lets the
+ * entries a caller no longer needs go. */
 #ifndef THEMIS_DISK_H
 #define THEMIS_DISK_H
 
@@ -76,6 +84,19 @@ struct disk_req {
 
 #define DISK_LOG_MAX (1u << 22) /* entries kept; later ones are counted, not kept */
 
+/* One served write of the write log; its payload, count sectors before the
+ * write and count after, lies at byte `at` of the payload store. */
+struct disk_wentry {
+	uint64_t sector;
+	uint32_t count;
+	uint32_t pad;
+	uint64_t epoch; /* flushes completed before it */
+	uint64_t req;	/* its request's index in the request log */
+	uint64_t at;
+};
+
+#define DISK_WLOG_BYTES_MAX (1ULL << 30) /* payload kept; past it, entries are lost */
+
 struct disk {
 	const uint8_t *base; /* read-only mapping of the base image */
 	uint64_t size;	     /* bytes, a nonzero multiple of DISK_SECTOR_SIZE */
@@ -102,6 +123,16 @@ struct disk {
 	uint64_t nlog, caplog, log_lost; /* log_lost: entries past DISK_LOG_MAX */
 	uint64_t epoch;
 	uint64_t log_start[DISK_MAX_DEPTH + 1], epoch_start[DISK_MAX_DEPTH + 1];
+	/* The write log (disk_wlog.c). Entry numbers and payload offsets are
+	 * absolute: entry k is wlog[k - wbase], byte b is wbytes[b - wbbase].
+	 * wkeep: the oldest entry a crash disk may go back to. */
+	bool wlog_on;
+	struct disk_wentry *wlog;
+	uint64_t wbase, nwlog, capwlog, wkeep, wlog_lost;
+	uint8_t *wbytes;
+	uint64_t wbbase, nwbytes, capwbytes;
+	uint64_t wlog_start[DISK_MAX_DEPTH + 1], wbytes_start[DISK_MAX_DEPTH + 1],
+	    wkeep_start[DISK_MAX_DEPTH + 1];
 };
 
 /* Open `path` as the base of a new disk. 0, or -errno with a one-line
@@ -117,6 +148,9 @@ uint64_t disk_sectors(const struct disk *d);
  * when a copy-up cannot be allocated (then no byte of the disk changed). */
 int disk_read(struct disk *d, uint64_t sector, void *buf, uint64_t n);
 int disk_write(struct disk *d, uint64_t sector, const void *buf, uint64_t n);
+/* disk_read that is not I/O: the chunks are not marked read. buf NULL
+ * only checks the range. */
+int disk_peek(const struct disk *d, uint64_t sector, void *buf, uint64_t n);
 /* n bytes at byte offset off of the disk (a struct disk *, as void * so
  * it serves as the layout map's read callback): 0, or -1 past the end. A
  * range not on sector boundaries goes through a bounce sector. */
@@ -143,6 +177,30 @@ int disk_log_request(struct disk *d, enum disk_req_kind kind, uint64_t sector, u
 uint64_t disk_log(const struct disk *d, const struct disk_req **list);
 /* Flushes completed so far. */
 uint64_t disk_epoch(const struct disk *d);
+
+/* The write log. disk_wlog_enable turns it on (at the root, with an empty
+ * log; -EINVAL in a fork). disk_write_served is disk_write for the device:
+ * with the log on it also keeps the write's entry (a payload past
+ * DISK_WLOG_BYTES_MAX is counted in wlog_lost and ends what a crash disk
+ * can go back to: wkeep moves past it). */
+int disk_wlog_enable(struct disk *d);
+int disk_write_served(struct disk *d, uint64_t sector, const void *buf, uint64_t n);
+/* The entries kept: sets *list to entry *first (valid until the next disk
+ * call) and returns how many; the last is entry *first + n - 1. */
+uint64_t disk_wlog(const struct disk *d, const struct disk_wentry **list, uint64_t *first);
+/* A payload: count sectors, before (after = false) or after the write. */
+const uint8_t *disk_wentry_data(const struct disk *d, const struct disk_wentry *e, bool after);
+/* Entries before `first` are no longer needed: crash disks go back no
+ * further; their memory goes once no fork level can bring them back. */
+void disk_wlog_keep(struct disk *d, uint64_t first);
+/* Make the content a crash disk, in a fork level (disk_restore puts it
+ * back): as it was just before entry `upto` (later entries undone, newest
+ * first), then the entries extra[0..nextra) written again in that order
+ * (each at least upto: a subset and an order of the writes the crash may
+ * have let through). 0, -EINVAL for an entry out of range or a
+ * call at the root, -ENOMEM (the content is then undefined until the
+ * restore). */
+int disk_crash_assemble(struct disk *d, uint64_t upto, const uint64_t *extra, size_t nextra);
 
 /* Open a fork level: O(1). 0, or -EOVERFLOW with DISK_MAX_DEPTH levels
  * open. */
