@@ -119,7 +119,11 @@ build/test_fork: tests/fork/test_fork.c $(OBJS) $(HDRS)
 test-fork: build/test_fork guest
 	build/test_fork build 1000
 
-test-check: build/themis guest
+build/test_crash: tests/check/test_crash.c $(OBJS) $(HDRS)
+	$(CC) $(CFLAGS) -Isrc $< $(OBJS) $(LDLIBS) -o $@
+
+test-check: build/themis build/test_crash guest
+	build/test_crash build
 	tests/check/test_explore.sh build
 	tests/check/test_time.sh build
 	tests/check/test_replay.sh build

@@ -449,6 +449,8 @@ void disk_clear_io(struct disk *d)
 
 int disk_log_request(struct disk *d, enum disk_req_kind kind, uint64_t sector, uint64_t count)
 {
+	if (d->powered_off)
+		return 0;
 	if (d->nlog == d->caplog) {
 		uint64_t cap = d->caplog ? 2 * d->caplog : 1024;
 		struct disk_req *log =

@@ -127,6 +127,7 @@ struct disk {
 	 * absolute: entry k is wlog[k - wbase], byte b is wbytes[b - wbbase].
 	 * wkeep: the oldest entry a crash disk may go back to. */
 	bool wlog_on;
+	bool powered_off; /* served writes and requests are dropped */
 	struct disk_wentry *wlog;
 	uint64_t wbase, nwlog, capwlog, wkeep, wlog_lost;
 	uint8_t *wbytes;
@@ -178,12 +179,17 @@ uint64_t disk_log(const struct disk *d, const struct disk_req **list);
 /* Flushes completed so far. */
 uint64_t disk_epoch(const struct disk *d);
 
-/* The write log. disk_wlog_enable turns it on (at the root, with an empty
- * log; -EINVAL in a fork). disk_write_served is disk_write for the device:
- * with the log on it also keeps the write's entry (a payload past
- * DISK_WLOG_BYTES_MAX is counted in wlog_lost and ends what a crash disk
- * can go back to: wkeep moves past it). */
-int disk_wlog_enable(struct disk *d);
+/* Power: a disk powered off drops the writes it is served
+ * (disk_write_served answers 0 and changes nothing) and logs no request;
+ * reads still answer. A crash is the machine losing the disk's power:
+ * whatever the kernel writes on its way down (an unmount) never lands. */
+void disk_power(struct disk *d, bool on);
+
+/* The write log. disk_wlog_enable turns it on (a no-op when on already;
+ * entries start at the next write, at any fork level). disk_write_served is disk_write for the
+ * device: with the log on it also keeps the write's entry (a payload past DISK_WLOG_BYTES_MAX is
+ * counted in wlog_lost and ends what a crash disk can go back to: wkeep moves past it). */
+void disk_wlog_enable(struct disk *d);
 int disk_write_served(struct disk *d, uint64_t sector, const void *buf, uint64_t n);
 /* The entries kept: sets *list to entry *first (valid until the next disk
  * call) and returns how many; the last is entry *first + n - 1. */

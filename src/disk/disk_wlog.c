@@ -16,16 +16,17 @@
 
 #include "disk.h"
 
-int disk_wlog_enable(struct disk *d)
+void disk_power(struct disk *d, bool on)
 {
-	if (d->depth)
-		return -EINVAL;
+	d->powered_off = !on;
+}
+
+void disk_wlog_enable(struct disk *d)
+{
+	if (d->wlog_on)
+		return;
 	d->wlog_on = true;
-	d->wbase += d->nwlog;
-	d->wbbase += d->nwbytes;
-	d->nwlog = d->nwbytes = 0;
-	d->wkeep = d->wbase;
-	return 0;
+	d->wkeep = d->wbase + d->nwlog;
 }
 
 static uint64_t wlog_end(const struct disk *d)
@@ -61,6 +62,8 @@ static int wlog_reserve(struct disk *d, uint64_t bytes)
 
 int disk_write_served(struct disk *d, uint64_t sector, const void *buf, uint64_t n)
 {
+	if (d->powered_off)
+		return disk_peek(d, sector, NULL, n);
 	if (!d->wlog_on || d->read_only || n == 0)
 		return disk_write(d, sector, buf, n);
 	uint64_t len = n * DISK_SECTOR_SIZE;

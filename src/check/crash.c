@@ -1,0 +1,87 @@
+/* crash.c - see crash.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../machine/virt.h"
+#include "crash.h"
+
+void crash_arm(struct virt *v, int nfs)
+{
+	for (int i = 0; i < nfs; i++)
+		disk_wlog_enable(&v->disks[i]);
+}
+
+void crash_point_now(struct virt *v, int nfs, struct crash_disk *pts)
+{
+	for (int i = 0; i < nfs; i++) {
+		const struct disk_wentry *e;
+		uint64_t first, n = disk_wlog(&v->disks[i], &e, &first);
+		pts[i] = (struct crash_disk){.upto = first + n};
+	}
+}
+
+static void power(struct virt *v, int nfs, bool on)
+{
+	for (int i = 0; i < nfs; i++)
+		disk_power(&v->disks[i], on);
+}
+
+/* The mount's "r I RET ERR" lines into r; every disk must answer. */
+static int parse_mounts(const struct virt *v, int nfs, struct crash_result *r, char *why,
+			size_t whylen)
+{
+	int seen = 0;
+	r->mounted = true;
+	for (const char *l = v->log; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		int i;
+		long long ret;
+		char err[24];
+		if (sscanf(l, "r %d %lld %23s", &i, &ret, err) != 3 || i < 0 || i >= nfs)
+			continue;
+		r->mount_ret[i] = ret == 0 ? 0 : -1;
+		snprintf(r->mount_err[i], sizeof(r->mount_err[i]), "%s", err);
+		r->mounted &= ret == 0;
+		seen |= 1 << i;
+	}
+	if (seen != (1 << nfs) - 1) {
+		snprintf(why, whylen, "the agent's mount did not answer for every disk");
+		return -1;
+	}
+	return 0;
+}
+
+/* The crash and the recovery, inside the caller's fork level. */
+static int crash_in_fork(struct virt *v, int nfs, const struct crash_disk *pts,
+			 struct crash_result *r, char *why, size_t whylen)
+{
+	struct check_step st;
+	power(v, nfs, false);
+	int rc = check_apply(v, nfs, "umount", &st, why, whylen);
+	power(v, nfs, true);
+	if (rc)
+		return -1;
+	for (int i = 0; i < nfs; i++)
+		if (disk_crash_assemble(&v->disks[i], pts[i].upto, pts[i].extra, pts[i].nextra)) {
+			snprintf(why, whylen, "disk %d: no crash disk at write %llu", i,
+				 (unsigned long long)pts[i].upto);
+			return -1;
+		}
+	if (check_apply(v, nfs, "mount", &st, why, whylen) || parse_mounts(v, nfs, r, why, whylen))
+		return -1;
+	if (r->mounted && check_apply(v, nfs, "fp", &r->fp, why, whylen))
+		return -1;
+	return 0;
+}
+
+int crash_recover(struct virt *v, int nfs, const struct crash_disk *pts, struct crash_result *r,
+		  char *why, size_t whylen)
+{
+	memset(r, 0, sizeof(*r));
+	if (virt_fork(v)) {
+		snprintf(why, whylen, "cannot fork the machine for a crash");
+		return -1;
+	}
+	int rc = crash_in_fork(v, nfs, pts, r, why, whylen);
+	virt_release(v);
+	return rc;
+}
