@@ -34,7 +34,9 @@ struct share;
 #define CHECK_DETAIL_MAX 4096
 /* Instructions an operation may take before it counts as a hang (a
  * finding), unless --op-budget says otherwise. */
-#define CHECK_OP_BUDGET 8000000000ULL
+#define CHECK_OP_BUDGET		   8000000000ULL
+#define CHECK_CRASH_STATES_MAX	   4096 /* subsets per operation (--crash-states) */
+#define CHECK_CRASH_STATES_DEFAULT 8
 
 /* The on-disk view (--durability): after every operation, inside a fork
  * thrown away afterwards, sync and then read the state back from the disk
@@ -77,6 +79,10 @@ struct check_machine {
 	bool warnings;	     /* the kernel's warnings on the console (loglevel=5), not quiet */
 	const char *options; /* the exploring run's options, for its traces (NULL: none) */
 	enum check_durability durability;
+	/* Crash states checked per operation (explore --crash; 0: none). The
+	 * crash lens (src/lens/lens_crash.c) is always there and acts on it,
+	 * so replay and the minimizer crash the same points. */
+	unsigned crash_states;
 	/* The lenses every check runs (lens_set_open; check_state refuses
 	 * NULL), and the words they count into (NULL: thrown away). */
 	const struct lens_set *lenses;
@@ -137,6 +143,10 @@ void check_time_rules(const struct check_machine *m, char *out, size_t cap);
  * the guest did not come back (panic, hang...: *why says what). */
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
 		size_t whylen);
+
+/* Run a dump command ("dump" or "dump time") into a private copy of the
+ * agent's reply, "e I RECORD" lines (free it); NULL with why on failure. */
+char *check_dump(struct virt *v, int nfs, const char *cmd, char *why, size_t whylen);
 
 /* Parse the agent's reply to a command: "r I RET ERR", "f I HEX32" and
  * "v PATH:K ..." lines into s (which the caller zeroed); every disk must

@@ -1,5 +1,6 @@
 /* crash.c - see crash.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../machine/virt.h"
@@ -51,10 +52,14 @@ static int parse_mounts(const struct virt *v, int nfs, struct crash_result *r, c
 }
 
 /* The crash and the recovery, inside the caller's fork level. */
-static int crash_in_fork(struct virt *v, int nfs, const struct crash_disk *pts,
+static int crash_in_fork(struct virt *v, const struct check_machine *m,
+			 const struct crash_disk *pts, const struct crash_ask *ask,
 			 struct crash_result *r, char *why, size_t whylen)
 {
 	struct check_step st;
+	int nfs = m->nfs;
+	if (ask->dumps && !(r->live = check_dump(v, nfs, "dump", why, whylen)))
+		return -1;
 	power(v, nfs, false);
 	int rc = check_apply(v, nfs, "umount", &st, why, whylen);
 	power(v, nfs, true);
@@ -68,20 +73,40 @@ static int crash_in_fork(struct virt *v, int nfs, const struct crash_disk *pts,
 		}
 	if (check_apply(v, nfs, "mount", &st, why, whylen) || parse_mounts(v, nfs, r, why, whylen))
 		return -1;
-	if (r->mounted && check_apply(v, nfs, "fp", &r->fp, why, whylen))
+	if (!r->mounted)
+		return 0;
+	if (check_apply(v, nfs, "fp", &r->fp, why, whylen))
 		return -1;
+	if (ask->dumps && !(r->recovered = check_dump(v, nfs, "dump", why, whylen)))
+		return -1;
+	if (!ask->fsck)
+		return 0;
+	if (check_apply(v, nfs, "umount", &st, why, whylen))
+		return -1;
+	for (int i = 0; i < nfs; i++)
+		r->fsck[i] = crash_fsck_disk(ask->fsck, &v->disks[i], i, m->fs[i], r->fsck_said[i],
+					     sizeof(r->fsck_said[i]));
 	return 0;
 }
 
-int crash_recover(struct virt *v, int nfs, const struct crash_disk *pts, struct crash_result *r,
-		  char *why, size_t whylen)
+void crash_result_free(struct crash_result *r)
+{
+	free(r->live);
+	free(r->recovered);
+	r->live = r->recovered = NULL;
+}
+
+int crash_recover(struct virt *v, const struct check_machine *m, const struct crash_disk *pts,
+		  const struct crash_ask *ask, struct crash_result *r, char *why, size_t whylen)
 {
 	memset(r, 0, sizeof(*r));
 	if (virt_fork(v)) {
 		snprintf(why, whylen, "cannot fork the machine for a crash");
 		return -1;
 	}
-	int rc = crash_in_fork(v, nfs, pts, r, why, whylen);
+	int rc = crash_in_fork(v, m, pts, ask, r, why, whylen);
 	virt_release(v);
+	if (rc)
+		crash_result_free(r);
 	return rc;
 }

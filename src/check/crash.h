@@ -12,12 +12,21 @@
  * content, and the agent mounts them: the filesystem's own recovery
  * (journal or log replay) runs in the guest, as after a real power cut,
  * and its writes are logged like any others. The recovered state's
- * fingerprint is read, and the level is released: the machine is as it
+ * fingerprint is read (and, when asked, the dumps and each disk's
+ * checker's verdict, after an unmount lets recovery's writes land), and
+ * the level is released: the machine is as it
  * was before the call. */
 #ifndef THEMIS_CHECK_CRASH_H
 #define THEMIS_CHECK_CRASH_H
 
+#include "crash_fsck.h"
 #include "check.h"
+
+/* What to read from a recovered machine besides its fingerprints. */
+struct crash_ask {
+	bool dumps;		 /* the agent's dumps, live and recovered */
+	struct crash_fsck *fsck; /* the checker on every recovered disk (NULL: none) */
+};
 
 struct crash_disk {
 	uint64_t upto;
@@ -31,6 +40,13 @@ struct crash_result {
 	char mount_err[CHECK_MAX_FS][24]; /* its errno's name ("0" when mounted) */
 	bool mounted;			  /* every disk mounted: fp holds */
 	struct check_step fp;		  /* the recovered states' fingerprints */
+	/* With dumps asked for: the agent's dump ("e I RECORD" lines) of the
+	 * live state before the crash and of the recovered one (NULL when
+	 * not every disk mounted); crash_result_free frees them. */
+	char *live, *recovered;
+	/* With fsck asked for: each recovered disk's verdict, after unmount. */
+	enum corrupt_fsck_verdict fsck[CHECK_MAX_FS];
+	char fsck_said[CHECK_MAX_FS][160];
 };
 
 /* Turn on the write log of every disk: crash points can name any write
@@ -45,7 +61,8 @@ void crash_point_now(struct virt *v, int nfs, struct crash_disk *pts);
  * that did not mount is in r, not an error); -1 when the guest failed
  * (panic, hang, a recovery that never ends: why says what) or the crash
  * disk could not be assembled; the machine is as it was in either case. */
-int crash_recover(struct virt *v, int nfs, const struct crash_disk *pts, struct crash_result *r,
-		  char *why, size_t whylen);
+int crash_recover(struct virt *v, const struct check_machine *m, const struct crash_disk *pts,
+		  const struct crash_ask *ask, struct crash_result *r, char *why, size_t whylen);
+void crash_result_free(struct crash_result *r);
 
 #endif

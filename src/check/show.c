@@ -136,38 +136,18 @@ int check_show_fsck(struct virt *v, const struct check_machine *m, char *out, si
 		appendf(out, cap, "\n  fsck: %s", err);
 		return -1;
 	}
-	const char *tmp = getenv("TMPDIR");
-	if (!tmp || !*tmp)
-		tmp = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
 	appendf(out, cap, "\n  fsck of every disk (read-only, after sync and umount):");
 	for (int i = 0; i < m->nfs; i++) {
-		struct corrupt_fsck fc;
-		char image[4096], said[256] = "";
-		int status = -1;
-		snprintf(image, sizeof(image), "%s/themis-show-XXXXXX", tmp);
-		int fd = mkstemp(image);
-		if (fd < 0) {
-			appendf(out, cap, "\n    %s: not run (%s: %s)", m->fs[i], image,
-				strerror(errno));
-			continue;
-		}
-		close(fd);
-		char fsckout[4200];
-		snprintf(fsckout, sizeof(fsckout), "%s.fsck", image);
-		enum corrupt_fsck_verdict verdict = CORRUPT_FSCK_NOT_RUN;
-		if (disk_save(&v->disks[i], image, err, sizeof(err)))
-			snprintf(said, sizeof(said), "%.200s", err);
-		else if (!corrupt_fsck_start(&fc, m->fs[i], image, fsckout))
-			verdict =
-			    corrupt_fsck_wait(&fc, SHOW_FSCK_TIMEOUT, &status, said, sizeof(said));
+		char said[256];
+		int status;
+		enum corrupt_fsck_verdict verdict = corrupt_fsck_disk(
+		    &v->disks[i], m->fs[i], SHOW_FSCK_TIMEOUT, &status, said, sizeof(said));
 		const char *how = corrupt_fsck_command(m->fs[i]);
 		appendf(out, cap, "\n    %s: %s", m->fs[i], corrupt_fsck_name(verdict));
 		if (how)
 			appendf(out, cap, " (%s, exit %d)", how, status);
 		if (said[0])
 			appendf(out, cap, ": %s", said);
-		unlink(image);
-		unlink(fsckout);
 	}
 	return 0;
 }

@@ -449,14 +449,15 @@ static int first_unlike(const uint8_t (*fp)[16], int nfs)
 	return k;
 }
 
-/* Run a dump command into a private copy of the log (NULL on failure). */
-static char *dump_copy(struct virt *v, const struct check_machine *m, const char *cmd, char *why,
-		       size_t whylen)
+char *check_dump(struct virt *v, int nfs, const char *cmd, char *why, size_t whylen)
 {
 	struct check_step st;
-	if (check_apply(v, m->nfs, cmd, &st, why, whylen))
+	if (check_apply(v, nfs, cmd, &st, why, whylen))
 		return NULL;
-	return strdup(v->log ? v->log : "");
+	char *copy = strdup(v->log ? v->log : "");
+	if (!copy)
+		snprintf(why, whylen, "out of memory for a dump");
+	return copy;
 }
 
 static int compare_live(struct virt *v, const struct check_machine *m, const struct check_step *s,
@@ -470,7 +471,7 @@ static int compare_live(struct virt *v, const struct check_machine *m, const str
 	if (k == m->nfs)
 		return 0;
 	char err[256];
-	char *log = dump_copy(v, m, m->time ? "dump time" : "dump", err, sizeof(err));
+	char *log = check_dump(v, m->nfs, m->time ? "dump time" : "dump", err, sizeof(err));
 	if (!log) {
 		snprintf(why, whylen, "fingerprints differ (%s)", err);
 		snprintf(sig, siglen, "state:fingerprint");
@@ -491,7 +492,7 @@ static void explain_disk(struct virt *v, const struct check_machine *m, const st
 {
 	char cmd[64], err[256], names[2][64], path[256];
 	snprintf(cmd, sizeof(cmd), "durable %s dump", check_durability_name(m->durability));
-	char *disk = dump_copy(v, m, cmd, err, sizeof(err));
+	char *disk = check_dump(v, m->nfs, cmd, err, sizeof(err));
 	int k = first_unlike(s->disk, m->nfs);
 	if (k < m->nfs) { /* the filesystems' disks disagree */
 		snprintf(names[0], 64, "%s's disk", m->fs[0]);
@@ -516,7 +517,7 @@ static void explain_disk(struct virt *v, const struct check_machine *m, const st
 	int i = 0; /* a filesystem whose disk disagrees with its own cache */
 	while (i < m->nfs && !memcmp(s->disk[i], s->plain[i], 16))
 		i++;
-	char *live = dump_copy(v, m, "dump", err, sizeof(err));
+	char *live = check_dump(v, m->nfs, "dump", err, sizeof(err));
 	snprintf(names[0], 64, "%s's cache", m->fs[i]);
 	snprintf(names[1], 64, "%s's disk after sync", m->fs[i]);
 	if (live && disk) {

@@ -14,6 +14,7 @@
  *   warnings 0|1
  *   durability off|drop-caches|remount
  *   op-budget N
+ *   crash-states K         (explore --crash only)
  *   options ARGS              (the exploring run's options: for people)
  *   op ...                    (the operations from the root, in order; none:
  *                              the discrepancy is at the root)
@@ -129,6 +130,8 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 	 * a hang even if a later build's default differs. */
 	fprintf(f, "op-budget %llu\n",
 		(unsigned long long)(m->op_budget ? m->op_budget : CHECK_OP_BUDGET));
+	if (m->crash_states)
+		fprintf(f, "crash-states %u\n", m->crash_states);
 	if (m->options && !strchr(m->options, '\n'))
 		fprintf(f, "options %s\n", m->options);
 	for (int i = 0; i < nops; i++)
@@ -223,6 +226,8 @@ static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, c
 		m->machine_seed = u, *seen |= SEEN_SEED;
 	} else if (number_line(line, "op-budget", &u) && u) {
 		m->op_budget = u, *seen |= SEEN_BUDGET;
+	} else if (number_line(line, "crash-states", &u) && u && u <= CHECK_CRASH_STATES_MAX) {
+		m->crash_states = (unsigned)u;
 	} else if (number_line(line, "time", &u) && u <= 1) {
 		m->time = u != 0, *seen |= SEEN_TIME;
 	} else if (number_line(line, "warnings", &u) && u <= 1) {

@@ -234,10 +234,7 @@ static int stat_mtime(int fd, struct timespec *t)
  * which costs a tmpfs nothing), else /tmp. */
 static int export_image(struct fs_run *s, char *err, size_t errlen)
 {
-	const char *tmp = getenv("TMPDIR");
-	if (!tmp || !*tmp)
-		tmp = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
-	snprintf(s->image, sizeof(s->image), "%s/themis-flip-XXXXXX", tmp);
+	snprintf(s->image, sizeof(s->image), "%s/themis-flip-XXXXXX", corrupt_fsck_scratch_dir());
 	s->image_fd = mkstemp(s->image);
 	if (s->image_fd < 0) {
 		snprintf(err, errlen, "%s: cannot create: %s", s->image, strerror(errno));

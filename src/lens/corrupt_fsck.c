@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../disk/disk.h"
 #include "../util/clock.h"
 #include "corrupt_fsck.h"
 
@@ -136,8 +137,9 @@ int corrupt_fsck_start(struct corrupt_fsck *c, const char *fs, const char *image
 static bool names_problem(const char *line)
 {
 	static const char *const words[] = {
-	    "error",   "invalid", "corrupt",   "bad ",	 "wrong",	  "mismatch",	  "fail",
-	    "damaged", "illegal", "not match", "unable", "trying backup", "verify failed"};
+	    "error",	"invalid",	 "corrupt",	  "bad ",     "wrong",
+	    "mismatch", "fail",		 "damaged",	  "illegal",  "not match",
+	    "unable",	"trying backup", "verify failed", "should be"};
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (strcasestr(line, words[i]))
 			return true;
@@ -207,4 +209,43 @@ enum corrupt_fsck_verdict corrupt_fsck_wait(struct corrupt_fsck *c, double timeo
 		return c->now = CORRUPT_FSCK_CLEAN;
 	}
 	return c->now = CORRUPT_FSCK_ERRORS;
+}
+
+const char *corrupt_fsck_scratch_dir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	if (!tmp || !*tmp)
+		tmp = access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm";
+	return tmp;
+}
+
+enum corrupt_fsck_verdict corrupt_fsck_disk(const struct disk *d, const char *fs, double timeout_s,
+					    int *status, char *said, size_t saidlen)
+{
+	const char *tmp = corrupt_fsck_scratch_dir();
+	char image[4096], out[4200], err[512];
+	*status = -1;
+	said[0] = 0;
+	snprintf(image, sizeof(image), "%s/themis-fsck-XXXXXX", tmp);
+	int fd = mkstemp(image);
+	if (fd < 0) {
+		snprintf(said, saidlen, "%s: %s", image, strerror(errno));
+		return CORRUPT_FSCK_NOT_RUN;
+	}
+	close(fd);
+	snprintf(out, sizeof(out), "%s.fsck", image);
+	struct corrupt_fsck fc;
+	enum corrupt_fsck_verdict v = CORRUPT_FSCK_NOT_RUN;
+	if (disk_save(d, image, err, sizeof(err)))
+		snprintf(said, saidlen, "%.200s", err);
+	else if (!corrupt_fsck_start(&fc, fs, image, out))
+		v = corrupt_fsck_wait(&fc, timeout_s, status, said, saidlen);
+	/* The scratch name is no part of what the checker found. */
+	char *at = strstr(said, image);
+	if (at)
+		memmove(at, at + strlen(image) + (at[strlen(image)] == ':'),
+			strlen(at + strlen(image) + (at[strlen(image)] == ':')) + 1);
+	unlink(image);
+	unlink(out);
+	return v;
 }

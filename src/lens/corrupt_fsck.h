@@ -59,4 +59,15 @@ int corrupt_fsck_start(struct corrupt_fsck *c, const char *fs, const char *image
 enum corrupt_fsck_verdict corrupt_fsck_wait(struct corrupt_fsck *c, double timeout_s, int *status,
 					    char *said, size_t saidlen);
 
+/* Where scratch images go: $TMPDIR, else /dev/shm (memory), else /tmp. */
+const char *corrupt_fsck_scratch_dir(void);
+
+/* The whole check of a disk's current content: saved to a scratch image
+ * (under $TMPDIR, else /dev/shm, else /tmp; removed after), checked, and
+ * waited for as corrupt_fsck_wait does. A disk that cannot be saved is
+ * NOT_RUN, with the reason in said. */
+struct disk;
+enum corrupt_fsck_verdict corrupt_fsck_disk(const struct disk *d, const char *fs, double timeout_s,
+					    int *status, char *said, size_t saidlen);
+
 #endif

@@ -36,6 +36,7 @@ static const char *const ops[NOPS] = {"op create f0 0644 -", "op write f0 0 1228
 
 struct run {
 	struct virt *v;
+	const struct check_machine *m;
 	int nfs;
 	struct check_step fp[NOPS + 1];	      /* [0] the root, [k] after op k */
 	uint64_t end[NOPS + 1][CHECK_MAX_FS]; /* each disk's log length then */
@@ -78,7 +79,7 @@ static void crash_one(struct run *r, int i, uint64_t upto, const uint64_t *extra
 	crash_point_now(r->v, r->nfs, pts);
 	pts[i] = (struct crash_disk){upto, extra, n};
 	r->checked++;
-	if (crash_recover(r->v, r->nfs, pts, &c, why, sizeof(why))) {
+	if (crash_recover(r->v, r->m, pts, &(struct crash_ask){0}, &c, why, sizeof(why))) {
 		printf("FAIL disk %d crash %s at write %llu: %s\n", i, what,
 		       (unsigned long long)upto, why);
 		r->failed++;
@@ -188,7 +189,7 @@ int main(int argc, char **argv)
 	static struct virt v;
 	static char paths[4][512];
 	struct check_machine m;
-	struct run r = {.v = &v};
+	struct run r = {.v = &v, .m = &m};
 	if (setup(&r, argv[1], argc == 4 ? argv[2] : "ext4", argc == 4 ? argv[3] : "xfs", &m,
 		  paths))
 		return 1;

@@ -1,0 +1,445 @@
+/* lens_crash.c - crash states at every explored node (explore --crash):
+ * after each operation that reached a disk, the machine loses its power at
+ * crash points and comes back (src/check/crash.c, in a fork), and each
+ * recovered filesystem is judged. Always registered, it acts only when the
+ * machine asks for crash states (check_machine.crash_states), so replay
+ * and the minimizer crash the same points as the run that found them.
+ *
+ * Crash points, per operation, built from the disks' write logs:
+ *   - the operation's end, every disk at once (what the kernel holds in
+ *     memory is lost; everything the disks were sent is there);
+ *   - per disk, the completion of every flush the operation sent: the
+ *     writes before it, none after;
+ *   - per disk, up to K (crash_states) seeded subsets, each in a seeded
+ *     order, of the writes of an epoch that was open during the operation:
+ *     the writes since the last completed flush (which may lie several
+ *     operations back), or those an operation's flush closed. Until the
+ *     flush completes, the device may have written any of them.
+ *
+ * What is checked (signatures "crash:KIND"):
+ *   - unmountable: a crash disk does not mount;
+ *   - recovery: the guest panics or hangs unmounting or recovering;
+ *   - lost-sync: at the end of `sync`, the recovered tree is not the one
+ *     sync returned on (every filesystem promises sync);
+ *   - fsck: the filesystem's own checker (read-only, corrupt_fsck.h), run
+ *     on every recovered disk after an unmount lets recovery's writes
+ *     land, finds errors; memoized by the disk's content;
+ *   - lost-fsync: at the end of `fsync P`, or of a write of 1 byte or more
+ *     to P with O_SYNC,
+ *     P's record (kind, mode, owner, size, content, target, xattrs; not
+ *     nlink, which other names share) is not the one the call returned
+ *     on, on a filesystem that makes a file's name durable with it:
+ *     CRASH_FSYNC_NAMES below. Others (ext2, vfat, exfat, minix, jfs,
+ *     nilfs2) promise nothing beyond sync here (CRASH_TABLE).
+ * Within an operation (flush points, subsets) only the first two apply:
+ * what an unfinished call promises is nothing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "../check/check.h"
+#include "../check/crash.h"
+#include "../machine/virt.h"
+#include "../util/rng.h"
+#include "lens.h"
+
+/* What each filesystem promises a crash, once: X(name, recovers,
+ * fsync_names). recovers: a journal, log or copy-on-write tree brings it
+ * back consistent, so its checker must find the recovered disk clean
+ * (others are clean only where everything was synced: after sync).
+ * fsync_names: fsync makes a file durable under its name. */
+#define CRASH_TABLE(X)                                                                             \
+	X(ext2, false, false)                                                                      \
+	X(ext3, true, true)                                                                        \
+	X(ext4, true, true)                                                                        \
+	X(xfs, true, true)                                                                         \
+	X(btrfs, true, true)                                                                       \
+	X(f2fs, true, true)                                                                        \
+	X(jfs, true, false)                                                                        \
+	X(nilfs2, true, false)                                                                     \
+	X(vfat, false, false)                                                                      \
+	X(exfat, false, false)                                                                     \
+	X(minix, false, false)
+
+static const struct crash_promise {
+	const char *fs;
+	bool recovers, fsync_names;
+} crash_table[] = {
+#define CRASH_ROW(name, recovers, names) {#name, recovers, names},
+    CRASH_TABLE(CRASH_ROW)
+#undef CRASH_ROW
+};
+
+/* fs's row; a filesystem not in the table is promised nothing. */
+static struct crash_promise promise_of(const char *fs)
+{
+	for (size_t i = 0; i < sizeof(crash_table) / sizeof(crash_table[0]); i++)
+		if (!strcmp(fs, crash_table[i].fs))
+			return crash_table[i];
+	return (struct crash_promise){fs, false, false};
+}
+
+#define CRASH_EXTRA_MAX 64 /* writes a subset draws from: the epoch's last ones */
+
+enum { CR_STATES, CR_ENDS, CR_FLUSHES, CR_SUBSETS, CR_FSCK_RUNS, CR_FSCK_HITS, CR_WORDS };
+
+#define CRASH_FSCK_TIMEOUT 60.0 /* seconds a checker may take */
+
+struct crash_state {
+	bool on;		      /* the machine asks for crash states */
+	uint64_t start[CHECK_MAX_FS]; /* each write log's end at before() */
+	uint64_t epoch[CHECK_MAX_FS]; /* and each disk's flush count */
+	struct crash_fsck fsck;	      /* the checker, memoized by recovered content */
+};
+
+static int crash_attach(void *state, const struct check_config *cfg, const struct check_machine *m,
+			char *err, size_t errlen)
+{
+	(void)cfg, (void)err, (void)errlen;
+	struct crash_state *c = state;
+	c->on = m->crash_states > 0;
+	c->fsck.timeout = CRASH_FSCK_TIMEOUT;
+	return 0;
+}
+
+static void crash_detach(void *state)
+{
+	crash_fsck_free(&((struct crash_state *)state)->fsck);
+}
+
+static void crash_before(void *state, struct virt *v, const struct op *op)
+{
+	(void)op;
+	struct crash_state *c = state;
+	if (!c->on)
+		return; /* the write log stays off: it costs a copy of every write */
+	for (int i = 0; i < v->ndisks && i < CHECK_MAX_FS; i++) {
+		struct disk *d = &v->disks[i];
+		disk_wlog_enable(d);
+		const struct disk_wentry *e;
+		uint64_t first, n = disk_wlog(d, &e, &first), from = n;
+		/* Keep the open epoch's writes: a crash may lose any of them. */
+		while (from > 0 && e[from - 1].epoch == disk_epoch(d))
+			from--;
+		disk_wlog_keep(d, first + from);
+		c->start[i] = first + n;
+		c->epoch[i] = disk_epoch(d);
+	}
+}
+
+/* One operation's crash states being judged, and where to say what they
+ * found. */
+struct judge {
+	struct virt *v;
+	const struct check_machine *m;
+	const struct op *op;
+	const struct check_step *s;
+	struct lens_out *out;
+	struct crash_state *c;
+	uint64_t *words;
+	uint64_t rng;
+};
+
+/* The path the operation promises durable at its end into path ("" for
+ * none); true when it promises the whole tree (sync). */
+static bool promised(const struct op *op, char *path, size_t cap)
+{
+	char name[32], p[128];
+	path[0] = 0;
+	if (op->kind == OP_SYNC)
+		return true;
+	const char *flags = strrchr(op->text, ' ');
+	unsigned long long off, size = 0;
+	/* A write of no bytes syncs nothing: Linux syncs what was written. */
+	bool osync = op->kind == OP_WRITE && flags && strstr(flags, "sync") &&
+		     sscanf(op->text, "op write %*s %llu %llu", &off, &size) == 2 && size;
+	if ((op->kind == OP_FSYNC || osync) && sscanf(op->text, "op %31s %127s", name, p) == 2) {
+		size_t len = strlen(p);
+		snprintf(path, cap, "%.*s", (int)(len > 1 && p[len - 1] == '/' ? len - 1 : len), p);
+	}
+	return false;
+}
+
+/* Disk i's record of path in a dump, without its nlink, into out; false
+ * when the dump has none. */
+static bool record_of(const char *dump, int i, const char *path, char *out, size_t cap)
+{
+	char head[160];
+	int n = snprintf(head, sizeof(head), "e %d %s ", i, path);
+	for (const char *l = dump; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (strncmp(l, head, (size_t)n))
+			continue;
+		snprintf(out, cap, "%.*s", (int)strcspn(l + n, "\n"), l + n);
+		char *nl = strstr(out, "nlink=");
+		if (nl) {
+			char *end = nl + strcspn(nl, " ");
+			memmove(nl, end + (*end == ' '), strlen(end + (*end == ' ')) + 1);
+		}
+		return true;
+	}
+	return false;
+}
+
+/* Say a crash state's discrepancy: sig crash:KIND, why = what, then
+ * where. Returns 1 (a discrepancy). */
+static int found(struct judge *j, const char *kind, const char *what, const char *where)
+{
+	snprintf(j->out->sig, j->out->siglen, "crash:%s", kind);
+	snprintf(j->out->why, j->out->whylen, "%s (crash point: %s)", what, where);
+	return 1;
+}
+
+/* What the operation promised, against the recovered state. */
+static int check_promise(struct judge *j, const struct crash_result *r, const char *where)
+{
+	char path[128], what[2400];
+	bool sync = promised(j->op, path, sizeof(path));
+	for (int i = 0; i < j->m->nfs; i++) {
+		if (sync && memcmp(r->fp.fp[i], j->s->plain[i], 16)) {
+			char why[1024], sig[64];
+			check_explain_dumps(j->m, r->live, i, r->recovered, i, "crash", why,
+					    sizeof(why), sig, sizeof(sig));
+			snprintf(
+			    what, sizeof(what),
+			    "%s: a crash after sync recovers another tree than sync returned on: "
+			    "%s",
+			    j->m->fs[i], why);
+			return found(j, "lost-sync", what, where);
+		}
+		char want[1024], got[1024];
+		if (!path[0] || !promise_of(j->m->fs[i]).fsync_names ||
+		    !record_of(r->live, i, path, want, sizeof(want)))
+			continue; /* no promise, or the call failed: it made none */
+		if (!record_of(r->recovered, i, path, got, sizeof(got)))
+			snprintf(got, sizeof(got), "missing");
+		if (strcmp(want, got)) {
+			snprintf(what, sizeof(what),
+				 "%s: a crash lost what '%s' made durable: %s was '%s' when it "
+				 "returned, '%s' after the crash",
+				 j->m->fs[i], j->op->text + 3, path, want, got);
+			return found(j, "lost-fsync", what, where);
+		}
+	}
+	return 0;
+}
+
+/* The checker's verdict on every recovered disk: errors are a finding
+ * where the filesystem recovers, or where sync had written everything. */
+static int check_fsck(struct judge *j, const struct crash_result *r, bool at_end, const char *where)
+{
+	char what[600];
+	for (int i = 0; i < j->m->nfs; i++) {
+		bool synced = at_end && j->op->kind == OP_SYNC;
+		if (r->fsck[i] != CORRUPT_FSCK_ERRORS ||
+		    !(promise_of(j->m->fs[i]).recovers || synced))
+			continue;
+		snprintf(what, sizeof(what),
+			 "%s's checker finds the recovered disk damaged (%s): %s", j->m->fs[i],
+			 corrupt_fsck_command(j->m->fs[i]), r->fsck_said[i]);
+		return found(j, "fsck", what, where);
+	}
+	return 0;
+}
+
+/* Crash at pts and judge the recovery: 0 fine, 1 a discrepancy. */
+static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, const char *where)
+{
+	struct crash_result r;
+	char why[1024], what[1400], path[128];
+	struct crash_ask ask = {.fsck = &j->c->fsck};
+	ask.dumps = at_end && (promised(j->op, path, sizeof(path)) || path[0]);
+	uint64_t runs = j->c->fsck.runs, hits = j->c->fsck.hits;
+	j->words[CR_STATES]++;
+	int rc = crash_recover(j->v, j->m, pts, &ask, &r, why, sizeof(why));
+	j->words[CR_FSCK_RUNS] += j->c->fsck.runs - runs;
+	j->words[CR_FSCK_HITS] += j->c->fsck.hits - hits;
+	if (rc) {
+		snprintf(what, sizeof(what),
+			 "the guest failed through a crash and its recovery: %s", why);
+		return found(j, "recovery", what, where);
+	}
+	for (int i = 0; i < j->m->nfs && !rc; i++)
+		if (r.mount_ret[i]) {
+			snprintf(what, sizeof(what), "%s's crash disk does not mount (%s)",
+				 j->m->fs[i], r.mount_err[i]);
+			rc = found(j, "unmountable", what, where);
+		}
+	if (!rc && ask.dumps)
+		rc = check_promise(j, &r, where);
+	if (!rc && r.mounted)
+		rc = check_fsck(j, &r, at_end, where);
+	crash_result_free(&r);
+	return rc;
+}
+
+/* Disk i's flush points in this operation: for every flush it completed,
+ * the writes before it and none after. */
+static int flush_points(struct judge *j, int i)
+{
+	const struct disk_wentry *e;
+	struct crash_disk pts[CHECK_MAX_FS];
+	uint64_t first, n = disk_wlog(&j->v->disks[i], &e, &first);
+	for (uint64_t k = j->c->start[i] - first; k < n; k++) {
+		if (k == 0 || e[k].epoch == e[k - 1].epoch || e[k].epoch <= j->c->epoch[i])
+			continue;
+		char where[160];
+		snprintf(where, sizeof(where), "%s's flush %llu done, writes up to %llu kept",
+			 j->m->fs[i], (unsigned long long)e[k].epoch,
+			 (unsigned long long)(first + k));
+		crash_point_now(j->v, j->m->nfs, pts);
+		pts[i].upto = first + k;
+		j->words[CR_FLUSHES]++;
+		if (crash_at(j, pts, false, where))
+			return 1;
+	}
+	return 0;
+}
+
+/* The epochs open during the operation on disk i, newest first: [from,
+ * to) of the kept entries. Returns how many (at most max). */
+static int open_epochs(struct judge *j, int i, uint64_t (*range)[2], int max)
+{
+	const struct disk_wentry *e;
+	uint64_t first, n = disk_wlog(&j->v->disks[i], &e, &first), to = n;
+	int k = 0;
+	while (to > 0 && k < max) {
+		uint64_t from = to;
+		while (from > 0 && e[from - 1].epoch == e[to - 1].epoch)
+			from--;
+		/* An epoch that closed before the operation began is no crash
+		 * state of this operation: the parent's. */
+		if (e[to - 1].epoch < j->c->epoch[i] || first + to <= j->c->start[i])
+			if (e[to - 1].epoch != disk_epoch(&j->v->disks[i]))
+				break;
+		range[k][0] = from, range[k][1] = to, k++;
+		to = from;
+	}
+	return k;
+}
+
+/* One seeded subset of [from, to) (its last CRASH_EXTRA_MAX), in a seeded
+ * order, crashed on disk i. */
+static int subset_point(struct judge *j, int i, uint64_t first, uint64_t from, uint64_t to)
+{
+	struct crash_disk pts[CHECK_MAX_FS];
+	uint64_t extra[CRASH_EXTRA_MAX];
+	size_t nx = 0;
+	if (to - from > CRASH_EXTRA_MAX)
+		from = to - CRASH_EXTRA_MAX;
+	for (uint64_t k = from; k < to; k++)
+		if (splitmix64(&j->rng) & 1)
+			extra[nx++] = first + k;
+	for (size_t s = nx; s > 1; s--) {
+		size_t r = (size_t)(splitmix64(&j->rng) % s);
+		uint64_t t = extra[s - 1];
+		extra[s - 1] = extra[r], extra[r] = t;
+	}
+	char where[200];
+	snprintf(where, sizeof(where),
+		 "%s lost power with %zu of the %llu writes from %llu in flight", j->m->fs[i], nx,
+		 (unsigned long long)(to - from), (unsigned long long)(first + from));
+	crash_point_now(j->v, j->m->nfs, pts);
+	pts[i] = (struct crash_disk){first + from, extra, nx};
+	j->words[CR_SUBSETS]++;
+	return crash_at(j, pts, false, where);
+}
+
+/* Up to crash_states subsets over the disks' open epochs, round robin. */
+static int subsets(struct judge *j)
+{
+	uint64_t range[CHECK_MAX_FS][8][2];
+	int nr[CHECK_MAX_FS], total = 0;
+	for (int i = 0; i < j->m->nfs; i++)
+		total += nr[i] = open_epochs(j, i, range[i], 8);
+	for (unsigned k = 0; total && k < j->m->crash_states; k++) {
+		int i = (int)(k % (unsigned)j->m->nfs);
+		if (!nr[i])
+			continue;
+		const struct disk_wentry *e;
+		uint64_t first;
+		(void)disk_wlog(&j->v->disks[i], &e, &first);
+		uint64_t *r = range[i][splitmix64(&j->rng) % (uint64_t)nr[i]];
+		if (subset_point(j, i, first, r[0], r[1]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Did the operation send any disk a write or a flush? */
+static bool reached_disk(const struct judge *j)
+{
+	for (int i = 0; i < j->m->nfs; i++) {
+		const struct disk_wentry *e;
+		uint64_t first, n = disk_wlog(&j->v->disks[i], &e, &first);
+		if (first + n > j->c->start[i] || disk_epoch(&j->v->disks[i]) > j->c->epoch[i])
+			return true;
+	}
+	return false;
+}
+
+static int crash_after(void *state, uint64_t *words, struct virt *v, const struct check_machine *m,
+		       const struct op *op, const struct check_step *parent, struct check_step *s,
+		       struct lens_out *out)
+{
+	(void)parent;
+	struct crash_state *c = state;
+	if (!c->on || s->verdict != 0 || op->kind == OP_NKINDS)
+		return 0;
+	struct judge j = {v, m, op, s, out, c, words, 0};
+	char path[128];
+	bool promise = promised(op, path, sizeof(path)) || path[0];
+	if (!promise && !reached_disk(&j))
+		return 0; /* its crash states are its parent's */
+	/* The seed: the operation and the state it left, so a replay draws
+	 * the same subsets. */
+	j.rng = XXH3_64bits(op->text, strlen(op->text)) ^ XXH3_64bits(s->plain, sizeof(s->plain));
+	struct crash_disk pts[CHECK_MAX_FS];
+	crash_point_now(v, m->nfs, pts);
+	words[CR_ENDS]++;
+	if (crash_at(&j, pts, true, "the operation's end, every disk"))
+		return 1;
+	for (int i = 0; i < m->nfs; i++)
+		if (flush_points(&j, i))
+			return 1;
+	return subsets(&j);
+}
+
+static void crash_report(const void *state, const uint64_t *w, FILE *f, bool json)
+{
+	(void)state;
+	if (json) {
+		fprintf(f,
+			"{\"crash_states\": %llu, \"at_operation_end\": %llu, \"after_flush\": "
+			"%llu, \"subsets\": %llu, \"fsck_runs\": %llu, \"fsck_memo_hits\": %llu}",
+			(unsigned long long)w[CR_STATES], (unsigned long long)w[CR_ENDS],
+			(unsigned long long)w[CR_FLUSHES], (unsigned long long)w[CR_SUBSETS],
+			(unsigned long long)w[CR_FSCK_RUNS], (unsigned long long)w[CR_FSCK_HITS]);
+		return;
+	}
+	if (!w[CR_STATES])
+		return;
+	fprintf(f,
+		"crash: %llu crash states recovered and judged (%llu at an operation's end, %llu "
+		"after a flush, %llu subsets of an epoch's writes); fsck run %llu times, %llu "
+		"answered by the memo\n",
+		(unsigned long long)w[CR_STATES], (unsigned long long)w[CR_ENDS],
+		(unsigned long long)w[CR_FLUSHES], (unsigned long long)w[CR_SUBSETS],
+		(unsigned long long)w[CR_FSCK_RUNS], (unsigned long long)w[CR_FSCK_HITS]);
+}
+
+static const struct lens_def crash_lens = {
+    .name = "crash",
+    .help = "crash states at every operation (explore --crash): power cut, recovery, "
+	    "judged",
+    .order = 60,
+    .always = true,
+    .words = CR_WORDS,
+    .state_size = sizeof(struct crash_state),
+    .attach = crash_attach,
+    .detach = crash_detach,
+    .before = crash_before,
+    .after = crash_after,
+    .report = crash_report,
+};
+LENS_REGISTER(crash_lens);
