@@ -124,6 +124,7 @@ build/test_crash: tests/check/test_crash.c $(OBJS) $(HDRS)
 
 test-check: build/themis build/test_crash guest
 	build/test_crash build
+	tests/check/test_crash.sh build
 	tests/check/test_explore.sh build
 	tests/check/test_time.sh build
 	tests/check/test_replay.sh build

@@ -79,13 +79,14 @@ static int crash_in_fork(struct virt *v, const struct check_machine *m,
 		return -1;
 	if (ask->dumps && !(r->recovered = check_dump(v, nfs, "dump", why, whylen)))
 		return -1;
-	if (!ask->fsck)
+	if (!ask->fsck || !ask->fsck_disks)
 		return 0;
 	if (check_apply(v, nfs, "umount", &st, why, whylen))
 		return -1;
 	for (int i = 0; i < nfs; i++)
-		r->fsck[i] = crash_fsck_disk(ask->fsck, &v->disks[i], i, m->fs[i], r->fsck_said[i],
-					     sizeof(r->fsck_said[i]));
+		if (ask->fsck_disks >> i & 1)
+			r->fsck[i] = crash_fsck_disk(ask->fsck, &v->disks[i], i, m->fs[i],
+						     r->fsck_said[i], sizeof(r->fsck_said[i]));
 	return 0;
 }
 

@@ -25,7 +25,8 @@
 /* What to read from a recovered machine besides its fingerprints. */
 struct crash_ask {
 	bool dumps;		 /* the agent's dumps, live and recovered */
-	struct crash_fsck *fsck; /* the checker on every recovered disk (NULL: none) */
+	struct crash_fsck *fsck; /* the checker on recovered disks (NULL: none), */
+	unsigned fsck_disks;	 /* those whose bit is set */
 };
 
 struct crash_disk {

@@ -1,0 +1,90 @@
+#!/bin/sh
+# explore --crash (src/lens/lens_crash.c). Properties guarded:
+#   - the stock kernel: every crash state of a scope with fsync, O_SYNC
+#     writes, sync and rename mounts, recovers, passes e2fsck and
+#     xfs_repair, and keeps what sync and fsync promised: no discrepancy,
+#     and crash states were checked (at operation ends, after flushes and
+#     as subsets of an epoch's writes);
+#   - a planted fsync that returns without committing
+#     (guest/bugs/ext4-fsync-async) is found as crash:lost-fsync on ext4,
+#     naming the file, and not on xfs; its trace records crash-states and
+#     replays to the same signature;
+#   - a planted rename that commits the new name before the old one goes
+#     (guest/bugs/ext4-rename-split) is found by e2fsck as crash:fsck, the
+#     link count named; it replays;
+#   - a filesystem with no recovery story (vfat) runs under --crash and is
+#     promised nothing beyond sync: no discrepancy;
+#   - bad input: --crash-states 0 or past the maximum, exit 2.
+#   tests/check/test_crash.sh [BUILD_DIR]
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+b=$(cd "${1:-$top/build}" && pwd)
+themis=$b/themis
+work=$(mktemp -d)
+. "$top/tests/lib.sh"
+trap 'rm -rf "$work"' EXIT
+
+scope="--depth 2 --ops create,write,fsync,sync,rename --paths f0,f1 --sizes 0,4096 --quiet"
+
+# explore_crash NAME KERNEL FS FS: run the scope with --crash into $work/NAME.
+explore_crash() {
+	name=$1 kernel=$2
+	shift 2
+	# shellcheck disable=SC2086
+	"$themis" explore "$@" $scope --crash --kernel "$kernel" --out "$work/$name" \
+		>"$work/$name.out" 2>&1
+	echo $?
+}
+
+st=$(explore_crash stock "$b/guest/Image" ext4 xfs)
+states=$(sed -n 's/.*"crash_states": \([0-9]*\).*/\1/p' "$work/stock/report.json")
+ends=$(sed -n 's/.*"at_operation_end": \([0-9]*\).*/\1/p' "$work/stock/report.json")
+flushes=$(sed -n 's/.*"after_flush": \([0-9]*\).*/\1/p' "$work/stock/report.json")
+subsets=$(sed -n 's/.*"subsets": \([0-9]*\).*/\1/p' "$work/stock/report.json")
+if [ "$st" -eq 0 ] && [ "${states:-0}" -ge 50 ] && [ "${ends:-0}" -gt 0 ] &&
+	[ "${flushes:-0}" -gt 0 ] && [ "${subsets:-0}" -gt 0 ]; then
+	ok "stock kernel: $states crash states ($ends ends, $flushes after flushes, $subsets subsets), none wrong"
+else
+	fail "stock kernel: status $st, crash states '$states' ($ends/$flushes/$subsets)"
+	tail -n 5 "$work/stock.out" | sed 's/^/    /'
+fi
+
+# A discrepancy's trace whose signature is $2, in run $1 (or nothing).
+trace_of() {
+	grep -l "^discrepancy $2 " "$work/$1"/discrepancy-*.trace 2>/dev/null | head -n 1
+}
+
+st=$(explore_crash fsync "$b/guest/Image-ext4-fsync-async" ext4 xfs)
+t=$(trace_of fsync crash:lost-fsync)
+if [ "$st" -eq 1 ] && [ -n "$t" ] && grep -q "^discrepancy crash:lost-fsync ext4: a crash lost what '\(fsync\|write\) f[01]" "$t" &&
+	! grep -q "^discrepancy crash:lost-fsync xfs" "$work"/fsync/discrepancy-*.trace &&
+	grep -q '^crash-states 8$' "$t"; then
+	ok "fsync without a commit: $(grep -c . "$work/fsync.out") lines, crash:lost-fsync on ext4 only"
+else
+	fail "fsync without a commit: status $st, trace '$t'"
+	grep '^discrepancy' "$work/fsync.out" | head -n 3 | sed 's/^/    /'
+fi
+[ -n "$t" ] && expect 1 "reproduced: ext4: a crash lost what" -- "$themis" replay "$t"
+
+st=$(explore_crash rename "$b/guest/Image-ext4-rename-split" ext4 xfs)
+t=$(trace_of rename crash:fsck)
+if [ "$st" -eq 1 ] && [ -n "$t" ] && grep -q "^op rename f[01] f[01]$" "$t" &&
+	grep -q "^discrepancy crash:fsck ext4's checker .*ref count is 1, should be 2" "$t"; then
+	ok "rename in two transactions: crash:fsck, e2fsck names the link count"
+else
+	fail "rename in two transactions: status $st, trace '$t'"
+	grep '^discrepancy' "$work/rename.out" | head -n 3 | sed 's/^/    /'
+fi
+[ -n "$t" ] && expect 1 "reproduced: ext4's checker finds" -- "$themis" replay "$t"
+
+st=$(explore_crash vfat "$b/guest/Image" ext4 vfat)
+if [ "$st" -eq 0 ] && grep -q "crash states recovered and judged" "$work/vfat.out"; then
+	ok "ext4 against vfat under --crash: nothing promised beyond sync, nothing wrong"
+else
+	fail "ext4 against vfat under --crash: status $st"
+	grep '^discrepancy' "$work/vfat.out" | head -n 3 | sed 's/^/    /'
+fi
+
+expect 2 "crash-states needs" -- "$themis" explore ext4 xfs --crash-states 0
+expect 2 "crash-states needs" -- "$themis" explore ext4 xfs --crash-states 5000
+finish "crash"
