@@ -144,10 +144,14 @@ test: test-unit test-cli test-isa test-fuzz test-diff test-boot test-fork test-c
 build/bench_fork: bench/fork/bench_fork.c $(OBJS) $(HDRS)
 	$(CC) $(CFLAGS) -Isrc $< $(OBJS) $(LDLIBS) -o $@
 
-bench: build/themis build/bench_fork guest
+build/bench_crash: bench/crash/bench_crash.c $(OBJS) $(HDRS)
+	$(CC) $(CFLAGS) -Isrc $< $(OBJS) $(LDLIBS) -o $@
+
+bench: build/themis build/bench_fork build/bench_crash guest
 	bench/cpu/run.sh --themis build/themis
 	bench/boot/run.sh --build build
 	build/bench_fork build
+	build/bench_crash build
 	bench/check/run.sh --build build
 	bench/check/replay.sh --build build
 	bench/lens/run.sh --build build

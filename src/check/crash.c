@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../machine/virt.h"
+#include "../util/clock.h"
 #include "crash.h"
 
 void crash_arm(struct virt *v, int nfs)
@@ -51,18 +52,31 @@ static int parse_mounts(const struct virt *v, int nfs, struct crash_result *r, c
 	return 0;
 }
 
+/* Close the phase that began at *t0 (when timed) and begin the next. */
+static void lap(const struct crash_ask *ask, double *phase, double *t0)
+{
+	if (!ask->times)
+		return;
+	double t = host_seconds();
+	*phase += t - *t0;
+	*t0 = t;
+}
+
 /* The crash and the recovery, inside the caller's fork level. */
 static int crash_in_fork(struct virt *v, const struct check_machine *m,
 			 const struct crash_disk *pts, const struct crash_ask *ask,
-			 struct crash_result *r, char *why, size_t whylen)
+			 struct crash_result *r, char *why, size_t whylen, double *t0)
 {
 	struct check_step st;
+	struct crash_times scratch, *t = ask->times ? ask->times : &scratch;
 	int nfs = m->nfs;
 	if (ask->dumps && !(r->live = check_dump(v, nfs, "dump", why, whylen)))
 		return -1;
+	lap(ask, &t->read, t0);
 	power(v, nfs, false);
 	int rc = check_apply(v, nfs, "umount", &st, why, whylen);
 	power(v, nfs, true);
+	lap(ask, &t->unmount, t0);
 	if (rc)
 		return -1;
 	for (int i = 0; i < nfs; i++)
@@ -71,14 +85,16 @@ static int crash_in_fork(struct virt *v, const struct check_machine *m,
 				 (unsigned long long)pts[i].upto);
 			return -1;
 		}
-	if (check_apply(v, nfs, "mount", &st, why, whylen) || parse_mounts(v, nfs, r, why, whylen))
-		return -1;
-	if (!r->mounted)
-		return 0;
+	lap(ask, &t->assemble, t0);
+	rc = check_apply(v, nfs, "mount", &st, why, whylen) || parse_mounts(v, nfs, r, why, whylen);
+	lap(ask, &t->recover, t0);
+	if (rc || !r->mounted)
+		return rc ? -1 : 0;
 	if (check_apply(v, nfs, "fp", &r->fp, why, whylen))
 		return -1;
 	if (ask->dumps && !(r->recovered = check_dump(v, nfs, "dump", why, whylen)))
 		return -1;
+	lap(ask, &t->read, t0);
 	if (!ask->fsck || !ask->fsck_disks)
 		return 0;
 	if (check_apply(v, nfs, "umount", &st, why, whylen))
@@ -87,6 +103,7 @@ static int crash_in_fork(struct virt *v, const struct check_machine *m,
 		if (ask->fsck_disks >> i & 1)
 			r->fsck[i] = crash_fsck_disk(ask->fsck, &v->disks[i], i, m->fs[i],
 						     r->fsck_said[i], sizeof(r->fsck_said[i]));
+	lap(ask, &t->fsck, t0);
 	return 0;
 }
 
@@ -101,12 +118,17 @@ int crash_recover(struct virt *v, const struct check_machine *m, const struct cr
 		  const struct crash_ask *ask, struct crash_result *r, char *why, size_t whylen)
 {
 	memset(r, 0, sizeof(*r));
+	double t0 = ask->times ? host_seconds() : 0;
 	if (virt_fork(v)) {
 		snprintf(why, whylen, "cannot fork the machine for a crash");
 		return -1;
 	}
-	int rc = crash_in_fork(v, m, pts, ask, r, why, whylen);
+	double forked = ask->times ? host_seconds() : 0;
+	if (ask->times)
+		ask->times->fork += forked - t0;
+	int rc = crash_in_fork(v, m, pts, ask, r, why, whylen, &forked);
 	virt_release(v);
+	lap(ask, ask->times ? &ask->times->fork : &t0, &forked);
 	if (rc)
 		crash_result_free(r);
 	return rc;

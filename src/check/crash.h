@@ -22,11 +22,27 @@
 #include "crash_fsck.h"
 #include "check.h"
 
+/* Host seconds spent in each phase of crash_recover, summed over calls
+ * (the benchmark's breakdown; never machine state). */
+#define CRASH_PHASES(X)                                                                            \
+	X(fork, "fork and release")                                                                \
+	X(unmount, "power off and unmount")                                                        \
+	X(assemble, "crash disk assembly")                                                         \
+	X(recover, "mount: the guest's recovery")                                                  \
+	X(read, "fingerprints and dumps")                                                          \
+	X(fsck, "the checker")
+struct crash_times {
+#define CRASH_PHASE_FIELD(name, text) double name;
+	CRASH_PHASES(CRASH_PHASE_FIELD)
+#undef CRASH_PHASE_FIELD
+};
+
 /* What to read from a recovered machine besides its fingerprints. */
 struct crash_ask {
-	bool dumps;		 /* the agent's dumps, live and recovered */
-	struct crash_fsck *fsck; /* the checker on recovered disks (NULL: none), */
-	unsigned fsck_disks;	 /* those whose bit is set */
+	struct crash_times *times; /* phases timed into it (NULL: none) */
+	bool dumps;		   /* the agent's dumps, live and recovered */
+	struct crash_fsck *fsck;   /* the checker on recovered disks (NULL: none), */
+	unsigned fsck_disks;	   /* those whose bit is set */
 };
 
 struct crash_disk {
