@@ -98,7 +98,8 @@ static int points_of(struct virt *v, int i, struct point *p, int n, const uint64
 static void pts_of(struct virt *v, const struct point *p, struct crash_disk *pts)
 {
 	crash_point_now(v, 2, pts);
-	pts[p->disk] = (struct crash_disk){p->upto, p->extra, p->nextra};
+	pts[!p->disk].live = true; /* the other disk stays as it is */
+	pts[p->disk] = (struct crash_disk){p->upto, p->extra, p->nextra, false};
 }
 
 /* Themis: every point on the running machine; fingerprints into p[]. */

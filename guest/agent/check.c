@@ -1452,19 +1452,28 @@ static void cmd_durable(struct disk *disks, int ndisks, char **w, int nw)
 	}
 }
 
-/* umount / mount: the benchmark baseline's backtrack (the host rewrites
- * the images between the two). Mounting first drops the block device's
- * cache, since the host wrote the disk behind the kernel's back. */
-static void cmd_mounts(struct disk *disks, int ndisks, bool mounting, int nw)
+/* umount / mount [I...]: the benchmark baseline's backtrack (the host
+ * rewrites the images between the two) and the crash lens's power cut,
+ * on every disk or on the disks named. Mounting first drops the block
+ * device's cache, since the host wrote the disk behind the kernel's back.
+ * Every disk answers; one not named answers "r I 0 0" untouched. */
+static void cmd_mounts(struct disk *disks, int ndisks, bool mounting, char **w, int nw)
 {
-	if (nw != 1) {
-		out("error usage: %s", mounting ? "mount" : "umount");
-		return;
+	unsigned named = nw == 1 ? ~0u : 0;
+	for (int k = 1; k < nw; k++) {
+		uint64_t i;
+		if (!parse_dec(w[k], (uint64_t)ndisks - 1, &i)) {
+			out("error usage: %s [DISK...]", mounting ? "mount" : "umount");
+			return;
+		}
+		named |= 1u << i;
 	}
 	for (int i = 0; i < ndisks; i++) {
 		struct disk *d = &disks[i];
 		int r = 0;
-		if (!mounting && d->mounted) {
+		if (!(named >> i & 1)) {
+			d->err = 0;
+		} else if (!mounting && d->mounted) {
 			r = umount(d->mnt);
 			d->mounted = r != 0;
 		} else if (mounting && !d->mounted && d->type[0]) {
@@ -1476,7 +1485,8 @@ static void cmd_mounts(struct disk *disks, int ndisks, bool mounting, int nw)
 			r = mount(d->dev, d->mnt, d->type, d->flags, d->data);
 			d->mounted = r == 0;
 		}
-		d->err = r < 0 ? errno : 0;
+		if (named >> i & 1)
+			d->err = r < 0 ? errno : 0;
 		out("r %d %d %s", d->idx, r < 0 ? -1 : 0, errname(d->err));
 	}
 }
@@ -1752,7 +1762,7 @@ bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 	else if (!strcmp(c, "durable"))
 		cmd_durable(disks, ndisks, w, nw);
 	else if (!strcmp(c, "umount") || !strcmp(c, "mount"))
-		cmd_mounts(disks, ndisks, c[0] == 'm', nw);
+		cmd_mounts(disks, ndisks, c[0] == 'm', w, nw);
 	else if (!strcmp(c, "fp") || !strcmp(c, "dump"))
 		cmd_tree(disks, ndisks, w, nw);
 	else if (!strcmp(c, "times"))

@@ -22,10 +22,21 @@ void crash_point_now(struct virt *v, int nfs, struct crash_disk *pts)
 	}
 }
 
-static void power(struct virt *v, int nfs, bool on)
+static void power(struct virt *v, int nfs, const struct crash_disk *pts, bool on)
 {
 	for (int i = 0; i < nfs; i++)
-		disk_power(&v->disks[i], on);
+		if (!pts[i].live)
+			disk_power(&v->disks[i], on);
+}
+
+/* "umount I..." or "mount I...": the crashing disks. */
+static void mount_command(const char *verb, int nfs, const struct crash_disk *pts, char *cmd,
+			  size_t cap)
+{
+	size_t n = (size_t)snprintf(cmd, cap, "%s", verb);
+	for (int i = 0; i < nfs && n < cap; i++)
+		if (!pts[i].live)
+			n += (size_t)snprintf(cmd + n, cap - n, " %d", i);
 }
 
 /* The mount's "r I RET ERR" lines into r; every disk must answer. */
@@ -73,20 +84,24 @@ static int crash_in_fork(struct virt *v, const struct check_machine *m,
 	if (ask->dumps && !(r->live = check_dump(v, nfs, "dump", why, whylen)))
 		return -1;
 	lap(ask, &t->read, t0);
-	power(v, nfs, false);
-	int rc = check_apply(v, nfs, "umount", &st, why, whylen);
-	power(v, nfs, true);
+	char umount[64], mount[64];
+	mount_command("umount", nfs, pts, umount, sizeof(umount));
+	mount_command("mount", nfs, pts, mount, sizeof(mount));
+	power(v, nfs, pts, false);
+	int rc = check_apply(v, nfs, umount, &st, why, whylen);
+	power(v, nfs, pts, true);
 	lap(ask, &t->unmount, t0);
 	if (rc)
 		return -1;
 	for (int i = 0; i < nfs; i++)
-		if (disk_crash_assemble(&v->disks[i], pts[i].upto, pts[i].extra, pts[i].nextra)) {
+		if (!pts[i].live &&
+		    disk_crash_assemble(&v->disks[i], pts[i].upto, pts[i].extra, pts[i].nextra)) {
 			snprintf(why, whylen, "disk %d: no crash disk at write %llu", i,
 				 (unsigned long long)pts[i].upto);
 			return -1;
 		}
 	lap(ask, &t->assemble, t0);
-	rc = check_apply(v, nfs, "mount", &st, why, whylen) || parse_mounts(v, nfs, r, why, whylen);
+	rc = check_apply(v, nfs, mount, &st, why, whylen) || parse_mounts(v, nfs, r, why, whylen);
 	lap(ask, &t->recover, t0);
 	if (rc || !r->mounted)
 		return rc ? -1 : 0;
@@ -97,10 +112,10 @@ static int crash_in_fork(struct virt *v, const struct check_machine *m,
 	lap(ask, &t->read, t0);
 	if (!ask->fsck || !ask->fsck_disks)
 		return 0;
-	if (check_apply(v, nfs, "umount", &st, why, whylen))
+	if (check_apply(v, nfs, umount, &st, why, whylen))
 		return -1;
 	for (int i = 0; i < nfs; i++)
-		if (ask->fsck_disks >> i & 1)
+		if (ask->fsck_disks >> i & 1 && !pts[i].live)
 			r->fsck[i] = crash_fsck_disk(ask->fsck, &v->disks[i], i, m->fs[i],
 						     r->fsck_said[i], sizeof(r->fsck_said[i]));
 	lap(ask, &t->fsck, t0);

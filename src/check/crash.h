@@ -5,8 +5,9 @@
  * A crash point names, per disk, the content a power cut leaves: what the
  * disk held just before write-log entry `upto`, plus the later writes
  * `extra` (a subset, in an order) that made it through. crash_recover
- * opens a fork level, cuts the power (every disk drops what the kernel
- * writes from then on) and has the agent unmount: the kernel's caches,
+ * opens a fork level, cuts the power (every crashing disk drops what the
+ * kernel writes from then on; a disk marked live stays as it is) and has
+ * the agent unmount them: the kernel's caches,
  * dirty pages and journal state die with the mounts, and nothing they
  * write lands. Then the power comes back, each disk is made its crash
  * content, and the agent mounts them: the filesystem's own recovery
@@ -49,6 +50,7 @@ struct crash_disk {
 	uint64_t upto;
 	const uint64_t *extra;
 	size_t nextra;
+	bool live; /* this disk does not crash: it stays mounted, as it is */
 };
 
 /* What a crash recovered to, per filesystem. */

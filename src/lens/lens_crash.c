@@ -291,6 +291,8 @@ static int flush_points(struct judge *j, int i)
 			 j->m->fs[i], (unsigned long long)e[k].epoch,
 			 (unsigned long long)(first + k));
 		crash_point_now(j->v, j->m->nfs, pts);
+		for (int o = 0; o < j->m->nfs; o++)
+			pts[o].live = o != i;
 		pts[i].upto = first + k;
 		j->words[CR_FLUSHES]++;
 		if (crash_at(j, pts, false, where))
@@ -343,7 +345,9 @@ static int subset_point(struct judge *j, int i, uint64_t first, uint64_t from, u
 		 "%s lost power with %zu of the %llu writes from %llu in flight", j->m->fs[i], nx,
 		 (unsigned long long)(to - from), (unsigned long long)(first + from));
 	crash_point_now(j->v, j->m->nfs, pts);
-	pts[i] = (struct crash_disk){first + from, extra, nx};
+	for (int o = 0; o < j->m->nfs; o++)
+		pts[o].live = true;
+	pts[i] = (struct crash_disk){first + from, extra, nx, false};
 	j->words[CR_SUBSETS]++;
 	return crash_at(j, pts, false, where);
 }

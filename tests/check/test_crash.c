@@ -69,7 +69,7 @@ static int state_of(const struct run *r, int i, const struct crash_result *c)
 	return -1;
 }
 
-/* Crash disk i at (upto, extra) with every other disk at its end; check. */
+/* Crash disk i at (upto, extra), every other disk live; check. */
 static void crash_one(struct run *r, int i, uint64_t upto, const uint64_t *extra, size_t n,
 		      const char *what)
 {
@@ -77,7 +77,9 @@ static void crash_one(struct run *r, int i, uint64_t upto, const uint64_t *extra
 	struct crash_result c;
 	char why[512];
 	crash_point_now(r->v, r->nfs, pts);
-	pts[i] = (struct crash_disk){upto, extra, n};
+	for (int o = 0; o < r->nfs; o++)
+		pts[o].live = o != i; /* the others stay as they are */
+	pts[i] = (struct crash_disk){upto, extra, n, false};
 	r->checked++;
 	if (crash_recover(r->v, r->m, pts, &(struct crash_ask){0}, &c, why, sizeof(why))) {
 		printf("FAIL disk %d crash %s at write %llu: %s\n", i, what,
