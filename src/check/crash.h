@@ -14,7 +14,11 @@
  * (journal or log replay) runs in the guest, as after a real power cut,
  * and its writes are logged like any others. The recovered state's
  * fingerprint is read (and, when asked, the dumps and each disk's
- * checker's verdict, after an unmount lets recovery's writes land), and
+ * checker's verdict, after an unmount lets recovery's writes land), and,
+ * when asked, the recovery itself is crashed (nesting depth 2): before
+ * any of its writes landed and after each flush it completed, the power
+ * is cut again and the disk recovered again, which must reach the state
+ * the uninterrupted recovery reached (recovery is repeatable), and
  * the level is released: the machine is as it
  * was before the call. */
 #ifndef THEMIS_CHECK_CRASH_H
@@ -31,6 +35,7 @@
 	X(assemble, "crash disk assembly")                                                         \
 	X(recover, "mount: the guest's recovery")                                                  \
 	X(read, "fingerprints and dumps")                                                          \
+	X(nested, "crashes of the recovery")                                                       \
 	X(fsck, "the checker")
 struct crash_times {
 #define CRASH_PHASE_FIELD(name, text) double name;
@@ -42,6 +47,7 @@ struct crash_times {
 struct crash_ask {
 	struct crash_times *times; /* phases timed into it (NULL: none) */
 	bool dumps;		   /* the agent's dumps, live and recovered */
+	bool nested;		   /* crash each recovery again (see crash_recover) */
 	struct crash_fsck *fsck;   /* the checker on recovered disks (NULL: none), */
 	unsigned fsck_disks;	   /* those whose bit is set */
 };
@@ -63,6 +69,12 @@ struct crash_result {
 	 * live state before the crash and of the recovered one (NULL when
 	 * not every disk mounted); crash_result_free frees them. */
 	char *live, *recovered;
+	/* With nested crashes asked for: how many were recovered, and the
+	 * first whose second recovery did not reach the first's state (disk
+	 * -1: none). */
+	int nested, nested_disk;
+	uint64_t nested_upto;
+	char nested_what[96];
 	/* With fsck asked for: each recovered disk's verdict, after unmount. */
 	enum corrupt_fsck_verdict fsck[CHECK_MAX_FS];
 	char fsck_said[CHECK_MAX_FS][160];

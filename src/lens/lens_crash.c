@@ -32,6 +32,10 @@
  *     on, on a filesystem that makes a file's name durable with it:
  *     CRASH_FSYNC_NAMES below. Others (ext2, vfat, exfat, minix, jfs,
  *     nilfs2) promise nothing beyond sync here (CRASH_TABLE).
+ *   - recovery-crash: at the operation's end, the recovery itself is
+ *     crashed (nesting depth 2: before any of its writes landed, and
+ *     after each flush it completed) and recovered again, which must
+ *     mount and reach the state the uninterrupted recovery reached;
  * Within an operation (flush points, subsets) only the first two apply:
  * what an unfinished call promises is nothing. */
 #include <stdio.h>
@@ -83,7 +87,16 @@ static struct crash_promise promise_of(const char *fs)
 
 #define CRASH_EXTRA_MAX 64 /* writes a subset draws from: the epoch's last ones */
 
-enum { CR_STATES, CR_ENDS, CR_FLUSHES, CR_SUBSETS, CR_FSCK_RUNS, CR_FSCK_HITS, CR_WORDS };
+enum {
+	CR_STATES,
+	CR_ENDS,
+	CR_FLUSHES,
+	CR_SUBSETS,
+	CR_NESTED,
+	CR_FSCK_RUNS,
+	CR_FSCK_HITS,
+	CR_WORDS
+};
 
 #define CRASH_FSCK_TIMEOUT 60.0 /* seconds a checker may take */
 
@@ -252,6 +265,7 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 	for (int i = 0; i < j->m->nfs; i++)
 		ask.fsck_disks |= (unsigned)promise_of(j->m->fs[i]).recovers << i;
 	ask.dumps = at_end && (promised(j->op, path, sizeof(path)) || path[0]);
+	ask.nested = at_end; /* the recovery crashed again, at the operation's end */
 	uint64_t runs = j->c->fsck.runs, hits = j->c->fsck.hits;
 	j->words[CR_STATES]++;
 	int rc = crash_recover(j->v, j->m, pts, &ask, &r, why, sizeof(why));
@@ -268,6 +282,13 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 				 j->m->fs[i], r.mount_err[i]);
 			rc = found(j, "unmountable", what, where);
 		}
+	if (!rc && r.nested_disk >= 0) {
+		snprintf(what, sizeof(what),
+			 "%s: a crash during its recovery, before the recovery's write %llu, %s",
+			 j->m->fs[r.nested_disk], (unsigned long long)r.nested_upto, r.nested_what);
+		rc = found(j, "recovery-crash", what, where);
+	}
+	j->words[CR_NESTED] += (uint64_t)r.nested;
 	if (!rc && ask.dumps)
 		rc = check_promise(j, &r, where);
 	if (!rc && r.mounted)
@@ -418,21 +439,24 @@ static void crash_report(const void *state, const uint64_t *w, FILE *f, bool jso
 	if (json) {
 		fprintf(f,
 			"{\"crash_states\": %llu, \"at_operation_end\": %llu, \"after_flush\": "
-			"%llu, \"subsets\": %llu, \"fsck_runs\": %llu, \"fsck_memo_hits\": %llu}",
+			"%llu, \"subsets\": %llu, \"recovery_crashes\": %llu, \"fsck_runs\": %llu, "
+			"\"fsck_memo_hits\": %llu}",
 			(unsigned long long)w[CR_STATES], (unsigned long long)w[CR_ENDS],
 			(unsigned long long)w[CR_FLUSHES], (unsigned long long)w[CR_SUBSETS],
-			(unsigned long long)w[CR_FSCK_RUNS], (unsigned long long)w[CR_FSCK_HITS]);
+			(unsigned long long)w[CR_NESTED], (unsigned long long)w[CR_FSCK_RUNS],
+			(unsigned long long)w[CR_FSCK_HITS]);
 		return;
 	}
 	if (!w[CR_STATES])
 		return;
 	fprintf(f,
 		"crash: %llu crash states recovered and judged (%llu at an operation's end, %llu "
-		"after a flush, %llu subsets of an epoch's writes); fsck run %llu times, %llu "
-		"answered by the memo\n",
+		"after a flush, %llu subsets of an epoch's writes), %llu recoveries crashed "
+		"again; fsck run %llu times, %llu answered by the memo\n",
 		(unsigned long long)w[CR_STATES], (unsigned long long)w[CR_ENDS],
 		(unsigned long long)w[CR_FLUSHES], (unsigned long long)w[CR_SUBSETS],
-		(unsigned long long)w[CR_FSCK_RUNS], (unsigned long long)w[CR_FSCK_HITS]);
+		(unsigned long long)w[CR_NESTED], (unsigned long long)w[CR_FSCK_RUNS],
+		(unsigned long long)w[CR_FSCK_HITS]);
 }
 
 static const struct lens_def crash_lens = {

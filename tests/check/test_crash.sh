@@ -2,9 +2,10 @@
 # explore --crash (src/lens/lens_crash.c). Properties guarded:
 #   - the stock kernel: every crash state of a scope with fsync, O_SYNC
 #     writes, sync and rename mounts, recovers, passes e2fsck and
-#     xfs_repair, and keeps what sync and fsync promised: no discrepancy,
-#     and crash states were checked (at operation ends, after flushes and
-#     as subsets of an epoch's writes);
+#     xfs_repair, and keeps what sync and fsync promised, and each
+#     recovery crashed again recovers to the same state: no discrepancy,
+#     and crash states were checked (at operation ends, after flushes, as
+#     subsets of an epoch's writes, and of recoveries);
 #   - a planted fsync that returns without committing
 #     (guest/bugs/ext4-fsync-async) is found as crash:lost-fsync on ext4,
 #     naming the file, and not on xfs; its trace records crash-states and
@@ -41,11 +42,12 @@ states=$(sed -n 's/.*"crash_states": \([0-9]*\).*/\1/p' "$work/stock/report.json
 ends=$(sed -n 's/.*"at_operation_end": \([0-9]*\).*/\1/p' "$work/stock/report.json")
 flushes=$(sed -n 's/.*"after_flush": \([0-9]*\).*/\1/p' "$work/stock/report.json")
 subsets=$(sed -n 's/.*"subsets": \([0-9]*\).*/\1/p' "$work/stock/report.json")
+nested=$(sed -n 's/.*"recovery_crashes": \([0-9]*\).*/\1/p' "$work/stock/report.json")
 if [ "$st" -eq 0 ] && [ "${states:-0}" -ge 50 ] && [ "${ends:-0}" -gt 0 ] &&
-	[ "${flushes:-0}" -gt 0 ] && [ "${subsets:-0}" -gt 0 ]; then
-	ok "stock kernel: $states crash states ($ends ends, $flushes after flushes, $subsets subsets), none wrong"
+	[ "${flushes:-0}" -gt 0 ] && [ "${subsets:-0}" -gt 0 ] && [ "${nested:-0}" -gt 0 ]; then
+	ok "stock kernel: $states crash states ($ends ends, $flushes after flushes, $subsets subsets; $nested recoveries crashed again), none wrong"
 else
-	fail "stock kernel: status $st, crash states '$states' ($ends/$flushes/$subsets)"
+	fail "stock kernel: status $st, crash states '$states' ($ends/$flushes/$subsets/$nested)"
 	tail -n 5 "$work/stock.out" | sed 's/^/    /'
 fi
 
