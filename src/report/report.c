@@ -175,6 +175,12 @@ static void pictures(FILE *f, const char *dir)
 			fputs("\"><figcaption>", f);
 			report_html_text(f, names[i]->d_name);
 			fputs("</figcaption></figure>\n", f);
+		} else {
+			fputs("<p class=\"bad\">", f);
+			report_html_text(f, names[i]->d_name);
+			fputs(svg ? ": larger than 8 MiB, left out.</p>\n"
+				  : ": cannot be read.</p>\n",
+			      f);
 		}
 		free(svg);
 		free(names[i]);
