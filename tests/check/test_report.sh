@@ -6,7 +6,7 @@
 # with its signature, operations and diff; the heat map drawn with one
 # cell per operation and argument of report.json's coverage; the growth
 # chart drawn with a bar per depth; the io lens's chart; an SVG file of the
-# folder shown; groups, reproducers and trace paths as report.json's
+# folder (corrupt --svg's) shown; groups, reproducers and trace paths as report.json's
 # "groups" gives them; hostile text in a trace shown, never run; and the
 # page naming no URL; the sanitizer build writing the same page. Also
 # report.json's by_depth: its counts add up to the run's totals with one
@@ -73,7 +73,10 @@ case "$one" in ok*) ;; *) one="bad: $one" ;; esac
 	ok "by_depth adds up to the totals with 1 job, 2 jobs and Redis ($one)" ||
 	fail "by_depth: 1 job '$one', 2 jobs '$two', Redis '$three'"
 
-# 3. The page, rendered.
+# 3. The page, rendered, with another verb's picture in the folder (the
+#    bit-flip spectrum of one flip: about a second).
+"$themis" corrupt ext2 --at 2:56:2 --quiet --svg "$work/run" >"$work/corrupt.out" 2>&1 ||
+	fail "corrupt --svg: exit $?"
 html=$work/run/report.html
 "$themis" report "$work/run" && [ -s "$html" ] && ok "report wrote $(wc -c <"$html") bytes" ||
 	fail "report: exit $?, or no $html"
@@ -140,9 +143,11 @@ for key in ("states", "unique_states", "discrepancies", "complete"):
     v = find(lambda e: e["attrs"].get("data-key") == key)
     want = {True: "yes", False: "no"}.get(r[key], str(r[key]))
     say(v and v[0]["text"] == want, "summary %s: %s" % (key, v[0]["text"] if v else "absent"))
-for e in find(lambda e: e["tag"] == "img"):
+imgs = find(lambda e: e["tag"] == "img")
+say(len(imgs) == 1, "one picture for the folder's one SVG file (%d)" % len(imgs))
+for e in imgs:
     say(e["attrs"].get("src", "").startswith("data:") and int(e["attrs"].get("data-drawn-width", 0)) > 0,
-        "picture %s inline and drawn" % e["attrs"].get("alt", ""))
+        "picture inline and drawn (%s px wide)" % e["attrs"].get("data-drawn-width"))
 PY
 }
 check_dom "$work/run/report.json" "$work/dom.html" >"$work/checks"
