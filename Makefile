@@ -3,14 +3,14 @@
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE
-LDLIBS   := -lfdt -lxxhash -lhiredis -lext2fs -lcom_err -lm
+LDLIBS   := -lfdt -lxxhash -lhiredis -lext2fs -lcom_err -ljansson -lm
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 RVCC     := riscv64-linux-gnu-gcc
 RVFLAGS  := -march=rv64gc -mabi=lp64d -mcmodel=medany -nostdlib -nostartfiles -static \
             -fno-pie -no-pie -Wl,--build-id=none
 
-SRCS := $(wildcard src/cpu/*.c src/mem/*.c src/dev/*.c src/disk/*.c src/machine/*.c src/check/*.c src/lens/*.c)
+SRCS := $(wildcard src/cpu/*.c src/mem/*.c src/dev/*.c src/disk/*.c src/machine/*.c src/check/*.c src/lens/*.c src/report/*.c)
 MAIN := $(wildcard src/cli/*.c)
 HDRS := $(wildcard src/*/*.h)
 OBJS := $(SRCS:src/%.c=build/obj/%.o)
@@ -128,6 +128,7 @@ test-check: build/themis build/test_crash guest
 	tests/check/test_explore.sh build
 	tests/check/test_time.sh build
 	tests/check/test_replay.sh build
+	tests/check/test_report.sh build
 
 # The lenses: every tests/lens/test_*.sh, each given the build folder.
 test-lens: build/themis build/asan/themis guest

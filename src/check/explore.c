@@ -303,12 +303,15 @@ static void dfs(struct search *s, const struct check_step *node);
  * said and the search stopped. */
 static int mark_state(struct search *s, const uint8_t key[16], int remaining)
 {
-	int seen = s->space->ops->visit(s->space, key, remaining);
+	int depth = s->cfg->depth - remaining;
+	int seen = s->space->ops->visit(s->space, key, remaining, depth);
 	if (seen < 0) {
 		fprintf(stderr, "themis: %s\n", s->space->err);
 		s->stop = true;
 	}
-	s->delta.unique += seen == 2 && !s->space->counts_unique;
+	bool counted = seen == 2 && !s->space->counts_unique;
+	s->delta.unique += counted;
+	s->delta.by_depth[SHARE_DEPTH_unique][depth] += counted;
 	return seen;
 }
 
@@ -325,6 +328,7 @@ static void try_op(struct search *s, const struct op *op, const struct check_ste
 	}
 	s->delta.ops++;
 	s->delta.states++;
+	s->delta.by_depth[SHARE_DEPTH_states][s->depth + 1]++;
 	if ((uint64_t)s->depth + 1 > s->delta.deepest)
 		s->delta.deepest = (uint64_t)s->depth + 1; /* operations deep */
 	int rc = check_state(s->v, m, op, node, st, why, sizeof(why), sig, sizeof(sig));
@@ -481,7 +485,9 @@ static void run_item(struct search *s, const char *item, const struct check_step
 	if (!*item) {
 		/* The root item's taker marks the root, so that it is in the
 		 * visited set before any state below it (one equal to it, say)
-		 * is; the root counts as a unique state like any other. */
+		 * is; the root counts as a unique state like any other, and
+		 * as the one state at depth 0. */
+		s->delta.by_depth[SHARE_DEPTH_states][0]++;
 		if (mark_state(s, root->key, s->cfg->depth) >= 0)
 			dfs(s, root);
 		return;
@@ -762,6 +768,32 @@ static int run_jobs(struct search *s, const struct check_step *root)
 	return bad ? -1 : 0;
 }
 
+/* report.json's "stopped": why a run that is not complete stopped. */
+static void json_stopped(FILE *f, const struct check_result *r)
+{
+	if (r->complete)
+		return;
+	fprintf(f, "  \"stopped\": ");
+	json_string(f, r->stopped);
+	fprintf(f, ",\n");
+}
+
+/* report.json's "by_depth": the per-depth totals (share.h) of depths 0
+ * to the run's, one object a depth. */
+static void json_by_depth(FILE *f, const struct share_totals *t, int depth)
+{
+	fprintf(f, "  \"by_depth\": [");
+	for (int d = 0; d <= depth && d < SHARE_DEPTHS; d++) {
+		fprintf(f, "%s\n    {\"depth\": %d", d ? "," : "", d);
+#define JSON_DEPTH(name, json)                                                                     \
+	fprintf(f, ", \"%s\": %llu", json, (unsigned long long)t->by_depth[SHARE_DEPTH_##name][d]);
+		SHARE_DEPTH_TOTALS(JSON_DEPTH)
+#undef JSON_DEPTH
+		fprintf(f, "}");
+	}
+	fprintf(f, "\n  ],\n");
+}
+
 static int write_report(const struct check_config *cfg, const struct lens_set *ls, struct share *sh,
 			const struct check_result *r, const struct share_totals *t, char *err,
 			size_t errlen)
@@ -818,6 +850,7 @@ static int write_report(const struct check_config *cfg, const struct lens_set *l
 	fprintf(f, "  \"complete\": %s,\n  \"seconds\": %.3f,\n  \"states_per_second\": %.2f,\n",
 		r->complete ? "true" : "false", r->seconds,
 		r->seconds > 0 ? r->states / r->seconds : 0.0);
+	json_stopped(f, r);
 	if (m->time) {
 		char rules[512];
 		check_time_rules(m, rules, sizeof(rules));
@@ -825,6 +858,7 @@ static int write_report(const struct check_config *cfg, const struct lens_set *l
 		json_string(f, rules);
 		fprintf(f, ",\n");
 	}
+	json_by_depth(f, t, cfg->depth);
 	fprintf(f, "  \"lenses\": ");
 	lens_set_report(ls, t->lens, f, true);
 	fprintf(f, "\n}\n");

@@ -49,10 +49,31 @@ enum {
 	    SHARE_NFIXED
 };
 
+/* The totals kept per depth (operations from the root, 0 to
+ * CHECK_MAX_DEPTH), the one list: X(name, json key) per total, all summed
+ * over workers. Both share backends and report.json's "by_depth" are
+ * generated from it. states: states reached that deep (depth 0: the root,
+ * counted by the taker of the root item; the run's `states` counts from
+ * depth 1); unique: states new to the visited set there (a state at the
+ * run's last depth is never stored: nothing is explored below it). */
+#define SHARE_DEPTH_TOTALS(X)                                                                      \
+	X(states, "states")                                                                        \
+	X(unique, "unique")
+
+enum {
+#define SHARE_DEPTH_ENUM(name, json) SHARE_DEPTH_##name,
+	SHARE_DEPTH_TOTALS(SHARE_DEPTH_ENUM)
+#undef SHARE_DEPTH_ENUM
+	    SHARE_NDEPTH
+};
+#define SHARE_DEPTHS	  (CHECK_MAX_DEPTH + 1)
+#define SHARE_DEPTH_WORDS (SHARE_NDEPTH * SHARE_DEPTHS)
+
 /* Counts that add up over workers: the fixed totals (by name or as an
- * array), then the lenses' words, merged by the kinds the run's lens set
- * gives (lens.h; the share holds them in `kinds`). full: the visited set
- * filled up, later states counted as seen. */
+ * array), the per-depth totals (by_depth[SHARE_DEPTH_name][depth]), then
+ * the lenses' words, merged by the kinds the run's lens set gives
+ * (lens.h; the share holds them in `kinds`). full: the visited set filled
+ * up, later states counted as seen. */
 struct share_totals {
 	union {
 		struct {
@@ -62,6 +83,7 @@ struct share_totals {
 		};
 		uint64_t fixed[SHARE_NFIXED];
 	};
+	uint64_t by_depth[SHARE_NDEPTH][SHARE_DEPTHS];
 	uint64_t lens[LENS_WORDS_MAX];
 };
 
@@ -87,11 +109,12 @@ struct share_record {
 struct share;
 
 struct share_ops {
-	/* Mark the state `key` as reached with `remaining` operations still
-	 * to explore below it: 2 if it is new, 1 if it was reached before only
-	 * with fewer remaining (explore it again, deeper), 0 if not (prune),
-	 * -1 on error. */
-	int (*visit)(struct share *s, const uint8_t key[16], int remaining);
+	/* Mark the state `key`, `depth` operations from the root, as reached
+	 * with `remaining` operations still to explore below it: 2 if it is
+	 * new, 1 if it was reached before only with fewer remaining (explore
+	 * it again, deeper), 0 if not (prune), -1 on error. A share that
+	 * counts_unique counts a new state at its depth too. */
+	int (*visit)(struct share *s, const uint8_t key[16], int remaining, int depth);
 	/* Queue a work item. 0 or -1. */
 	int (*put)(struct share *s, const char *item);
 	/* End this worker's current item (if any) and wait for the next:

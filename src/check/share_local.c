@@ -49,8 +49,9 @@ static struct local_shm *shm_of(struct share *s)
 	return ((struct local *)s)->shm;
 }
 
-static int local_visit(struct share *s, const uint8_t key[16], int remaining)
+static int local_visit(struct share *s, const uint8_t key[16], int remaining, int depth)
 {
+	(void)depth; /* the caller counts unique states: !counts_unique */
 	struct local_shm *m = shm_of(s);
 	uint64_t a, b;
 	memcpy(&a, key, 8);
@@ -222,4 +223,7 @@ void share_totals_merge(struct share_totals *t, const struct share_totals *d, co
 {
 	lens_merge_words(t->fixed, d->fixed, share_fixed_kinds, SHARE_NFIXED);
 	lens_merge_words(t->lens, d->lens, kinds, (unsigned)strlen(kinds));
+	for (int k = 0; k < SHARE_NDEPTH; k++)
+		for (int i = 0; i < SHARE_DEPTHS; i++)
+			t->by_depth[k][i] += d->by_depth[k][i];
 }

@@ -168,15 +168,17 @@ static const bool guarded[NSCRIPTS] = {
 #define LUA_NOW "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) + tonumber(t[2]) / 1e6\n"
 
 static const char *const scripts[NSCRIPTS] = {
-    /* KEYS: visited, dead, totals. ARGV: key, remaining, worker id. 2 new
-     * (and counted unique), 1 to explore again (deeper than before, or
-     * marked by a dead worker), 0 not. */
+    /* KEYS: visited, dead, totals. ARGV: key, remaining, worker id, the
+     * totals' field of the state's depth (by_depth's unique). 2 new (and
+     * counted unique, in all and at its depth), 1 to explore again (deeper
+     * than before, or marked by a dead worker), 0 not. */
     [S_VISIT] =
 	LUA_SAME_RUN "local old = redis.call('HGET', KEYS[1], ARGV[1])\n"
 		     "local mine = ARGV[2] .. ':' .. ARGV[3]\n"
 		     "if not old then\n"
 		     "  redis.call('HSET', KEYS[1], ARGV[1], mine)\n"
 		     "  redis.call('HINCRBY', KEYS[3], 'unique', 1)\n"
+		     "  redis.call('HINCRBY', KEYS[3], ARGV[4], 1)\n"
 		     "  return 2\n"
 		     "end\n"
 		     "local sep = string.find(old, ':', 1, true)\n"
@@ -227,9 +229,12 @@ static const char *const scripts[NSCRIPTS] = {
     "return {0}\n",
     /* KEYS: totals. ARGV: the fixed totals' deltas (space-separated, in
      * SHARE_TOTALS order), the lens words' kinds, their nonzero deltas as
-     * "INDEX=VALUE ...", and how many lens words there are. The totals:
-     * the fixed ones as strings, then the lens words in one string.
-     * Lens words are fields l0, l1, ...; OR words hold 32-bit sets. */
+     * "INDEX=VALUE ...", how many lens words there are, the fixed totals'
+     * kinds (one argument each), then the per-depth words' nonzero deltas
+     * ("INDEX=VALUE ...", all summed) and how many there are. The totals:
+     * the fixed ones as strings, then the lens words in one string, then
+     * the per-depth words in one string. Lens words are fields l0, l1,
+     * ...; OR words hold 32-bit sets; per-depth words are d0, d1, ... */
     [S_COUNT] = LUA_SAME_RUN LUA_REFRESH
 #define LUA_TOTAL_NAME(name, kind, json, text) "'" #name "', "
     "local names = {" SHARE_TOTALS(
@@ -266,6 +271,16 @@ static const char *const scripts[NSCRIPTS] = {
 			"end\n"
 			"for j = 1, #fields do words[j] = words[j] or '0' end\n"
 			"t[#names + 1] = table.concat(words, ' ')\n"
+			"for idx, v in string.gmatch(ARGV[5 + #names], '(%d+)=(%d+)') do\n"
+			"  redis.call('HINCRBY', KEYS[1], 'd' .. idx, v)\n"
+			"end\n"
+			"local dfields = {}\n"
+			"for j = 0, tonumber(ARGV[6 + #names]) - 1 do dfields[#dfields + 1] = 'd' "
+			".. j "
+			"end\n"
+			"local depths = redis.call('HMGET', KEYS[1], unpack(dfields))\n"
+			"for j = 1, #dfields do depths[j] = depths[j] or '0' end\n"
+			"t[#names + 2] = table.concat(depths, ' ')\n"
 			"return t\n",
     /* KEYS: nrecords, records. ARGV: how many to keep, then the fields.
      * The record's number. */
@@ -738,18 +753,24 @@ static void redis_close(struct share *s)
 
 /* ---- the operations ---- */
 
-static int redis_visit(struct share *s, const uint8_t key[16], int remaining)
+static int redis_visit(struct share *s, const uint8_t key[16], int remaining, int depth)
 {
 	struct rshare *r = (struct rshare *)s;
 	const char *keys[] = {KEY_VISITED, KEY_DEAD, KEY_TOTALS};
-	char rem[16], id[24];
+	char rem[16], id[24], field[24];
 	if (own_id(r))
 		return -1;
+	if (depth < 0 || depth >= SHARE_DEPTHS) {
+		put_err(s->err, sizeof(s->err), "a state at depth %d (at most %d)", depth,
+			SHARE_DEPTHS - 1);
+		return -1;
+	}
 	snprintf(rem, sizeof(rem), "%d", remaining);
 	snprintf(id, sizeof(id), "%lld", r->id);
-	const char *args[] = {(const char *)key, rem, id};
-	size_t lens[] = {16, strlen(rem), strlen(id)};
-	long long v = integer_of(r, script(r, S_VISIT, 3, keys, 3, args, lens));
+	snprintf(field, sizeof(field), "d%d", SHARE_DEPTH_unique * SHARE_DEPTHS + depth);
+	const char *args[] = {(const char *)key, rem, id, field};
+	size_t lens[] = {16, strlen(rem), strlen(id), strlen(field)};
+	long long v = integer_of(r, script(r, S_VISIT, 3, keys, 4, args, lens));
 	return v < 0 ? -1 : (int)v;
 }
 
@@ -865,24 +886,31 @@ static int put_word(char *buf, size_t cap, size_t *used, long idx, uint64_t v)
 	return 0;
 }
 
-/* The reply's totals into total: the fixed ones, then the lens words. */
+/* Up to n space-separated numbers of text into words. */
+static void words_of(const char *p, uint64_t *words, unsigned n)
+{
+	for (unsigned i = 0; i < n && *p; i++) {
+		char *end;
+		words[i] = strtoull(p, &end, 10);
+		p = end + strspn(end, " ");
+	}
+}
+
+/* The reply's totals into total: the fixed ones, the lens words, then
+ * the per-depth words. */
 static int totals_of(const redisReply *rep, unsigned nlens, struct share_totals *total)
 {
-	if (rep->type != REDIS_REPLY_ARRAY || rep->elements != SHARE_NFIXED + 1)
+	if (rep->type != REDIS_REPLY_ARRAY || rep->elements != SHARE_NFIXED + 2)
 		return -1;
-	for (size_t i = 0; i <= SHARE_NFIXED; i++)
+	for (size_t i = 0; i < SHARE_NFIXED + 2; i++)
 		if (rep->element[i]->type != REDIS_REPLY_STRING)
 			return -1;
 	memset(total, 0, sizeof(*total)); /* never full: Redis grows */
 	for (int i = 0; i < SHARE_NFIXED; i++)
 		total->fixed[i] = strtoull(rep->element[i]->str, NULL, 10);
 	total->full = 0;
-	const char *p = rep->element[SHARE_NFIXED]->str;
-	for (unsigned i = 0; i < nlens && *p; i++) {
-		char *end;
-		total->lens[i] = strtoull(p, &end, 10);
-		p = end + strspn(end, " ");
-	}
+	words_of(rep->element[SHARE_NFIXED]->str, total->lens, nlens);
+	words_of(rep->element[SHARE_NFIXED + 1]->str, &total->by_depth[0][0], SHARE_DEPTH_WORDS);
 	return 0;
 }
 
@@ -891,31 +919,43 @@ static int redis_count(struct share *s, const struct share_totals *d, struct sha
 	struct rshare *r = (struct rshare *)s;
 	const char *keys[] = {KEY_TOTALS};
 	unsigned nlens = (unsigned)strlen(s->kinds);
-	char fixed[SHARE_NFIXED * 24], nwords[16], *words = malloc(LENS_WORDS_MAX * 32);
-	size_t fu = 0, wu = 0;
-	int rc = words ? 0 : -1;
+	char fixed[SHARE_NFIXED * 24], nwords[16], ndepth[16], *words = malloc(LENS_WORDS_MAX * 32);
+	char *depths = malloc(SHARE_DEPTH_WORDS * 32);
+	const uint64_t *dw = &d->by_depth[0][0];
+	size_t fu = 0, wu = 0, du = 0;
+	int rc = words && depths ? 0 : -1;
 	for (int i = 0; i < SHARE_NFIXED && !rc; i++)
 		rc = put_word(fixed, sizeof(fixed), &fu, -1,
 			      i == SHARE_TOTAL_full ? 0 : d->fixed[i]);
 	for (unsigned i = 0; i < nlens && !rc; i++)
 		if (d->lens[i])
 			rc = put_word(words, LENS_WORDS_MAX * 32, &wu, (long)i, d->lens[i]);
+	for (unsigned i = 0; i < SHARE_DEPTH_WORDS && !rc; i++)
+		if (dw[i])
+			rc = put_word(depths, SHARE_DEPTH_WORDS * 32, &du, (long)i, dw[i]);
 	if (words)
 		words[wu] = 0;
+	if (depths)
+		depths[du] = 0;
 	snprintf(nwords, sizeof(nwords), "%u", nlens);
+	snprintf(ndepth, sizeof(ndepth), "%d", SHARE_DEPTH_WORDS);
 	char kinds[SHARE_NFIXED + 1];
 	memcpy(kinds, share_fixed_kinds, SHARE_NFIXED);
 	kinds[SHARE_NFIXED] = 0;
-	/* ARGV[4 + i] is the fixed total i's kind: one argument each. */
-	const char *args[4 + SHARE_NFIXED];
+	/* ARGV[4 + i] is the fixed total i's kind: one argument each; the
+	 * per-depth words follow. */
+	const char *args[4 + SHARE_NFIXED + 2];
 	char one[SHARE_NFIXED][2];
 	args[0] = fixed, args[1] = s->kinds, args[2] = words ? words : "", args[3] = nwords;
 	for (int i = 0; i < SHARE_NFIXED; i++) {
 		one[i][0] = kinds[i], one[i][1] = 0;
 		args[4 + i] = one[i];
 	}
-	redisReply *rep = rc ? NULL : script(r, S_COUNT, 1, keys, 4 + SHARE_NFIXED, args, NULL);
+	args[4 + SHARE_NFIXED] = depths ? depths : "";
+	args[5 + SHARE_NFIXED] = ndepth;
+	redisReply *rep = rc ? NULL : script(r, S_COUNT, 1, keys, 4 + SHARE_NFIXED + 2, args, NULL);
 	free(words);
+	free(depths);
 	if (!rep)
 		return -1;
 	struct share_totals got;

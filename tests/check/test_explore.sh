@@ -138,7 +138,7 @@ if start_redis; then
 	# process explored (every count in before the end), and the run's keys
 	# are gone once the run and its processes are (before: 13 keys left,
 	# none with a TTL).
-	rs=$(grep -o '"states": [0-9]*' "$work/redis/report.json" | grep -o '[0-9]*$')
+	rs=$(grep -o '^  "states": [0-9]*' "$work/redis/report.json" | grep -o '[0-9]*$') # the run's, not by_depth's
 	ss=$(grep -o '[0-9]* states,' "$work/redis.out" | cut -d' ' -f1)
 	co=$(sed -n 's/^this process explored \([0-9]*\) of the states$/\1/p' "$work/redis.out")
 	[ -n "$rs" ] && [ "$rs" = "$ss" ] && [ $((${co:-0} + ${mine:-0})) -eq "$rs" ] &&

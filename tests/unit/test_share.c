@@ -17,7 +17,7 @@
  * several processes working synthetic trees of binary items (each item
  * processed exactly once; a worker's take returns 0 only once every item
  * has been ended, so the counted states are complete); hungry; stop;
- * totals that add up over processes (deepest a maximum, coverage OR-ed);
+ * totals that add up over processes (deepest a maximum, coverage OR-ed, per-depth counts summed);
  * records numbered 1..n over processes, read back intact and in number
  * order, at most SHARE_RECORDS_MAX kept. Prints one line per test and
  * exits nonzero on any failure. */
@@ -202,13 +202,20 @@ static void test_visit(const struct backend *b)
 	key_of(1, k);
 	memcpy(k2, k, 16);
 	k2[15] ^= 1;
-	CHECK(s->ops->visit(s, k, 3) == 2);
-	CHECK(s->ops->visit(s, k, 3) == 0);
-	CHECK(s->ops->visit(s, k, 5) == 1);
-	CHECK(s->ops->visit(s, k, 4) == 0);
-	CHECK(s->ops->visit(s, k, 5) == 0);
-	CHECK(s->ops->visit(s, k2, 1) == 2); /* one bit apart: another state */
-	CHECK(s->ops->visit(s, k, 6) == 1);
+	CHECK(s->ops->visit(s, k, 3, 0) == 2);
+	CHECK(s->ops->visit(s, k, 3, 0) == 0);
+	CHECK(s->ops->visit(s, k, 5, 0) == 1);
+	CHECK(s->ops->visit(s, k, 4, 0) == 0);
+	CHECK(s->ops->visit(s, k, 5, 0) == 0);
+	CHECK(s->ops->visit(s, k2, 1, 2) == 2); /* one bit apart: another state */
+	CHECK(s->ops->visit(s, k, 6, 0) == 1);
+	/* A share that counts unique states counts each at its depth. */
+	struct share_totals zero = {0}, total;
+	CHECK(s->ops->count(s, &zero, &total) == 0);
+	if (s->counts_unique)
+		CHECK(total.unique == 2 && total.by_depth[SHARE_DEPTH_unique][0] == 1 &&
+		      total.by_depth[SHARE_DEPTH_unique][2] == 1 &&
+		      total.by_depth[SHARE_DEPTH_unique][1] == 0);
 	s->ops->close(s);
 }
 
@@ -238,14 +245,14 @@ static void race_worker(struct share *s, int i, void *arg)
 	}
 	uint8_t warm[16];
 	key_of(0, warm);
-	s->ops->visit(s, warm, 1); /* a forked share connects on its first use */
+	s->ops->visit(s, warm, 1, 0); /* a forked share connects on its first use */
 	__atomic_add_fetch(&r->go, 1, __ATOMIC_RELAXED);
 	while (__atomic_load_n(&r->go, __ATOMIC_RELAXED) < WORKERS)
 		;
 	for (uint32_t n = 0; n < RACE_KEYS; n++) {
 		uint8_t key[16];
 		key_of(1000 + order[n], key);
-		int rc = s->ops->visit(s, key, 1 + (int)((order[n] + (uint32_t)i) % WORKERS));
+		int rc = s->ops->visit(s, key, 1 + (int)((order[n] + (uint32_t)i) % WORKERS), 1);
 		if (rc == 2)
 			__atomic_add_fetch(&r->news[order[n]], 1, __ATOMIC_RELAXED);
 		else if (rc < 0)
@@ -268,8 +275,8 @@ static void test_visit_race(const struct backend *b)
 		uint8_t key[16];
 		key_of(1000 + k, key);
 		once += r->news[k] == 1;
-		kept +=
-		    s->ops->visit(s, key, WORKERS) == 0 && s->ops->visit(s, key, WORKERS + 1) == 1;
+		kept += s->ops->visit(s, key, WORKERS, 0) == 0 &&
+			s->ops->visit(s, key, WORKERS + 1, 0) == 1;
 	}
 	if (!CHECK(once == RACE_KEYS))
 		fprintf(stderr, "  %d of %d keys were new to exactly one worker\n", once,
@@ -555,6 +562,14 @@ static uint64_t lens_value(int j, int i, int k)
 				      : 1ull << ((i + k + j) % 32);
 }
 
+/* Worker i's k-th per-depth counts: some depths, the last one among them. */
+static void depth_values(struct share_totals *d, int i, int k)
+{
+	d->by_depth[SHARE_DEPTH_states][k % 5] = (uint64_t)(i + 1);
+	d->by_depth[SHARE_DEPTH_unique][(i * 7 + k) % SHARE_DEPTHS] = (uint64_t)k;
+	d->by_depth[SHARE_DEPTH_unique][SHARE_DEPTHS - 1] = 1;
+}
+
 static void count_worker(struct share *s, int i, void *arg)
 {
 	(void)arg;
@@ -569,6 +584,7 @@ static void count_worker(struct share *s, int i, void *arg)
 					 .deepest = (uint64_t)(i * 100 + k)};
 		for (size_t j = 0; j < NLENS; j++)
 			d.lens[j] = lens_value((int)j, i, k);
+		depth_values(&d, i, k);
 		struct share_totals total;
 		CHECK(s->ops->count(s, &d, k % 2 ? &total : NULL) == 0);
 		if (k % 2)
@@ -602,6 +618,10 @@ static void test_totals(const struct backend *b)
 			for (size_t j = 0; j < NLENS; j++)
 				one.lens[j] = lens_value((int)j, i, k);
 			lens_merge_words(want.lens, one.lens, lens_kinds, NLENS);
+			depth_values(&one, i, k);
+			for (int q = 0; q < SHARE_NDEPTH; q++)
+				for (int dd = 0; dd < SHARE_DEPTHS; dd++)
+					want.by_depth[q][dd] += one.by_depth[q][dd];
 		}
 	/* deepest is a maximum: a smaller one changes nothing */
 	struct share_totals small = {.deepest = 3, .states = 0xffffffffffULL};
@@ -611,6 +631,7 @@ static void test_totals(const struct backend *b)
 	      total.restores == want.restores && total.discrepancies == want.discrepancies &&
 	      total.findings == want.findings && total.deepest == want.deepest);
 	CHECK(!memcmp(total.lens, want.lens, sizeof(want.lens)));
+	CHECK(!memcmp(total.by_depth, want.by_depth, sizeof(want.by_depth)));
 	for (size_t j = 0; j < NLENS; j++)
 		if (total.lens[j] != want.lens[j])
 			printf("  lens word %zu (%c): %llu, want %llu\n", j, lens_kinds[j],
@@ -870,7 +891,7 @@ static void test_redis_fresh(void)
 	struct share_totals d = {.states = 5, .deepest = 3}, total;
 	snprintf(s->kinds, sizeof(s->kinds), "o");
 	d.lens[0] = 1;
-	CHECK(s->ops->visit(s, k, 2) == 2);
+	CHECK(s->ops->visit(s, k, 2, 0) == 2);
 	CHECK(s->ops->take(s, item, sizeof(item)) == 1);
 	CHECK(s->ops->put(s, "left over") == 0);
 	CHECK(s->ops->count(s, &d, &total) == 0 && total.states == 5);
@@ -887,9 +908,10 @@ static void test_redis_fresh(void)
 	CHECK(admin_int(c, "EXISTS other:key") == 1);
 	admin_do(c, "DEL other:key");
 	CHECK(!s->ops->stopped(s));
-	CHECK(s->ops->visit(s, k, 2) == 2);
+	CHECK(s->ops->visit(s, k, 2, 0) == 2);
 	/* Nothing of the old run is counted; the visit counts its new state. */
 	struct share_totals zero = {0}, want = {.unique = 1};
+	want.by_depth[SHARE_DEPTH_unique][0] = 1;
 	CHECK(s->ops->count(s, &zero, &total) == 0 && !memcmp(&total, &want, sizeof(total)));
 	CHECK(s->ops->records(s, r, 1) == 0);
 	CHECK(s->ops->take(s, item, sizeof(item)) == 1 && !strcmp(item, ""));
@@ -912,13 +934,13 @@ static void test_redis_errors(void)
 	uint8_t k[16];
 	key_of(9, k);
 	admin_do(c, "SET themis:visited not-a-hash");
-	CHECK(s->ops->visit(s, k, 1) == -1);
+	CHECK(s->ops->visit(s, k, 1, 0) == -1);
 	CHECK(strstr(s->err, "WRONGTYPE") != NULL && !strchr(s->err, '\n'));
 	admin_do(c, "DEL themis:visited");
-	CHECK(s->ops->visit(s, k, 1) == 2); /* an error reply leaves the share usable */
+	CHECK(s->ops->visit(s, k, 1, 0) == 2); /* an error reply leaves the share usable */
 	CHECK(!s->ops->stopped(s));
 	admin_do(c, "SCRIPT FLUSH"); /* the scripts are sent again */
-	CHECK(s->ops->visit(s, k, 2) == 1);
+	CHECK(s->ops->visit(s, k, 2, 0) == 1);
 
 	char item[64];
 	CHECK(s->ops->take(s, item, sizeof(item)) == 1);
@@ -926,7 +948,7 @@ static void test_redis_errors(void)
 	CHECK(admin_int(c, "CLIENT KILL TYPE normal SKIPME yes") >= 1);
 	struct share_totals zero = {0}, total;
 	struct share_record *r = calloc(1, sizeof(*r));
-	CHECK(s->ops->visit(s, k, 3) == -1);
+	CHECK(s->ops->visit(s, k, 3, 0) == -1);
 	CHECK(starts(s->err, "lost the connection to Redis at "));
 	CHECK(s->ops->stopped(s));
 	CHECK(!s->ops->hungry(s));
@@ -954,7 +976,7 @@ static void lease_child(struct share *run, int mode, int go, int ready)
 	struct share *s = share_redis_join(url, config, sizeof(config), err, sizeof(err));
 	uint8_t key[16];
 	key_of(7, key);
-	int ok = s && s->ops->take(s, item, sizeof(item)) == 1 && s->ops->visit(s, key, 2) == 2;
+	int ok = s && s->ops->take(s, item, sizeof(item)) == 1 && s->ops->visit(s, key, 2, 0) == 2;
 	if (mode == 0 || !ok) /* die holding the item */
 		raise(SIGKILL);
 	char c = 'v';
@@ -994,8 +1016,8 @@ static void test_redis_lease(void)
 		CHECK(s->ops->take(s, item, sizeof(item)) == 1 && !strcmp(item, ""));
 		CHECK(seconds() - t0 > 0.2);
 		CHECK(admin_int(a, "SCARD themis:dead") == 1);
-		CHECK(s->ops->visit(s, key, 2) == 1); /* the dead worker's mark */
-		CHECK(s->ops->visit(s, key, 2) == 0); /* this one's */
+		CHECK(s->ops->visit(s, key, 2, 0) == 1); /* the dead worker's mark */
+		CHECK(s->ops->visit(s, key, 2, 0) == 0); /* this one's */
 		struct share_totals zero = {0}, total;
 		CHECK(s->ops->count(s, &zero, &total) == 0 && total.unique == 1);
 		if (mode == 1) {
@@ -1031,7 +1053,7 @@ static void test_redis_run_over(void)
 	if (CHECK(now && a)) {
 		CHECK(w1->ops->take(w1, item, sizeof(item)) == -1 && strstr(w1->err, "is over") &&
 		      w1->lost && w1->ops->stopped(w1));
-		CHECK(w2->ops->visit(w2, k, 2) == -1 && strstr(w2->err, "is over") && w2->lost);
+		CHECK(w2->ops->visit(w2, k, 2, 0) == -1 && strstr(w2->err, "is over") && w2->lost);
 		CHECK(w2->ops->put(w2, "stale") == -1);
 		CHECK(w2->ops->count(w2, &d, NULL) == -1);
 		CHECK(admin_int(a, "LLEN themis:queue") == 1 &&
