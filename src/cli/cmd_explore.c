@@ -13,6 +13,7 @@
 
 #include "../util/clock.h"
 #include "../check/check.h"
+#include "../check/group.h"
 #include "../check/share.h"
 #include "../check/trace.h"
 #include "../machine/identity.h"
@@ -586,6 +587,11 @@ static void print_summary(const struct check_config *c, const struct check_resul
 		lens_set_report(&ls, r->lens, stdout, false);
 		lens_set_close(&ls);
 	}
+	if (c->minimize)
+		printf("minimize: %llu attempts, %.1f s (each attempt replays a candidate trace "
+		       "from the root)\n",
+		       (unsigned long long)r->min_attempts, r->min_seconds);
+	group_print(stdout, r->groups, r->ngroups, r->nrecords, c->m.fs, c->m.nfs, c->minimize);
 	printf("%u discrepanc%s, %u finding%s (guest failures)%s%s\n", r->discrepancies,
 	       r->discrepancies == 1 ? "y" : "ies", r->findings, r->findings == 1 ? "" : "s",
 	       c->out_dir ? "; report and traces in " : "", c->out_dir ? c->out_dir : "");
@@ -616,6 +622,7 @@ int cmd_explore(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	print_summary(&a.cfg, &r);
+	check_result_free(&r);
 	return r.discrepancies || r.findings ? EXIT_FINDING : !r.complete ? EXIT_INCOMPLETE : 0;
 }
 
