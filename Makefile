@@ -123,6 +123,7 @@ test-check: build/themis guest
 	tests/check/test_explore.sh build
 	tests/check/test_time.sh build
 	tests/check/test_replay.sh build
+	tests/check/test_group.sh build
 
 # The lenses: every tests/lens/test_*.sh, each given the build folder.
 test-lens: build/themis build/asan/themis guest
