@@ -8,7 +8,7 @@
 #   - findings are grouped by signature, view and the shape of the
 #     simplified trace: on the stale-tail planted bug (Image-ext4-tail)
 #     there are fewer groups than discrepancies, the counts add up to
-#     them, every group's simplest trace replays to its signature, and
+#     them, every member's simplified trace has its group's shape, every group's simplest trace replays to its signature, and
 #     report.json carries the keys `themis report` reads (groups: id,
 #     signature, view, filesystems, shape, count, simplest, members;
 #     results[].group), with two workers.
@@ -75,6 +75,11 @@ for g in groups:
         bad.append("group %d: a member of another signature" % g["id"])
     if g["filesystems"] != r["filesystems"] or g["view"] != "disk":
         bad.append("group %d: filesystems %s view %s" % (g["id"], g["filesystems"], g["view"]))
+    for t in g["members"]:
+        m = t[:-len(".trace")] + ".min.trace"
+        ops = [l.split()[1] for l in open(m) if l.startswith("op ")]
+        if ",".join(ops) != g["shape"]:
+            bad.append("group %d: member %s of shape %s" % (g["id"], m, ",".join(ops)))
     if not g["simplest"].endswith(".min.trace"):
         bad.append("group %d: simplest %s" % (g["id"], g["simplest"]))
 shapes = [(g["signature"], g["shape"]) for g in groups]
