@@ -72,7 +72,7 @@ const char explore_help[] =
     "  --max-states N      stop after N states\n"
     "  --time-budget T     stop after T seconds (or 90s, 10m, 2h)\n"
     "  --stop-on-first     stop at the first discrepancy\n"
-    "  --minimize          simplify each trace (NAME.min.trace); groups use its shape\n"
+    "  --minimize          simplify each trace (NAME.min.trace; groups by it)\n"
     "  --out DIR           report.json (with coverage) and one trace per discrepancy\n"
     "                      (default: explore-out/); an earlier run's report and\n"
     "                      traces there are removed first (the run says so)\n"
