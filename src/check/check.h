@@ -28,6 +28,7 @@
 #include "ops.h"
 
 struct share;
+struct check_group;
 
 #define CHECK_MAX_FS	 4
 #define CHECK_MAX_DEPTH	 64
@@ -124,7 +125,18 @@ struct check_result {
 	/* The lenses' words merged over the run, to report with the set the
 	 * caller opens alike (lens_set_open with the run's names). */
 	uint64_t lens[LENS_WORDS_MAX];
+	/* --minimize's cost over the run: attempts (each a replay of a
+	 * candidate trace from the root) and their seconds. */
+	uint64_t min_attempts;
+	double min_seconds;
+	/* The run's discrepancies and findings grouped (group.h), as the
+	 * report lists them: the coordinator's, NULL elsewhere. Freed by
+	 * check_result_free. */
+	struct check_group *groups;
+	int ngroups, nrecords;
 };
+
+void check_result_free(struct check_result *res);
 
 /* Boot the machine to the agent's command loop with one disk per fs.
  * 0, or -1 with a reason in err. */

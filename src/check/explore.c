@@ -41,6 +41,7 @@
 #include "../util/json.h"
 #include "../util/clock.h"
 #include "check.h"
+#include "group.h"
 #include "minimize.h"
 #include "share.h"
 #include "trace.h"
@@ -196,11 +197,12 @@ static void write_traces(const struct check_config *cfg, const struct share_reco
 	free(ops);
 }
 
-/* Shrink the path in r to a shortest reproducer (r->min_ops); what was
- * done, for the progress display, into said. */
+/* Simplify the path in r to a simplest reproducer (r->min_ops); what was
+ * done, and what it cost, into said (a line of its own). */
 static void minimize_record(struct search *s, struct share_record *r, char *said, size_t cap)
 {
 	char err[512];
+	double t0 = host_seconds();
 	if (!s->mini) {
 		s->mini = calloc(1, sizeof(*s->mini));
 		if (!s->mini || check_boot(s->mini, &s->cfg->m, err, sizeof(err)) ||
@@ -213,16 +215,29 @@ static void minimize_record(struct search *s, struct share_record *r, char *said
 		}
 	}
 	char(*ops)[OP_TEXT_MAX] = malloc(sizeof(char[TRACE_MAX_OPS][OP_TEXT_MAX]));
-	if (!ops)
+	int n = ops ? split_path(r->ops, ops, TRACE_MAX_OPS) : 0, was = n;
+	int tries = n ? check_minimize(s->mini, s->cfg, ops, &n, r->sig) : 0;
+	if (!ops || tries < 0) {
+		fprintf(stderr, "themis: --minimize: out of memory\n");
+		free(ops);
 		return;
-	int n = split_path(r->ops, ops, TRACE_MAX_OPS);
-	int tries = n ? check_minimize(s->mini, &s->cfg->m, ops, &n, r->sig) : 0;
+	}
 	size_t len = 0;
 	for (int i = 0; i < n && len < sizeof(r->min_ops); i++)
 		len += (size_t)snprintf(r->min_ops + len, sizeof(r->min_ops) - len, "%s%s",
 					i ? "\n" : "", ops[i]);
-	snprintf(said, cap, "  minimized to %d operation%s in %d attempts\n", n, n == 1 ? "" : "s",
-		 tries);
+	double el = host_seconds() - t0;
+	s->delta.min_attempts += (uint64_t)tries;
+	s->delta.min_ms += (uint64_t)(el * 1000);
+	len = (size_t)snprintf(said, cap, "  simplified from %d to %d operation%s (", was, n,
+			       n == 1 ? "" : "s");
+	for (int i = 0; i < n && len < cap; i++) {
+		int k = op_kind_of_text(ops[i]);
+		len += (size_t)snprintf(said + len, cap - len, "%s%s", i ? ", " : "",
+					op_name((enum op_kind)k));
+	}
+	if (len < cap)
+		snprintf(said + len, cap - len, ") in %d attempts, %.1f s\n", tries, el);
 	free(ops);
 }
 
@@ -262,8 +277,8 @@ static void record(struct search *s, const char *op, const char *sig, const char
 	bool said = !s->cfg->stop_on_first;
 	if (said)
 		say_record(s, n, op, detail, finding);
-	char mini[96] = "";
-	if (s->cfg->minimize && n > 1)
+	char mini[512] = "";
+	if (s->cfg->minimize && n > 0)
 		minimize_record(s, r, mini, sizeof(mini));
 	int num = s->share->ops->record(s->share, r);
 	if (s->cfg->stop_on_first && num > 1) {
@@ -275,8 +290,7 @@ static void record(struct search *s, const char *op, const char *sig, const char
 	}
 	if (!said)
 		say_record(s, n, op, detail, finding);
-	if (s->show_progress)
-		fputs(mini, stderr);
+	fputs(mini, stderr);
 	if (num > 0 && s->cfg->out_dir)
 		write_traces(s->cfg, r, (unsigned)num);
 	if (s->cfg->stop_on_first)
@@ -794,8 +808,56 @@ static void json_by_depth(FILE *f, const struct share_totals *t, int depth)
 	fprintf(f, "\n  ],\n");
 }
 
+/* Group the records (group.h) into res, each record's group index into
+ * of[i], and name each group's simplest trace. 0, or -1 out of memory. */
+static int group_run(const struct check_config *cfg, const struct share_record *recs, int n,
+		     int *of, struct check_result *res)
+{
+	res->groups = calloc((size_t)(n ? n : 1), sizeof(*res->groups));
+	if (!res->groups)
+		return -1;
+	res->nrecords = n;
+	res->ngroups = group_records(recs, n, res->groups, of);
+	for (int g = 0; g < res->ngroups; g++) {
+		const struct share_record *r = &recs[res->groups[g].simplest];
+		trace_name(cfg, r, (unsigned)res->groups[g].simplest + 1, r->min_ops[0] != 0,
+			   res->groups[g].simplest_trace, sizeof(res->groups[g].simplest_trace));
+	}
+	return 0;
+}
+
+/* report.json's "groups": each group once, with its members' traces. */
+static void write_groups(FILE *f, const struct check_config *cfg, const struct share_record *recs,
+			 int n, const int *of, const struct check_result *res)
+{
+	fprintf(f, "  \"groups\": [");
+	for (int g = 0; g < res->ngroups; g++) {
+		const struct check_group *gr = &res->groups[g];
+		fprintf(f, "%s\n    {\"id\": %d, \"signature\": ", g ? "," : "", gr->id);
+		json_string(f, gr->sig);
+		fprintf(f, ", \"view\": \"%s\", \"filesystems\": [", group_view(gr->sig));
+		for (int i = 0; i < cfg->m.nfs; i++)
+			fprintf(f, "%s\"%s\"", i ? ", " : "", cfg->m.fs[i]);
+		fprintf(f, "], \"shape\": ");
+		json_string(f, gr->shape);
+		fprintf(f, ", \"count\": %d, \"simplest\": ", gr->count);
+		json_string(f, gr->simplest_trace);
+		fprintf(f, ", \"members\": [");
+		for (int i = 0, k = 0; i < n; i++) {
+			char trace[1100];
+			if (of[i] != g)
+				continue;
+			trace_name(cfg, &recs[i], (unsigned)i + 1, false, trace, sizeof(trace));
+			fprintf(f, "%s", k++ ? ", " : "");
+			json_string(f, trace);
+		}
+		fprintf(f, "]}");
+	}
+	fprintf(f, "%s],\n", res->ngroups ? "\n  " : "");
+}
+
 static int write_report(const struct check_config *cfg, const struct lens_set *ls, struct share *sh,
-			const struct check_result *r, const struct share_totals *t, char *err,
+			struct check_result *r, const struct share_totals *t, char *err,
 			size_t errlen)
 {
 	char path[1024];
@@ -806,9 +868,11 @@ static int write_report(const struct check_config *cfg, const struct lens_set *l
 	snprintf(path, sizeof(path), "%s/report.json", cfg->out_dir);
 	FILE *f = fopen(path, "w");
 	struct share_record *recs = malloc(sizeof(*recs) * SHARE_RECORDS_MAX);
-	if (!f || !recs) {
+	int *of = malloc(sizeof(*of) * SHARE_RECORDS_MAX);
+	if (!f || !recs || !of) {
 		snprintf(err, errlen, "--out %s: cannot write: %s", path, strerror(errno));
 		free(recs);
+		free(of);
 		if (f)
 			fclose(f);
 		return -1;
@@ -816,6 +880,14 @@ static int write_report(const struct check_config *cfg, const struct lens_set *l
 	int n = sh->ops->records(sh, recs, SHARE_RECORDS_MAX);
 	if (cfg->stop_on_first && n > 1)
 		n = 1; /* see record(): later ones lost the race to the stop */
+	if (n < 0 || group_run(cfg, recs, n > 0 ? n : 0, of, r)) {
+		snprintf(err, errlen, "%s: cannot group the records: %s", path,
+			 n < 0 ? sh->err : "out of memory");
+		free(recs);
+		free(of);
+		fclose(f);
+		return -1;
+	}
 	fprintf(f, "{\n  \"results\": [");
 	for (int i = 0; i < n; i++) {
 		char trace[1100];
@@ -831,11 +903,14 @@ static int write_report(const struct check_config *cfg, const struct lens_set *l
 		json_string(f, recs[i].ops);
 		fprintf(f, ", \"trace\": ");
 		json_string(f, trace);
-		fprintf(f, "}");
+		fprintf(f, ", \"group\": %d}", r->groups[of[i]].id);
 	}
+	fprintf(f, "\n  ],\n");
+	write_groups(f, cfg, recs, n, of, r);
 	free(recs);
+	free(of);
 	const struct check_machine *m = &cfg->m;
-	fprintf(f, "\n  ],\n  \"filesystems\": [");
+	fprintf(f, "  \"filesystems\": [");
 	for (int i = 0; i < m->nfs; i++)
 		fprintf(f, "%s\"%s\"", i ? ", " : "", m->fs[i]);
 	fprintf(f,
@@ -878,6 +953,8 @@ static void result_from(struct check_result *res, const struct share_totals *t)
 	res->discrepancies = (unsigned)t->discrepancies;
 	res->findings = (unsigned)t->findings;
 	res->deepest = (int)t->deepest;
+	res->min_attempts = t->min_attempts;
+	res->min_seconds = (double)t->min_ms / 1000;
 	memcpy(res->lens, t->lens, sizeof(res->lens));
 	if (t->full && !res->note[0])
 		snprintf(res->note, sizeof(res->note),
@@ -1014,6 +1091,13 @@ static int clear_out_dir(const char *dir, char *err, size_t errlen)
 	return rc ? rc : n;
 }
 
+void check_result_free(struct check_result *res)
+{
+	free(res->groups);
+	res->groups = NULL;
+	res->ngroups = res->nrecords = 0;
+}
+
 int check_explore(const struct check_config *cfg, struct check_result *res, char *err,
 		  size_t errlen)
 {
@@ -1033,6 +1117,8 @@ int check_explore(const struct check_config *cfg, struct check_result *res, char
 	struct share *sh = open_share(cfg, true, err, errlen);
 	int rc = sh ? explore_run(cfg, sh, res, true, err, errlen) : -1;
 	res->cleared = (unsigned)cleared;
+	if (rc)
+		check_result_free(res);
 	if (rc && created)
 		rmdir(cfg->out_dir); /* a run that never started leaves no empty folder */
 	if (sh)

@@ -1,5 +1,6 @@
-/* minimize.h - the reproducer shrinker: a trace cut to the shortest
- * sequence of operations that shows the same discrepancy. */
+/* minimize.h - the reproducer simplifier: a trace cut to the fewest
+ * operations, each of the simplest kind and arguments, that still shows
+ * the same discrepancy. */
 #ifndef THEMIS_MINIMIZE_H
 #define THEMIS_MINIMIZE_H
 
@@ -7,9 +8,11 @@
 #include "trace.h"
 
 /* `root` is a booted machine at the agent's command loop with one fork
- * level open at the root state. Shrinks ops[0..*nops) in place; returns the
- * number of attempts made. */
-int check_minimize(struct virt *root, const struct check_machine *m, char ops[][OP_TEXT_MAX],
+ * level open at the root state; cfg the run's (its machine, its operations
+ * and pools: a simpler kind or value is one the run could have tried).
+ * Simplifies ops[0..*nops) in place; returns the number of attempts made,
+ * or -1 out of memory (ops unchanged). */
+int check_minimize(struct virt *root, const struct check_config *cfg, char ops[][OP_TEXT_MAX],
 		   int *nops, const char *sig);
 
 #endif

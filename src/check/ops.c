@@ -31,6 +31,7 @@ static const char *const xattr_names[] = {"user.a", "user.b"};
  * beyond differ by design (ext4 about a block: 1 KiB on the small test
  * images, xfs 64 KiB). */
 static const unsigned xattr_sizes[] = {0, 1, 16, 255};
+static const char *const fallocate_modes[] = {"0", "keep_size"};
 
 /* The instants of INSTANT_TABLE (op_table.h) and their flags. */
 static const struct {
@@ -351,7 +352,7 @@ static void format_op(uint64_t *rng, const struct op_pools *p, const struct op_v
 	case OP_FSYNC: snprintf(t, n, "op fsync %s", any_path(rng, p, v)); break;
 	case OP_FALLOCATE:
 		snprintf(t, n, "op fallocate %s %s %lu %lu", FILE_E(1),
-			 op_rng_next(rng) % 2 ? "0" : "keep_size", size_of(rng, p, 16),
+			 fallocate_modes[op_rng_next(rng) % 2 ? 0 : 1], size_of(rng, p, 16),
 			 size_of(rng, p, 16));
 		break;
 	case OP_STAT: snprintf(t, n, "op stat %s", any_path(rng, p, v)); break;
@@ -564,4 +565,101 @@ int op_enumerate(uint32_t mask, const struct op_pools *p, const struct op_view *
 				out[n++] = all[start[k] + r];
 	free(all);
 	return n;
+}
+
+/* ---- simplicity: the minimizer's order over argument values ---- */
+
+/* The values of one argument letter, simplest first. */
+struct bin {
+	const char *words[2 * OP_POOL_MAX + 8];
+	int nwords;
+	unsigned long long nums[2 * OP_POOL_MAX];
+	int nnums;
+};
+
+static void bin_word(struct bin *b, const char *w)
+{
+	for (int i = 0; i < b->nwords; i++)
+		if (!strcmp(b->words[i], w))
+			return; /* a pool repeats a value to weight it */
+	if (b->nwords < (int)(sizeof(b->words) / sizeof(b->words[0])))
+		b->words[b->nwords++] = w;
+}
+
+static void bin_num(struct bin *b, unsigned long long v)
+{
+	int i = 0;
+	while (i < b->nnums && b->nums[i] < v)
+		i++;
+	if ((i < b->nnums && b->nums[i] == v) || b->nnums == 2 * OP_POOL_MAX)
+		return;
+	memmove(&b->nums[i + 1], &b->nums[i], sizeof(b->nums[0]) * (size_t)(b->nnums - i));
+	b->nums[i] = v;
+	b->nnums++;
+}
+
+#define BIN_WORDS(b, arr)                                                                          \
+	for (size_t i_ = 0; i_ < sizeof(arr) / sizeof(arr[0]); i_++)                               \
+	bin_word(b, arr[i_])
+
+/* The bin a letter's values come from (op_table.h's letters): the pools
+ * the generator and the enumeration draw from, so nothing here is a list
+ * of its own. An instant (E) gets none: which instant is the test. */
+static void bin_of(char letter, const struct op_pools *p, struct bin *b)
+{
+	memset(b, 0, sizeof(*b));
+	switch (letter) {
+	case 'P':
+	case 'T':
+		for (int i = 0; i < p->nfiles; i++)
+			bin_word(b, p->files[i]);
+		for (int i = 0; i < p->ndirs; i++)
+			bin_word(b, p->dirs[i]);
+		break;
+	case 'N':
+		for (int i = 0; i < p->nsizes; i++)
+			bin_num(b, p->sizes[i]);
+		for (int i = 0; !p->nsizes && i < NBINS; i++)
+			bin_num(b, offset_bins[i]), bin_num(b, size_bins[i]);
+		break;
+	case 'S': bin_num(b, 1); break; /* the enumeration's seed */
+	case 'M': BIN_WORDS(b, modes); break;
+	case 'C': BIN_WORDS(b, create_flags); break;
+	case 'W': BIN_WORDS(b, write_flags); break;
+	case 'I': BIN_WORDS(b, owners); break;
+	case 'X': BIN_WORDS(b, xattr_names); break;
+	case 'F': BIN_WORDS(b, fallocate_modes); break;
+	default: break;
+	}
+}
+
+int op_value_rank(char letter, const struct op_pools *p, const char *value)
+{
+	struct bin b;
+	bin_of(letter, p, &b);
+	if (b.nnums) {
+		char *end;
+		unsigned long long v = strtoull(value, &end, 10);
+		int r = 0;
+		while (r < b.nnums && b.nums[r] < v)
+			r++;
+		return *end ? b.nnums : r;
+	}
+	for (int i = 0; i < b.nwords; i++)
+		if (!strcmp(b.words[i], value))
+			return i;
+	return b.nwords;
+}
+
+int op_value_at(char letter, const struct op_pools *p, int rank, char *out, size_t cap)
+{
+	struct bin b;
+	bin_of(letter, p, &b);
+	if (rank < 0 || rank >= (b.nnums ? b.nnums : b.nwords))
+		return -1;
+	if (b.nnums)
+		snprintf(out, cap, "%llu", b.nums[rank]);
+	else
+		snprintf(out, cap, "%s", b.words[rank]);
+	return 0;
 }

@@ -114,6 +114,21 @@ void op_generate(uint64_t *rng, uint32_t mask, const struct op_pools *p, const s
 int op_enumerate(uint32_t mask, const struct op_pools *p, const struct op_view *view,
 		 struct op *out, int max);
 
+/* Simplicity, the minimizer's order (minimize.c), defined here once: of
+ * two kinds of operation the one earlier in op_table.h is the simpler; of
+ * an argument's values, the one earlier in the bin its letter draws from
+ * (the pools above, the generator's lists): paths in the pools' order
+ * (files, then directories), numbers (N, S) the smaller, modes, owners,
+ * flags and xattr names in the generator's order, whose first is the
+ * default. An instant (E) has no simpler value: which instant is the test.
+ *
+ * The rank of `value` among its letter's values (0: the simplest). A value
+ * outside the bin ranks after every value of it (a number, after every
+ * smaller one). */
+int op_value_rank(char letter, const struct op_pools *p, const char *value);
+/* The value of rank `rank` of a letter's bin into out: 0, or -1 past its end. */
+int op_value_at(char letter, const struct op_pools *p, int rank, char *out, size_t cap);
+
 /* splitmix64: the checker's only source of randomness (seeded). */
 uint64_t op_rng_next(uint64_t *state);
 

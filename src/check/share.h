@@ -40,7 +40,9 @@
 	X(discrepancies, 's', "discrepancies", "discrepancies")                                    \
 	X(findings, 's', "findings", "findings")                                                   \
 	X(deepest, 'm', "deepest", "deepest")                                                      \
-	X(full, 'm', "visited_set_full", "visited set full")
+	X(full, 'm', "visited_set_full", "visited set full")                                       \
+	X(min_attempts, 's', "minimize_attempts", "minimize attempts")                             \
+	X(min_ms, 's', "minimize_ms", "ms minimizing")
 
 enum {
 #define SHARE_TOTAL_ENUM(name, kind, json, text) SHARE_TOTAL_##name,

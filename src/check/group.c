@@ -1,0 +1,93 @@
+/* group.c - see group.h. A group's key is the signature, the view it
+ * implies and the shape (the operation names in order); the filesystems
+ * are the run's, alike for every record. Quadratic in the groups, which
+ * are few (a run keeps at most SHARE_RECORDS_MAX records). */
+#include <string.h>
+
+#include "group.h"
+
+const char *group_view(const char *sig)
+{
+	static const struct {
+		const char *prefix, *view;
+	} views[] = {{"state:", "live"},
+		     {"result", "live"},
+		     {"disk:", "disk"},
+		     {"durability:", "durability"},
+		     {"finding", "guest"}};
+	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++)
+		if (!strncmp(sig, views[i].prefix, strlen(views[i].prefix)))
+			return views[i].view;
+	return "live";
+}
+
+const char *group_ops(const struct share_record *r)
+{
+	return r->min_ops[0] ? r->min_ops : r->ops;
+}
+
+/* "op create f0 0644 -\nop link f0 f1" -> "create,link"; how many ops. */
+static int shape_of(const char *ops, char *out, size_t cap)
+{
+	size_t len = 0;
+	int n = 0;
+	out[0] = 0;
+	for (const char *p = ops; *p;) {
+		size_t line = strcspn(p, "\n");
+		const char *name = p + (strncmp(p, "op ", 3) ? 0 : 3);
+		size_t word = strcspn(name, " \n");
+		if (len < cap)
+			len += (size_t)snprintf(out + len, cap - len, "%s%.*s", n ? "," : "",
+						(int)word, name);
+		n++;
+		p += line + (p[line] == '\n');
+	}
+	return n;
+}
+
+int group_records(const struct share_record *r, int n, struct check_group *g, int *of)
+{
+	int ng = 0;
+	char shape[GROUP_SHAPE_MAX];
+	for (int i = 0; i < n; i++) {
+		const char *sig = r[i].finding ? "finding" : r[i].sig;
+		int nops = shape_of(group_ops(&r[i]), shape, sizeof(shape));
+		int k = 0;
+		while (k < ng && (strcmp(g[k].sig, sig) || strcmp(g[k].shape, shape)))
+			k++;
+		if (k == ng) {
+			memset(&g[k], 0, sizeof(g[k]));
+			g[k].id = ++ng;
+			snprintf(g[k].sig, sizeof(g[k].sig), "%s", sig);
+			snprintf(g[k].shape, sizeof(g[k].shape), "%s", shape);
+			g[k].simplest = i;
+			g[k].nops = nops;
+		} else if (nops < g[k].nops) { /* ties: the first found stays */
+			g[k].simplest = i;
+			g[k].nops = nops;
+		}
+		g[k].count++;
+		of[i] = k;
+	}
+	return ng;
+}
+
+void group_print(FILE *f, const struct check_group *g, int ngroups, int nrecords,
+		 const char *const *fs, int nfs, bool minimized)
+{
+	if (!nrecords)
+		return;
+	fprintf(f,
+		"groups: %d among %d discrepancies and findings, by signature, view and the "
+		"shape of %s:\n",
+		ngroups, nrecords,
+		minimized ? "the simplified trace"
+			  : "the trace as found (without --minimize: not simplified first)");
+	for (int i = 0; i < ngroups; i++) {
+		fprintf(f, "  group %d: %s (%s view", g[i].id, g[i].sig, group_view(g[i].sig));
+		for (int j = 0; j < nfs; j++)
+			fprintf(f, "%s%s", j ? " vs " : ", ", fs[j]);
+		fprintf(f, ") after %s: %d, simplest %s\n",
+			g[i].shape[0] ? g[i].shape : "(the root)", g[i].count, g[i].simplest_trace);
+	}
+}
