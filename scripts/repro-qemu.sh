@@ -85,6 +85,8 @@ export PATH=/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/shm
+mount -t tmpfs tmpfs /dev/shm # faketime's semaphores
 echo "repro-qemu: running repro.sh on $(cat /proc/sys/kernel/osrelease)"
 REPRO_BIN=/repro/repro sh /repro/repro.sh /tmp/w
 echo "repro-exit $?"

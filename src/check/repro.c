@@ -81,13 +81,22 @@ static int refuse(const char *path, const struct trace *t, char *err, size_t err
 				 path, i + 1, t->ops[i] + 3);
 			return -1;
 		}
-	for (int i = 0; i < t->m.nfs; i++)
+	for (int i = 0; i < t->m.nfs; i++) {
 		if (find_mkfs(t->m.fs[i]) < 0) {
 			snprintf(err, errlen,
 				 "%s: filesystem %s has no mkfs command (mkfs_table.h)", path,
 				 t->m.fs[i]);
 			return -1;
 		}
+		for (int j = 0; j < i; j++)
+			if (!strcmp(t->m.fs[i], t->m.fs[j])) {
+				snprintf(err, errlen,
+					 "%s: %s is compared with itself: a reproducer tells the "
+					 "filesystems apart by name",
+					 path, t->m.fs[i]);
+				return -1;
+			}
+	}
 	return 0;
 }
 

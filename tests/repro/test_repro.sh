@@ -11,7 +11,9 @@
 #     on-disk view on bzImage-ext4-tail, NOT REPRODUCED on the stock kernel;
 #   - repro.c compiles with -Wall -Wextra -Werror, and names each operation;
 #   - refused with exit 2 and one line naming the trace: a missing or
-#     malformed trace, a finding, a time discrepancy, settime; --help 0.
+#     malformed trace, a finding, a time discrepancy, settime, a
+#     filesystem compared with itself, a folder that cannot be made;
+#     --help 0.
 #   tests/repro/test_repro.sh [BUILD_DIR]
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -87,6 +89,8 @@ sed 's/^discrepancy state:nlink/discrepancy state:mtime/' "$t" >"$work/time.trac
 expect 2 "time.trace: a time discrepancy" -- "$themis" repro "$work/time.trace"
 sed 's/^op link f0 f1$/op settime @2147483648/' "$t" >"$work/settime.trace"
 expect 2 "settime.trace: operation 2 'settime @2147483648'" -- "$themis" repro "$work/settime.trace"
+sed 's/^fs ext4 ext2$/fs ext4 ext4/' "$t" >"$work/twice.trace"
+expect 2 "twice.trace: ext4 is compared with itself" -- "$themis" repro "$work/twice.trace"
 expect 2 "cannot make the folder" -- "$themis" repro "$t" --out "$work/missing/deeper"
 
 finish "repro"
