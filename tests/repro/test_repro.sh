@@ -8,7 +8,9 @@
 #     (exit 1), and on the stock x86 kernel NOT REPRODUCED (exit 0);
 #   - likewise for the truncate-tail bug (a content difference only on
 #     disk, after sync and drop_caches): REPRODUCED naming content in the
-#     on-disk view on bzImage-ext4-tail, NOT REPRODUCED on the stock kernel;
+#     on-disk view on bzImage-ext4-tail, with the stale bytes' row, NOT
+#     REPRODUCED on the stock kernel; and through a remount, as a
+#     durability finding: ext4's disk differs from its own cache;
 #   - repro.c compiles with -Wall -Wextra -Werror, and names each operation;
 #   - refused with exit 2 and one line naming the trace: a missing or
 #     malformed trace, a finding, a time discrepancy, settime, a
@@ -75,6 +77,14 @@ if record ext4-tail Image-ext4-tail --ops create,write,fsync,truncate --paths f0
 	grep -q "^differs  disk  f0 @00000000:  bytes=[0-9a-f]* on ext4, nothing on ext2" \
 		"$work/ext4-tail.planted" ||
 		fail "ext4-tail: no bytes row of f0 in the comparison"
+	# The same trace seen through a remount, as a durability finding:
+	# ext4's disk against its own cache.
+	sed -e 's/^durability drop-caches$/durability remount/' \
+		-e 's/^discrepancy disk:content .*/discrepancy durability:content f0 differs/' \
+		"$work/ext4-tail.trace" >"$work/own.trace"
+	expect 0 "reproducer written" -- "$themis" repro "$work/own.trace" --out "$work/own"
+	expect 1 "REPRODUCED: ext4's disk differs from ext4's cache in content at f0" -- \
+		"$top/scripts/repro-qemu.sh" "$x86/bzImage-ext4-tail" "$work/own"
 fi
 
 # Bad input and what a reproducer cannot do: exit 2, one line naming it.
