@@ -52,6 +52,19 @@ static bool time_field(const char *sig)
 	return f && (!strcmp(f, ":atime") || !strcmp(f, ":mtime") || !strcmp(f, ":ctime"));
 }
 
+/* Whether the fixed program runs the operation of text "NAME ARGS...":
+ * its body is the one list of what it runs (each as `"NAME")` in a
+ * strcmp), so a new operation of op_table.h is refused here until the
+ * program learns it, never skipped. */
+static bool program_runs(const char *op)
+{
+	char needle[40];
+	int n = snprintf(needle, sizeof(needle), "\"%.*s\")", (int)strcspn(op, " "), op);
+	return n > 0 && (size_t)n < sizeof(needle) &&
+	       memmem(repro_prog_start, (size_t)(repro_prog_end - repro_prog_start), needle,
+		      (size_t)n) != NULL;
+}
+
 /* 0 when a plain program can reproduce the trace; -1 with err saying why not. */
 static int refuse(const char *path, const struct trace *t, char *err, size_t errlen)
 {
@@ -79,6 +92,14 @@ static int refuse(const char *path, const struct trace *t, char *err, size_t err
 				 "%s: operation %d '%s': settime sets the machine's wall clock, "
 				 "which a reproducer must not do on someone's machine",
 				 path, i + 1, t->ops[i] + 3);
+			return -1;
+		}
+	for (int i = 0; i < t->nops; i++)
+		if (!program_runs(t->ops[i] + 3)) {
+			snprintf(
+			    err, errlen,
+			    "%s: operation %d '%s': the reproducer has no plain syscall for it",
+			    path, i + 1, t->ops[i] + 3);
 			return -1;
 		}
 	for (int i = 0; i < t->m.nfs; i++) {
