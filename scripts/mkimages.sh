@@ -33,6 +33,7 @@ ft() { faketime -f "$base_time" "$@"; }
 
 mkfs_one() { # mkfs_one FS FILE: the table's command, IMG being FILE
 	cmd=$(entry "$1" | cut -d' ' -f2-)
+	# shellcheck disable=SC2034 # used by the eval below
 	file=$2
 	case $cmd in
 	*" IMG") eval "ft ${cmd% IMG} \"\$file\"" >/dev/null ;;

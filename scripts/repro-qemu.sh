@@ -97,7 +97,7 @@ trap 'rm -rf "$root" "$root.cpio.gz" "$root.log"' EXIT
 
 # init ends by exiting: the kernel panics, panic=-1 reboots at once and
 # -no-reboot makes that QEMU's exit.
-timeout "$timeout" qemu-system-x86_64 -nographic -no-reboot -m 512 -kernel "$kernel" \
+timeout "$timeout" qemu-system-x86_64 -nographic -no-reboot -nic none -m 512 -kernel "$kernel" \
 	-initrd "$root.cpio.gz" -append "console=ttyS0 panic=-1 quiet" </dev/null |
 	tr -d '\r' | tee "$root.log"
 rc=$(sed -n 's/^repro-exit \([0-9]*\)$/\1/p' "$root.log" | tail -n 1)
