@@ -26,15 +26,22 @@ VERSION_FLAG   := -DTHEMIS_VERSION='"$(THEMIS_VERSION)"'
 ISA_SRCS := $(wildcard tests/isa/*.S)
 ISA_ELFS := $(ISA_SRCS:tests/isa/%.S=build/isa/%.elf)
 
-.PHONY: FORCE all guest test test-unit test-isa test-diff test-fuzz fuzz test-cli test-boot test-fork test-check test-lens bench format clean
+.PHONY: FORCE all guest test test-unit test-isa test-diff test-fuzz fuzz test-cli test-boot test-fork test-check test-lens test-repro bench format clean
 
 all: build/themis build/asan/themis $(ISA_ELFS) guest
 
-# The guest side: kernel, agent + initramfs, base disk images. Each script
+# The planted bugs tests/repro/test_repro.sh proves its reproducers on:
+# only these get x86_64 kernels (each is a copy of the 1.5 GB tree).
+X86_BUGS := ext4-link3 ext4-tail
+
+# The guest side: kernels (riscv64 for the machine; x86_64 for the
+# reproducers under QEMU), agent + initramfs, base disk images. Each script
 # is incremental and returns at once when its output is up to date.
 guest:
 	scripts/build-kernel.sh build
 	for bug in guest/bugs/*/; do scripts/build-kernel.sh --patch $$bug build || exit 1; done
+	scripts/build-kernel.sh --arch x86_64 build
+	for bug in $(X86_BUGS); do scripts/build-kernel.sh --arch x86_64 --patch guest/bugs/$$bug build || exit 1; done
 	scripts/build-initramfs.sh build
 	scripts/mkimages.sh build
 
@@ -45,6 +52,9 @@ build/obj/%.o: src/%.c $(HDRS)
 build/asan/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -c $< -o $@
+
+# The reproducer's fixed parts are built into repro.o (.incbin).
+build/obj/check/repro.o build/asan/obj/check/repro.o: src/check/repro_prog.inc src/check/repro_sh.inc
 
 build/version: FORCE
 	@mkdir -p $(dir $@)
@@ -135,12 +145,16 @@ test-check: build/themis build/test_crash guest
 test-lens: build/themis build/asan/themis guest
 	@for t in tests/lens/test_*.sh; do [ -e "$$t" ] || continue; echo "== $$t"; $$t build || exit 1; done
 
+# The reproducers, under qemu-system-x86_64 on the x86_64 kernels.
+test-repro: build/themis guest
+	tests/repro/test_repro.sh build
+
 test-boot: build/themis guest
 	tests/boot/test_boot.sh build
 	tests/boot/test_snapshot.sh build
 	tests/boot/qemu_compare.sh build
 
-test: test-unit test-cli test-isa test-fuzz test-diff test-boot test-fork test-check test-lens
+test: test-unit test-cli test-isa test-fuzz test-diff test-boot test-fork test-check test-lens test-repro
 	@echo "make test: all passed"
 
 build/bench_fork: bench/fork/bench_fork.c $(OBJS) $(HDRS)

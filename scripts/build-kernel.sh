@@ -1,11 +1,15 @@
 #!/bin/sh
-# Build the Themis guest kernel: Debian's linux-source-6.1, configured as
-# `tinyconfig` + guest/kernel/themis.config, for riscv64.
+# Build a Themis kernel from Debian's linux-source-6.1, configured as
+# `tinyconfig` + guest/kernel/common.config + guest/kernel/ARCH.config:
+# riscv64 (the Themis guest, the default) or x86_64 (the kernel the
+# reproducers are proven on under qemu-system-x86_64).
 #
-#   scripts/build-kernel.sh [BUILD_DIR]
-#       -> BUILD_DIR/guest/Image          (tree: BUILD_DIR/linux-6.1)
-#   scripts/build-kernel.sh --patch DIR [BUILD_DIR]
-#       -> BUILD_DIR/guest/Image-NAME     (tree: BUILD_DIR/linux-6.1-NAME)
+#   scripts/build-kernel.sh [--arch ARCH] [BUILD_DIR]
+#       riscv64 -> BUILD_DIR/guest/Image          (tree: BUILD_DIR/linux-6.1)
+#       x86_64  -> BUILD_DIR/guest-x86/bzImage    (tree: BUILD_DIR/linux-6.1-x86)
+#   scripts/build-kernel.sh [--arch ARCH] --patch DIR [BUILD_DIR]
+#       riscv64 -> BUILD_DIR/guest/Image-NAME     (tree: BUILD_DIR/linux-6.1-NAME)
+#       x86_64  -> BUILD_DIR/guest-x86/bzImage-NAME (tree: BUILD_DIR/linux-6.1-x86-NAME)
 #
 # BUILD_DIR defaults to build/ under the repository. NAME is the last
 # component of DIR; DIR/*.patch are applied in name order with `patch -p1`
@@ -13,42 +17,58 @@
 # copy of the built plain tree, so a patched kernel costs an incremental
 # build only.
 #
-# Cached: the output carries a stamp made of the fragment, the kernel
-# source version, the cross compiler version and (for --patch) the patches.
+# Cached: the output carries a stamp made of the fragments, the kernel
+# source version, the compiler version and (for --patch) the patches.
 # A rerun with nothing changed prints "kernel up to date" and does nothing;
 # any change reconfigures and rebuilds. After configuring, every line of the
-# fragment is checked against .config and the build fails listing the
-# options that did not stick. Build logs: BUILD_DIR/guest/kernel-build*.log.
+# fragments is checked against .config and the build fails listing the
+# options that did not stick. Build logs: the output folder's
+# kernel-build*.log.
 #
 # Installs the Debian packages it needs when missing (as root, or via sudo).
 set -eu
 
 usage() {
-	echo "usage: $0 [--patch DIR] [BUILD_DIR]" >&2
+	echo "usage: $0 [--arch riscv64|x86_64] [--patch DIR] [BUILD_DIR]" >&2
 	exit 2
 }
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-FRAGMENT=$REPO/guest/kernel/themis.config
 TARBALL=/usr/src/linux-source-6.1.tar.xz
 SRCPKG=linux-source-6.1
-CROSS=riscv64-linux-gnu-
 
+ARCH=riscv64
 PATCHDIR=""
 BUILD_DIR=""
 while [ $# -gt 0 ]; do
 	case $1 in
+	--arch) [ $# -ge 2 ] || usage; ARCH=$2; shift 2 ;;
+	--arch=*) ARCH=${1#--arch=}; shift ;;
 	--patch) [ $# -ge 2 ] || usage; PATCHDIR=$2; shift 2 ;;
 	--patch=*) PATCHDIR=${1#--patch=}; shift ;;
-	-h | --help) usage ;;
+	-h | --help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) usage ;;
 	*) [ -z "$BUILD_DIR" ] || usage; BUILD_DIR=$1; shift ;;
 	esac
 done
 [ -n "$BUILD_DIR" ] || BUILD_DIR=$REPO/build
-mkdir -p "$BUILD_DIR/guest"
+
+# Per architecture: make's ARCH, the compiler prefix and its packages, the
+# output folder, tree suffix, image made and its name when copied out.
+case $ARCH in
+riscv64)
+	KARCH=riscv CROSS=riscv64-linux-gnu- CCPKG=gcc-riscv64-linux-gnu
+	OUTDIR=guest TSUFFIX="" TARGET=Image BOOTIMG=arch/riscv/boot/Image OUTNAME=Image ;;
+x86_64) # objtool, which x86 builds always run, needs libelf
+	KARCH=x86_64 CROSS="" CCPKG="gcc libelf-dev"
+	OUTDIR=guest-x86 TSUFFIX=-x86 TARGET=bzImage BOOTIMG=arch/x86/boot/bzImage OUTNAME=bzImage ;;
+*)
+	echo "build-kernel: --arch $ARCH: unknown architecture (known: riscv64 x86_64)" >&2
+	exit 2 ;;
+esac
+mkdir -p "$BUILD_DIR/$OUTDIR"
 BUILD_DIR=$(cd "$BUILD_DIR" && pwd)
-GUEST=$BUILD_DIR/guest
+GUEST=$BUILD_DIR/$OUTDIR
 
 die() {
 	echo "build-kernel: $*" >&2
@@ -56,7 +76,12 @@ die() {
 }
 say() { echo "build-kernel: $*"; }
 
-[ -f "$FRAGMENT" ] || die "missing config fragment $FRAGMENT"
+# The fragment applied: the shared part, then the architecture's.
+for f in common "$ARCH"; do
+	[ -f "$REPO/guest/kernel/$f.config" ] || die "missing config fragment $REPO/guest/kernel/$f.config"
+done
+FRAGMENT=$GUEST/.fragment-$ARCH.config
+cat "$REPO/guest/kernel/common.config" "$REPO/guest/kernel/$ARCH.config" >"$FRAGMENT"
 
 NAME=""
 if [ -n "$PATCHDIR" ]; then
@@ -87,7 +112,7 @@ ensure_packages() {
 	# shellcheck disable=SC2086
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
 }
-PKGS="$SRCPKG gcc-riscv64-linux-gnu gcc libc6-dev bc flex bison make xz-utils"
+PKGS="$SRCPKG $CCPKG gcc libc6-dev bc flex bison make xz-utils"
 [ -z "$NAME" ] || PKGS="$PKGS patch"
 # shellcheck disable=SC2086
 ensure_packages $PKGS
@@ -112,7 +137,7 @@ export KBUILD_BUILD_TIMESTAMP="1970-01-01 00:00:00 UTC" KBUILD_BUILD_VERSION=1
 kmake() { # kmake TREE ARGS...
 	t=$1
 	shift
-	make -C "$t" ARCH=riscv CROSS_COMPILE="$CROSS" "$@"
+	make -C "$t" ARCH="$KARCH" CROSS_COMPILE="$CROSS" "$@"
 }
 
 # --- (b) pristine source tree, extracted once per source version --------
@@ -207,12 +232,12 @@ configure() { # configure TREE LOG
 # --- (d) build, (e) copy out, (f) stamp ---------------------------------
 build() { # build TREE OUT STAMP LOG
 	start=$(date +%s)
-	say "building $1/arch/riscv/boot/Image (log: $4)"
-	kmake "$1" -j"$(nproc)" Image >>"$4" 2>&1 || {
+	say "building $1/$BOOTIMG (log: $4)"
+	kmake "$1" -j"$(nproc)" "$TARGET" >>"$4" 2>&1 || {
 		tail -n 40 "$4" >&2
 		die "kernel build failed (log: $4)"
 	}
-	cp "$1/arch/riscv/boot/Image" "$2.tmp"
+	cp "$1/$BOOTIMG" "$2.tmp"
 	mv "$2.tmp" "$2"
 	printf '%s\n' "$3" >"$1/.themis-stamp"
 	printf '%s\n' "$3" >"$2.stamp"
@@ -225,8 +250,8 @@ stamp_ok() { # stamp_ok FILE STAMP
 
 # The plain kernel. With --patch it is the base of the patched tree, so the
 # tree itself must be built too, not only the copied-out Image.
-TREE=$BUILD_DIR/linux-6.1
-OUT=$GUEST/Image
+TREE=$BUILD_DIR/linux-6.1$TSUFFIX
+OUT=$GUEST/$OUTNAME
 if stamp_ok "$OUT.stamp" "$BASE_STAMP" && [ -f "$OUT" ] &&
 	{ [ -z "$NAME" ] || stamp_ok "$TREE/.themis-stamp" "$BASE_STAMP"; }; then
 	[ -n "$NAME" ] || say "kernel up to date"
@@ -242,8 +267,8 @@ fi
 
 # A patched kernel: copy of the built plain tree (timestamps kept, so make
 # rebuilds only what the patches touch), patches applied, rebuilt.
-PTREE=$BUILD_DIR/linux-6.1-$NAME
-POUT=$GUEST/Image-$NAME
+PTREE=$BUILD_DIR/linux-6.1$TSUFFIX-$NAME
+POUT=$GUEST/$OUTNAME-$NAME
 PSUM=$(cd "$PATCHDIR" && for p in *.patch; do echo "$p"; cat "$p"; done | sha256sum | cut -d' ' -f1)
 PSTAMP="$BASE_STAMP
 patches $PSUM"

@@ -3,52 +3,45 @@
 # filesystem, with Debian's mkfs tools:
 #   scripts/mkimages.sh [BUILD_DIR] [FS...]      (default: build, all below)
 # Images go to BUILD_DIR/images/FS.img, sparse. They are made once and then
-# only read: a run never writes a base image. Where a tool allows it, UUIDs
-# and serials are fixed; every tool runs under faketime at the machine's
-# clock base (2026-01-01T00:00:00Z, what boot and explore start at), so the
-# images made on any day carry the same times and the root's times agree
-# across filesystems at the start of a run.
+# only read: a run never writes a base image. The commands, sizes, fixed
+# UUIDs and environment are src/check/mkfs_table.h's (the one list, which
+# `themis repro` writes into its repro.sh too); every tool runs under
+# faketime at the machine's clock base (2026-01-01T00:00:00Z, what boot and
+# explore start at), so the images made on any day carry the same times and
+# the root's times agree across filesystems at the start of a run.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/build}
 [ $# -gt 0 ] && shift
-all="ext2 ext3 ext4 xfs btrfs f2fs vfat exfat jfs nilfs2 minix"
+table=$top/src/check/mkfs_table.h
+# A #define's string, and the "MIB COMMAND" of a filesystem's X() line.
+define() { sed -n "s/^#define $1 *\"\(.*\)\"\$/\1/p" "$table"; }
+entry() { sed -n "s/^[[:space:]]*X($1, \([0-9]*\), \"\(.*\)\").*/\1 \2/p" "$table"; }
+all=$(sed -n 's/^[[:space:]]*X(\([a-z0-9]*\), .*/\1/p' "$table" | tr '\n' ' ')
 want=${*:-$all}
 mkdir -p "$out/images"
-uuid=5468656d-6973-4000-8000-000000000001
-export E2FSPROGS_FAKE_TIME=1767225600 # 2026-01-01, for mke2fs's timestamps
-export TZ=UTC
-base_time="2026-01-01 00:00:00" # frozen: faketime with an absolute time does not tick
-export QA_CHECK_FS=1                   # lets mkfs.xfs make a small test filesystem
-
-size_of() {
-	case $1 in
-	xfs) echo 300 ;;
-	btrfs) echo 128 ;;
-	nilfs2) echo 160 ;;
-	*) echo 64 ;;
-	esac
+MKFS_UUID=$(define MKFS_UUID)
+base_time=$(define MKFS_FAKETIME) # frozen: faketime with an absolute time does not tick
+for kv in $(define MKFS_ENV); do export "${kv?}"; done
+[ -n "$MKFS_UUID" ] && [ -n "$base_time" ] && [ -n "$all" ] || {
+	echo "mkimages: cannot read the mkfs list $table" >&2
+	exit 1
 }
 
 # ft CMD...: CMD with the clock frozen at the base time.
 ft() { faketime -f "$base_time" "$@"; }
 
-mkfs_one() {
-	fs=$1 file=$2
-	case $fs in
-	ext2 | ext3 | ext4)
-		ft "mkfs.$fs" -q -F -U "$uuid" -E "hash_seed=$uuid,root_owner=0:0" "$file" ;;
-	xfs) ft mkfs.xfs -q -f -m uuid="$uuid" "$file" ;;
-	btrfs) ft mkfs.btrfs -q -f -U "$uuid" "$file" >/dev/null ;;
-	f2fs) ft mkfs.f2fs -q -f -U "$uuid" "$file" ;;
-	vfat) ft mkfs.vfat --invariant -i 54484d53 "$file" >/dev/null ;;
-	exfat) ft mkfs.exfat "$file" >/dev/null ;;
-	jfs) ft mkfs.jfs -q "$file" >/dev/null ;;
-	nilfs2) ft mkfs.nilfs2 -q -f "$file" ;;
-	minix) ft mkfs.minix -3 "$file" >/dev/null ;;
-	*) echo "mkimages: unknown filesystem '$fs' (known: $all)" >&2; return 2 ;;
+mkfs_one() { # mkfs_one FS FILE: the table's command, IMG being FILE
+	cmd=$(entry "$1" | cut -d' ' -f2-)
+	# shellcheck disable=SC2034 # used by the eval below
+	file=$2
+	case $cmd in
+	*" IMG") eval "ft ${cmd% IMG} \"\$file\"" >/dev/null ;;
+	*) echo "mkimages: unknown filesystem '$1' (known: $all)" >&2; return 2 ;;
 	esac
 }
+
+size_of() { entry "$1" | cut -d' ' -f1; }
 
 for fs in $want; do
 	img="$out/images/$fs.img"

@@ -395,7 +395,7 @@ static int check_files(const char *path, struct trace *t, bool check_kernel, cha
 	return rc;
 }
 
-int trace_read(const char *path, struct trace *t, bool check_kernel, char *err, size_t errlen)
+int trace_parse(const char *path, struct trace *t, char *err, size_t errlen)
 {
 	memset(t, 0, sizeof(*t));
 	FILE *f = fopen(path, "r");
@@ -466,6 +466,15 @@ int trace_read(const char *path, struct trace *t, bool check_kernel, char *err, 
 			snprintf(err, errlen, "%s: damaged trace: image %d has no path", path, i);
 			return -1;
 		}
+	return 0;
+}
+
+int trace_read(const char *path, struct trace *t, bool check_kernel, char *err, size_t errlen)
+{
+	if (trace_parse(path, t, err, errlen))
+		return -1;
+	struct check_machine *m = &t->m;
+	const struct identity *id = &t->id;
 	if (check_kernel)
 		locate(path, &t->id.kernel, "the kernel", t->notes, sizeof(t->notes));
 	locate(path, &t->id.initrd, "the initramfs", t->notes, sizeof(t->notes));

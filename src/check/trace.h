@@ -41,6 +41,11 @@ struct trace {
 int trace_write(const char *path, const struct check_machine *m, char ops[][OP_TEXT_MAX], int nops,
 		const char *sig, const char *detail, char *err, size_t errlen);
 
+/* Read a trace's text alone: its lines well formed and complete, the
+ * files it names not looked at (m's paths are not set). 0 or -1 with err
+ * naming the file and line. */
+int trace_parse(const char *path, struct trace *t, char *err, size_t errlen);
+
 /* Read a trace and check that its kernel, initrd and images are the ones
  * it was recorded with (each found at its recorded path, beside the trace,
  * or by content among the build's files: t->notes says which moved) (the kernel only if

@@ -63,7 +63,8 @@ extern const char explore_help[], bare_help[], boot_help[];
 	X(layout, cmd_layout, "name every sector of a filesystem image by its on-disk structure")  \
 	X(profile, cmd_profile, "per-operation I/O below each filesystem: sectors, structures")    \
 	X(replay, cmd_replay, "re-run a discrepancy's trace")                                      \
-	X(report, cmd_report, "an explore run's folder as one self-contained HTML page")
+	X(report, cmd_report, "an explore run's folder as one self-contained HTML page")           \
+	X(repro, cmd_repro, "write a trace's reproducer: repro.c and repro.sh, no Themis needed")
 
 #define THEMIS_VERB_DECL(name, fn, summary) int fn(int argc, char **argv);
 THEMIS_VERBS(THEMIS_VERB_DECL)

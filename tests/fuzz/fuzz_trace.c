@@ -15,11 +15,14 @@
  * (tests/fuzz/fuzz.h) and reads the result back, with and without the
  * kernel check. Some rounds change nothing: those must be accepted, so a
  * parser that refused everything would fail here too. The files the trace
- * names must be unchanged at the end. */
+ * names must be unchanged at the end. Every round's text also goes to
+ * repro_write (src/check/repro.c), which must write a reproducer or give
+ * a reason. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/repro.h"
 #include "check/trace.h"
 #include "fuzz.h"
 
@@ -123,16 +126,28 @@ int main(int argc, char **argv)
 	if (trace_write(path, &m, ops, OP_NKINDS, "state:mtime", "mtime differs at /f0", err,
 			sizeof(err)))
 		fuzz_die(err);
-	struct fuzz_buf seedbuf = {0}, b = {0};
+	struct fuzz_buf seedbuf = {0}, seed2 = {0}, b = {0};
 	read_file(path, &seedbuf);
+	/* A second seed a reproducer can be written for (no settime, no time
+	 * field): odd rounds mutate it. */
+	int n2 = 0;
+	for (int k = 0; k < OP_NKINDS; k++)
+		if (k != OP_SETTIME)
+			memcpy(ops[n2++], ops[k], OP_TEXT_MAX);
+	m.time = false;
+	if (trace_write(path, &m, ops, n2, "disk:content", "disk differs at f0", err, sizeof(err)))
+		fuzz_die(err);
+	read_file(path, &seed2);
 	struct trace *t = malloc(sizeof(*t));
 	if (!t)
 		fuzz_die("out of memory");
-	uint64_t accepted = 0, clean_rounds = 0;
+	uint64_t accepted = 0, clean_rounds = 0, written = 0;
+	char repro_dir[96];
+	snprintf(repro_dir, sizeof(repro_dir), "%s/repro", dir);
 	for (uint64_t r = 0; r < rounds; r++) {
 		uint64_t seed = first + r, rng = seed;
 		fuzz_round_start(seed);
-		fuzz_set(&b, seedbuf.p, seedbuf.n);
+		fuzz_set(&b, r % 2 ? seed2.p : seedbuf.p, r % 2 ? seed2.n : seedbuf.n);
 		int nmut = (int)fuzz_below(&rng, 9); /* 0: the clean trace */
 		for (int i = 0; i < nmut; i++)
 			fuzz_mutate_text(&rng, &b, dict);
@@ -147,6 +162,17 @@ int main(int argc, char **argv)
 		}
 		if (rc == 0)
 			check_accepted(t, seed), accepted++;
+		/* The reproducer's generator reads the same text: a reproducer or a
+		 * reason, never a crash. */
+		err[0] = 0;
+		int wrc = repro_write(path, repro_dir, err, sizeof(err));
+		if (wrc != 0 && (wrc != -1 || !err[0] || !memchr(err, 0, sizeof(err)))) {
+			fprintf(stderr,
+				"fuzz_trace: seed %llu: repro refused without a reason (%d)\n",
+				(unsigned long long)seed, wrc);
+			return 1;
+		}
+		written += wrc == 0;
 		if (nmut == 0 && (clean_rounds++, rc != 0)) {
 			fprintf(stderr, "fuzz_trace: seed %llu: the clean trace is refused: %s\n",
 				(unsigned long long)seed, err);
@@ -160,12 +186,17 @@ int main(int argc, char **argv)
 	    memcmp(h, want, 16))
 		fuzz_die("the kernel file changed");
 	printf("fuzz_trace: %llu rounds from seed %llu: %llu accepted (%llu unmutated), the rest "
-	       "refused with a reason\n",
+	       "refused with a reason; %llu reproducers written\n",
 	       (unsigned long long)rounds, (unsigned long long)first, (unsigned long long)accepted,
-	       (unsigned long long)clean_rounds);
+	       (unsigned long long)clean_rounds, (unsigned long long)written);
+	remove(strcat(repro_dir, "/repro.c"));
+	snprintf(repro_dir, sizeof(repro_dir), "%s/repro/repro.sh", dir);
+	remove(repro_dir);
+	snprintf(repro_dir, sizeof(repro_dir), "%s/repro", dir);
+	rmdir(repro_dir);
 	for (int i = 0; i < 2; i++)
 		remove(img[i]);
 	remove(kernel), remove(initrd), remove(path), rmdir(dir);
-	free(t), free(b.p), free(seedbuf.p);
+	free(t), free(b.p), free(seedbuf.p), free(seed2.p);
 	return 0;
 }

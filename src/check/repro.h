@@ -1,0 +1,27 @@
+/* repro.h - a reproducer anyone can run: from a discrepancy's trace, a
+ * standalone repro.c (plain libc and syscalls: the trace's operations on
+ * every mounted filesystem, and what each then shows) and a repro.sh that
+ * makes the images with Themis's own mkfs commands (mkfs_table.h),
+ * loop-mounts them, runs repro.c, looks at the on-disk view as the trace
+ * did and prints the comparison with a verdict. No Themis needed to run
+ * them: root on any Linux with the mkfs tools and a C compiler. */
+#ifndef THEMIS_REPRO_H
+#define THEMIS_REPRO_H
+
+#include <stddef.h>
+
+/* Write DIR/repro.c and DIR/repro.sh for the trace at trace_path; dir NULL:
+ * NAME.repro/ beside the trace (NAME: the trace's file name without
+ * .trace), made if missing. 0, or -1 with err saying what and where: a
+ * trace that cannot be read or is malformed, a finding (a panic or hang is
+ * not a state to compare), an operation with no plain syscall a program
+ * may run on any machine (settime sets the machine's clock), a time field
+ * (the agent pins one instant for every filesystem, a program cannot), or
+ * a file that cannot be written. */
+int repro_write(const char *trace_path, const char *dir, char *err, size_t errlen);
+
+/* The default folder: NAME.repro beside the trace, NAME its file name
+ * without .trace. */
+void repro_default_dir(const char *trace_path, char *out, size_t cap);
+
+#endif
