@@ -103,14 +103,6 @@ static int cut_and_recover(struct virt *v, int nfs, const struct crash_disk *pts
 	return rc ? -1 : 0;
 }
 
-/* The write log's end of disk i. */
-static uint64_t log_end(struct virt *v, int i)
-{
-	const struct disk_wentry *e;
-	uint64_t first, n = disk_wlog(&v->disks[i], &e, &first);
-	return first + n;
-}
-
 /* One crash of disk i's recovery, before its write `upto`: in a fork, the
  * power cut again and the disk recovered again. 0 when it mounts to the
  * state the whole recovery reached (r), else 1 with what in r. */
@@ -123,7 +115,7 @@ static int crash_one_recovery(struct virt *v, int nfs, int i, uint64_t upto,
 	struct crash_ask plain = {.times = ask->times};
 	double t0 = 0;
 	for (int o = 0; o < nfs; o++)
-		p[o] = (struct crash_disk){.upto = log_end(v, o), .live = o != i};
+		p[o] = (struct crash_disk){.upto = disk_wlog_end(&v->disks[o]), .live = o != i};
 	p[i].upto = upto;
 	r->nested++;
 	if (virt_fork(v)) {
@@ -188,7 +180,7 @@ static int crash_in_fork(struct virt *v, const struct check_machine *m,
 		return -1;
 	lap(ask, &t->read, t0);
 	for (int i = 0; i < nfs; i++)
-		start[i] = log_end(v, i);
+		start[i] = disk_wlog_end(&v->disks[i]);
 	if (cut_and_recover(v, nfs, pts, ask, r, why, whylen, t0))
 		return -1;
 	if (!r->mounted)

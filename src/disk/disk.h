@@ -194,6 +194,8 @@ int disk_write_served(struct disk *d, uint64_t sector, const void *buf, uint64_t
 /* The entries kept: sets *list to entry *first (valid until the next disk
  * call) and returns how many; the last is entry *first + n - 1. */
 uint64_t disk_wlog(const struct disk *d, const struct disk_wentry **list, uint64_t *first);
+/* One past the newest entry's number: where the next write's entry goes. */
+uint64_t disk_wlog_end(const struct disk *d);
 /* A payload: count sectors, before (after = false) or after the write. */
 const uint8_t *disk_wentry_data(const struct disk *d, const struct disk_wentry *e, bool after);
 /* Entries before `first` are no longer needed: crash disks go back no

@@ -98,6 +98,11 @@ uint64_t disk_wlog(const struct disk *d, const struct disk_wentry **list, uint64
 	return wlog_end(d) - d->wkeep;
 }
 
+uint64_t disk_wlog_end(const struct disk *d)
+{
+	return wlog_end(d);
+}
+
 const uint8_t *disk_wentry_data(const struct disk *d, const struct disk_wentry *e, bool after)
 {
 	return d->wbytes + (e->at - d->wbbase) + (after ? e->count * DISK_SECTOR_SIZE : 0);

@@ -43,13 +43,6 @@ struct run {
 	int checked, failed;
 };
 
-static uint64_t log_end(struct virt *v, int i)
-{
-	const struct disk_wentry *e;
-	uint64_t first;
-	return first = 0, disk_wlog(&v->disks[i], &e, &first) + first;
-}
-
 /* Which states (bits over fp[0..NOPS]) may a crash of disk i recover to,
  * its content as before log entry upto with writes up to reach - 1? */
 static unsigned allowed(const struct run *r, int i, uint64_t upto, uint64_t reach)
@@ -171,13 +164,13 @@ static int setup(struct run *r, const char *build, const char *fs0, const char *
 	if (check_apply(r->v, r->nfs, "fp", &r->fp[0], err, sizeof(err)))
 		return fprintf(stderr, "test_crash: %s\n", err), -1;
 	for (int i = 0; i < r->nfs; i++)
-		r->end[0][i] = log_end(r->v, i);
+		r->end[0][i] = disk_wlog_end(&r->v->disks[i]);
 	for (int k = 1; k <= NOPS; k++) {
 		if (check_apply(r->v, r->nfs, ops[k - 1], &r->fp[k], err, sizeof(err)) ||
 		    r->fp[k].ret[0] < 0 || r->fp[k].ret[1] < 0)
 			return fprintf(stderr, "test_crash: %s: %s\n", ops[k - 1], err), -1;
 		for (int i = 0; i < r->nfs; i++)
-			r->end[k][i] = log_end(r->v, i);
+			r->end[k][i] = disk_wlog_end(&r->v->disks[i]);
 	}
 	return 0;
 }
@@ -200,8 +193,9 @@ int main(int argc, char **argv)
 	uint64_t seed = 1;
 	for (int i = 0; i < r.nfs; i++) {
 		printf("disk %d (%s): %llu writes logged, operations ended at %llu %llu %llu\n", i,
-		       m.fs[i], (unsigned long long)log_end(&v, i), (unsigned long long)r.end[1][i],
-		       (unsigned long long)r.end[2][i], (unsigned long long)r.end[3][i]);
+		       m.fs[i], (unsigned long long)disk_wlog_end(&v.disks[i]),
+		       (unsigned long long)r.end[1][i], (unsigned long long)r.end[2][i],
+		       (unsigned long long)r.end[3][i]);
 		persistence_points(&r, i);
 		epoch_subsets(&r, i, &seed);
 	}
