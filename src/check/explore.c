@@ -43,6 +43,7 @@
 #include "check.h"
 #include "group.h"
 #include "minimize.h"
+#include "repro.h"
 #include "share.h"
 #include "trace.h"
 
@@ -856,6 +857,25 @@ static void write_groups(FILE *f, const struct check_config *cfg, const struct s
 	fprintf(f, "%s],\n", res->ngroups ? "\n  " : "");
 }
 
+/* Each group's reproducer (repro.h) from its simplest trace, into
+ * OUT/group-NNNN/; where repro refuses the trace (a time field, a
+ * finding, an operation the program lacks), its reason goes into
+ * no-repro.txt there instead, which the report shows. */
+static void write_group_repros(const struct check_config *cfg, const struct check_result *r)
+{
+	for (int g = 0; g < r->ngroups; g++) {
+		char dir[PATH_MAX], err[512];
+		snprintf(dir, sizeof(dir), "%s/group-%04d", cfg->out_dir, r->groups[g].id);
+		if (repro_write(r->groups[g].simplest_trace, dir, err, sizeof(err)) == 0)
+			continue;
+		char path[PATH_MAX + 16];
+		snprintf(path, sizeof(path), "%s/" REPRO_REFUSED, dir);
+		FILE *f = (mkdir(dir, 0777) == 0 || errno == EEXIST) ? fopen(path, "w") : NULL;
+		if (!f || fprintf(f, "%s\n", err) < 0 || fclose(f) != 0)
+			fprintf(stderr, "themis: %s: %s\n", dir, err);
+	}
+}
+
 static int write_report(const struct check_config *cfg, const struct lens_set *ls, struct share *sh,
 			struct check_result *r, const struct share_totals *t, char *err,
 			size_t errlen)
@@ -906,6 +926,7 @@ static int write_report(const struct check_config *cfg, const struct lens_set *l
 		fprintf(f, ", \"group\": %d}", r->groups[of[i]].id);
 	}
 	fprintf(f, "\n  ],\n");
+	write_group_repros(cfg, r);
 	write_groups(f, cfg, recs, n, of, r);
 	free(recs);
 	free(of);
@@ -1063,7 +1084,28 @@ static bool run_output(const char *name)
 	return trace || !strcmp(name, "report.json");
 }
 
-/* Remove an earlier run's report and traces from --out, so that what the
+/* Is `name` a group folder a run writes (group-NNNN)? */
+static bool run_group_dir(const char *name)
+{
+	return !strncmp(name, "group-", 6) && strlen(name) >= 10 &&
+	       strspn(name + 6, "0123456789") == strlen(name + 6);
+}
+
+/* Remove a group folder's reproducer files, then the folder; anything else
+ * a user put there stays, and so does the folder. 0, or -1 with errno. */
+static int clear_group_dir(const char *path)
+{
+	static const char *const files[] = {"repro.c", "repro.sh", REPRO_REFUSED};
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char f[PATH_MAX + 16];
+		snprintf(f, sizeof(f), "%s/%s", path, files[i]);
+		if (unlink(f) != 0 && errno != ENOENT)
+			return -1;
+	}
+	return rmdir(path) != 0 && errno != ENOTEMPTY ? -1 : 0;
+}
+
+/* Remove an earlier run's report, traces and group folders from --out, so that what the
  * directory holds afterwards is this run's alone (a trace left over would
  * pass for one of its findings). How many were removed, or -1 with err. */
 static int clear_out_dir(const char *dir, char *err, size_t errlen)
@@ -1076,10 +1118,11 @@ static int clear_out_dir(const char *dir, char *err, size_t errlen)
 	int n = 0, rc = 0;
 	for (struct dirent *e; rc == 0 && (e = readdir(d));) {
 		char path[PATH_MAX];
-		if (!run_output(e->d_name))
+		bool group = run_group_dir(e->d_name);
+		if (!group && !run_output(e->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (unlink(path) == 0)
+		if ((group ? clear_group_dir(path) : unlink(path)) == 0)
 			n++;
 		else if (errno != ENOENT) {
 			snprintf(err, errlen, "--out %s: cannot remove the earlier run's %s: %s",

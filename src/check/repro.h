@@ -18,6 +18,10 @@
  * may run on any machine (settime sets the machine's clock), a time field
  * (the agent pins one instant for every filesystem, a program cannot), or
  * a file that cannot be written. */
+/* The file a run writes beside a group's reproducer when repro_write
+ * refused its trace: the reason, one line. */
+#define REPRO_REFUSED "no-repro.txt"
+
 int repro_write(const char *trace_path, const char *dir, char *err, size_t errlen);
 
 /* The default folder: NAME.repro beside the trace, NAME its file name

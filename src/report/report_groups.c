@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../check/repro.h"
 #include "report.h"
 
 #define TRACE_MAX (1u << 20) /* bytes of a trace or reproducer shown */
@@ -140,11 +141,21 @@ static void group_repro(FILE *f, const char *dir, long long id)
 		free(text);
 		found++;
 	}
-	if (!found)
-		fprintf(f,
-			"<p class=\"muted\">No reproducer (group-%04lld/repro.sh, repro.c) in "
-			"the report's folder.</p>\n",
-			id);
+	if (found)
+		return;
+	char path[PATH_MAX];
+	size_t len;
+	int cut = 0;
+	snprintf(path, sizeof(path), "%s/group-%04lld/" REPRO_REFUSED, dir, id);
+	char *why = report_read_file(path, TRACE_MAX, &len, &cut);
+	fprintf(f, "<p class=\"muted no-repro\">No reproducer for this group%s", why ? ": " : "");
+	if (why) {
+		why[strcspn(why, "\n")] = '\0';
+		report_html_text(f, why);
+	} else
+		fprintf(f, " (group-%04lld/repro.sh, repro.c) in the report's folder", id);
+	fputs(".</p>\n", f);
+	free(why);
 }
 
 static void group_section(FILE *f, const char *dir, const struct group *g)

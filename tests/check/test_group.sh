@@ -118,11 +118,28 @@ EOF2
 fi
 
 # 3. Without --minimize the shape is the trace's as found, and said so.
+#    The --out folder is reused: an earlier run's group folder goes.
+mkdir -p "$work/plain/group-0007" && echo stale >"$work/plain/group-0007/repro.c"
 "$themis" explore ext4 ext2 --kernel "$b/guest/Image-ext4-link3" --ops create,link \
 	--paths f0,f1,f2 --depth 3 --stop-on-first --quiet --out "$work/plain" >"$work/plain.out" 2>&1
 grep -q '^groups: 1 among 1 discrepancies and findings, .*as found (without --minimize' \
 	"$work/plain.out" && grep -q '"shape": "create,link,link"' "$work/plain/report.json" &&
 	ok "without --minimize: grouped by the trace as found, and said so" ||
 	{ fail "without --minimize:"; grep -A2 '^groups' "$work/plain.out"; }
+
+# 4. Each group's reproducer is written beside the report, from its
+#    simplest trace: the operations in order, a program that compiles.
+g=$work/plain/group-0001
+if [ -d "$work/plain/group-0007" ]; then
+	fail "the earlier run's group-0007 is still in the reused --out"
+elif [ ! -x "$g/repro.sh" ] || [ ! -f "$g/repro.c" ]; then
+	fail "no group-0001/repro.sh and repro.c: $(ls "$work/plain" | paste -sd' ' -)"
+else
+	want=$(grep '^op ' "$work/plain/discrepancy-0001.trace" | cut -c4- | paste -sd';' -)
+	got=$(sed -n 's/^    "\([a-z].*\)",$/\1/p' "$g/repro.c" | paste -sd';' -)
+	[ "$got" = "$want" ] && cc -O2 -o "$work/repro" "$g/repro.c" &&
+		ok "group-0001/repro.{c,sh} from its simplest trace ($got), compiled; the old group folder gone" ||
+		fail "group-0001/repro.c holds '$got', not the trace's '$want' (or does not compile)"
+fi
 
 finish group

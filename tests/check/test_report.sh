@@ -123,6 +123,8 @@ say(len(ops) == r["results"][0]["depth"], "group 1 lists its %d operations" % le
 diff = find(lambda e: e["tag"] == "pre" and "diff" in cls(e) and g1 in e["in"])
 say(diff and "stat of f0" in diff[0]["text"] and "nlink=2" in diff[0]["text"] and "nlink=3" in diff[0]["text"],
     "group 1 shows the diff (the stat of f0 on each filesystem)")
+say("reproducer: group-0001/repro.sh" in g1["text"] and "reproducer of a Themis trace" in g1["text"],
+    "group 1 shows the reproducer explore wrote into group-0001/")
 cov = r["lenses"]["coverage"]
 cells = sum(len(v["arguments"]) for v in cov.values())
 heat = find(lambda e: e["tag"] == "svg" and e["attrs"].get("id") == "heatmap")
