@@ -84,6 +84,11 @@ struct check_machine {
 	 * crash lens (src/lens/lens_crash.c) is always there and acts on it,
 	 * so replay and the minimizer crash the same points. */
 	unsigned crash_states;
+	/* A trace's crash step (docs/trace.md), as replay runs it: NULL
+	 * crashes every point crash_states derives (explore, the minimizer);
+	 * "" none (the operations before the step, the write log kept); else
+	 * the step's point alone ("end", "flush 0 17", "subset 1 40 3a0"). */
+	const char *crash_at;
 	/* The lenses every check runs (lens_set_open; check_state refuses
 	 * NULL), and the words they count into (NULL: thrown away). */
 	const struct lens_set *lenses;

@@ -239,3 +239,30 @@ int crash_recover(struct virt *v, const struct check_machine *m, const struct cr
 		crash_result_free(r);
 	return rc;
 }
+
+bool crash_step_of(const char *why, char *out, size_t cap)
+{
+	const char *p = strstr(why, CRASH_STEP_MARK);
+	if (!p)
+		return false;
+	p += strlen(CRASH_STEP_MARK) - strlen("crash ");
+	snprintf(out, cap, "%.*s", (int)strcspn(p, "`\n"), p);
+	return true;
+}
+
+bool crash_step_valid(const char *line)
+{
+	int disk, n = 0;
+	unsigned long long at;
+	char order[80];
+	if (!strcmp(line, "crash end"))
+		return true;
+	if (sscanf(line, "crash flush %d %llu%n", &disk, &at, &n) == 2 && !line[n])
+		return disk >= 0 && disk < CHECK_MAX_FS;
+	if (sscanf(line, "crash subset %d %llu %79s%n", &disk, &at, order, &n) != 3 || line[n])
+		return false;
+	size_t len = strlen(order);
+	return disk >= 0 && disk < CHECK_MAX_FS &&
+	       (!strcmp(order, ".") || (len <= sizeof(CRASH_ORDER_DIGITS) - 1 &&
+					strspn(order, CRASH_ORDER_DIGITS) == len));
+}

@@ -52,6 +52,23 @@ struct crash_ask {
 	unsigned fsck_disks;	   /* those whose bit is set */
 };
 
+/* How a crash discrepancy's description names its point as a trace step:
+ * "... step `crash POINT`)". explore ends the record's operations with
+ * that step. */
+#define CRASH_STEP_MARK "step `crash "
+
+/* A subset's ORDER in a crash step: one digit per write, its offset from
+ * FROM (so a subset draws from at most 64 writes). */
+#define CRASH_ORDER_DIGITS "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/"
+
+/* Is line a crash step of the trace grammar: "crash end", "crash flush
+ * DISK UPTO" or "crash subset DISK FROM ORDER" (ORDER "." for none)? */
+bool crash_step_valid(const char *line);
+
+/* The trace step ("crash POINT") a crash discrepancy's description names,
+ * into out; false when it names none. */
+bool crash_step_of(const char *why, char *out, size_t cap);
+
 struct crash_disk {
 	uint64_t upto;
 	const uint64_t *extra;

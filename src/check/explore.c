@@ -41,6 +41,7 @@
 #include "../util/json.h"
 #include "../util/clock.h"
 #include "check.h"
+#include "crash.h"
 #include "group.h"
 #include "minimize.h"
 #include "repro.h"
@@ -235,7 +236,7 @@ static void minimize_record(struct search *s, struct share_record *r, char *said
 	for (int i = 0; i < n && len < cap; i++) {
 		int k = op_kind_of_text(ops[i]);
 		len += (size_t)snprintf(said + len, cap - len, "%s%s", i ? ", " : "",
-					op_name((enum op_kind)k));
+					k < 0 ? "crash" : op_name((enum op_kind)k));
 	}
 	if (len < cap)
 		snprintf(said + len, cap - len, ") in %d attempts, %.1f s\n", tries, el);
@@ -273,6 +274,11 @@ static void record(struct search *s, const char *op, const char *sig, const char
 	snprintf(r->sig, sizeof(r->sig), "%s", sig);
 	snprintf(r->detail, sizeof(r->detail), "%s", detail);
 	join_path(s, n, r->ops, sizeof(r->ops));
+	/* A crash state's path ends in the crash step naming its point. */
+	char step[OP_TEXT_MAX];
+	size_t len = strlen(r->ops);
+	if (crash_step_of(detail, step, sizeof(step)))
+		snprintf(r->ops + len, sizeof(r->ops) - len, "%s%s", len ? "\n" : "", step);
 	/* Said at once, before a minimization that may take a while; with
 	 * --stop-on-first only once the record is known to be the run's. */
 	bool said = !s->cfg->stop_on_first;

@@ -25,7 +25,8 @@ struct check_group {
 };
 
 /* The view a signature was seen in: "live" (state, result), "disk",
- * "durability" (a disk against its own cache) or "guest" (a finding). */
+ * "durability" (a disk against its own cache), "crash" (a recovery after a
+ * crash state) or "guest" (a finding). */
 const char *group_view(const char *sig);
 
 /* The operations a record is grouped by: the simplified ones when

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crash.h"
 #include "minimize.h"
 
 #define MIN_ARGS   8  /* an operation's arguments, at most (op_table.h) */
@@ -39,6 +40,7 @@ struct mini {
 	const char *sig;
 	char (*trial)[OP_TEXT_MAX];
 	int tries;
+	char step[OP_TEXT_MAX]; /* the crash step of the last attempt that showed ("": none) */
 };
 
 /* Run ops from the root; 1 if the last one (and no earlier one) shows a
@@ -57,8 +59,13 @@ static int shows(struct mini *x, char ops[][OP_TEXT_MAX], int n)
 		struct op op;
 		check_op_of_text(ops[i], &op);
 		if (check_state(x->root, &plain, &op, i ? &st[(i - 1) & 1] : NULL, &st[i & 1], why,
-				sizeof(why), got, sizeof(got)))
-			return i == n - 1 && !strcmp(got, x->sig);
+				sizeof(why), got, sizeof(got))) {
+			if (i != n - 1 || strcmp(got, x->sig))
+				return 0;
+			if (!crash_step_of(why, x->step, sizeof(x->step)))
+				x->step[0] = 0;
+			return 1;
+		}
 	}
 	return 0;
 }
@@ -280,9 +287,15 @@ static int path_pass(struct mini *x, char ops[][OP_TEXT_MAX], int *nops)
 int check_minimize(struct virt *root, const struct check_config *cfg, char ops[][OP_TEXT_MAX],
 		   int *nops, const char *sig)
 {
-	struct mini x = {root, cfg, sig, malloc(sizeof(char[TRACE_MAX_OPS][OP_TEXT_MAX])), 0};
+	struct mini x = {root, cfg, sig, malloc(sizeof(char[TRACE_MAX_OPS][OP_TEXT_MAX])), 0, ""};
 	if (!x.trial)
 		return -1;
+	/* A trace's crash step names a point of its own operations: the
+	 * candidates crash every point the run would (crash_at NULL), and
+	 * the result ends in the step of the last one that showed. */
+	char step[OP_TEXT_MAX] = "";
+	if (*nops > 0 && !strncmp(ops[*nops - 1], "crash ", 6))
+		snprintf(step, sizeof(step), "%s", ops[--*nops]);
 	bool changed = true;
 	for (int round = 0; changed && round < MIN_ROUNDS; round++) {
 		changed = drop_pass(&x, ops, nops);
@@ -292,5 +305,7 @@ int check_minimize(struct virt *root, const struct check_config *cfg, char ops[]
 	}
 	virt_restore(root);
 	free(x.trial);
+	if (step[0])
+		snprintf(ops[(*nops)++], OP_TEXT_MAX, "%s", x.step[0] ? x.step : step);
 	return x.tries;
 }

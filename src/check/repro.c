@@ -86,6 +86,13 @@ static int refuse(const char *path, const struct trace *t, char *err, size_t err
 			 path, t->sig);
 		return -1;
 	}
+	if (t->crash[0]) {
+		snprintf(err, errlen,
+			 "%s: a crash state (%s): the power cut between two of the disk's writes "
+			 "needs Themis's machine; replay it with themis replay",
+			 path, t->crash);
+		return -1;
+	}
 	for (int i = 0; i < t->nops; i++)
 		if (op_kind_of_text(t->ops[i]) == OP_SETTIME) {
 			snprintf(err, errlen,

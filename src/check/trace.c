@@ -18,6 +18,8 @@
  *   options ARGS              (the exploring run's options: for people)
  *   op ...                    (the operations from the root, in order; none:
  *                              the discrepancy is at the root)
+ *   crash POINT               (explore --crash: the crash point after the last
+ *                              operation, crash.h; replay crashes it alone)
  *   discrepancy SIG DETAIL    (what they lead to)
  *   end
  * Format 3 made warnings, durability and op-budget required (a hang must
@@ -39,6 +41,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "crash.h"
 #include "trace.h"
 
 #define TRACE_MAGIC_PREFIX "themis-trace "
@@ -191,6 +194,10 @@ static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, c
 		return id < 0 ? -1 : 0;
 	}
 	if (!strncmp(line, "op ", 3)) {
+		if (t->crash[0]) {
+			snprintf(why, whylen, "an operation after the crash step");
+			return -1;
+		}
 		if (t->nops == TRACE_MAX_OPS) {
 			snprintf(why, whylen, "more than %d operations", TRACE_MAX_OPS);
 			return -1;
@@ -240,6 +247,15 @@ static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, c
 		}
 		m->durability = (enum check_durability)d;
 		*seen |= SEEN_DURABILITY;
+	} else if (!strncmp(line, "crash ", 6)) {
+		if (t->crash[0] || !t->nops || !crash_step_valid(line)) {
+			snprintf(
+			    why, whylen,
+			    "a crash step is one, after the operations: crash end, crash flush "
+			    "DISK UPTO or crash subset DISK FROM ORDER");
+			return -1;
+		}
+		snprintf(t->crash, sizeof(t->crash), "%.*s", (int)sizeof(t->crash) - 1, line);
 	} else if (sscanf(line, "discrepancy %63s %n", t->sig, &n) == 1) {
 		snprintf(t->detail, sizeof(t->detail), "%s", line + n);
 	} else if (!strncmp(line, "show ", 5)) {
@@ -451,6 +467,10 @@ int trace_parse(const char *path, struct trace *t, char *err, size_t errlen)
 	const struct identity *id = &t->id;
 	unsigned need = SEEN_FS | SEEN_MEM | SEEN_CLOCK | SEEN_SEED | SEEN_TIME | SEEN_WARNINGS |
 			SEEN_DURABILITY | SEEN_BUDGET;
+	if (t->crash[0] && !m->crash_states) {
+		snprintf(err, errlen, "%s: damaged trace: a crash step without crash-states", path);
+		return -1;
+	}
 	if (m->nfs < 1 || id->nimages != m->nfs || !id->kernel.known || !id->kernel.path[0] ||
 	    !id->initrd.known || !id->initrd.path[0] || !m->mem || !t->sig[0] ||
 	    (seen & need) != need) {

@@ -27,7 +27,8 @@ struct trace {
 	char fsnames[CHECK_MAX_FS][16];
 	char ops[TRACE_MAX_OPS][OP_TEXT_MAX];
 	int nops;
-	char sig[64]; /* the discrepancy's signature */
+	char crash[OP_TEXT_MAX]; /* the crash step after them ("crash POINT"; "": none) */
+	char sig[64];		 /* the discrepancy's signature */
 	char detail[CHECK_DETAIL_MAX];
 	int version;		  /* the format's */
 	char kernel_version[512]; /* the kernel's banner as recorded ("": none) */

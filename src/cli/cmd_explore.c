@@ -777,6 +777,13 @@ static int replay_once(const struct replay_args *a, struct trace *t, bool quiet,
 			check_op_of_text(t->ops[i], &op);
 		if (!quiet)
 			printf("%3d  %s\n", i + 1, t->nops ? op.text : "(the state at the root)");
+		/* A crash step crashes its point after the last operation, and
+		 * nothing before it (whose points the run found fine). */
+		if (t->crash[0]) {
+			t->m.crash_at = i == n - 1 ? t->crash + 6 : "";
+			if (!quiet && i == n - 1)
+				printf("     then %s\n", t->crash);
+		}
 		int c = check_state(v, &t->m, &op, i ? &st[(i - 1) & 1] : NULL, &st[i & 1], why,
 				    sizeof(why), sig, sizeof(sig));
 		if (c) /* a discrepancy, or a guest failure: the finding of a hang */

@@ -37,7 +37,14 @@
  *     after each flush it completed) and recovered again, which must
  *     mount and reach the state the uninterrupted recovery reached;
  * Within an operation (flush points, subsets) only the first two apply:
- * what an unfinished call promises is nothing. */
+ * what an unfinished call promises is nothing.
+ *
+ * Each discrepancy names its crash point as a trace step (docs/trace.md),
+ * `crash end`, `crash flush DISK UPTO` or `crash subset DISK FROM ORDER`:
+ * write numbers are the disk's since power-on, ORDER the subset's writes
+ * as offsets from FROM in crash order, one base-64 digit each ("." for
+ * none). A replay of a trace ending in such a step (check_machine's
+ * crash_at) crashes that point alone, at the last operation. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,7 +160,11 @@ struct judge {
 	struct crash_state *c;
 	uint64_t *words;
 	uint64_t rng;
+	char step[OP_TEXT_MAX]; /* the crash point being judged, as a trace step */
 };
+
+static const char order_digits[] = CRASH_ORDER_DIGITS;
+_Static_assert(sizeof(order_digits) - 1 == CRASH_EXTRA_MAX, "one digit per write a subset draws");
 
 /* The path the operation promises durable at its end into path ("" for
  * none); true when it promises the whole tree (sync). */
@@ -196,11 +207,12 @@ static bool record_of(const char *dump, int i, const char *path, char *out, size
 }
 
 /* Say a crash state's discrepancy: sig crash:KIND, why = what, then
- * where. Returns 1 (a discrepancy). */
+ * where and the step that crashes it again. Returns 1 (a discrepancy). */
 static int found(struct judge *j, const char *kind, const char *what, const char *where)
 {
 	snprintf(j->out->sig, j->out->siglen, "crash:%s", kind);
-	snprintf(j->out->why, j->out->whylen, "%s (crash point: %s)", what, where);
+	snprintf(j->out->why, j->out->whylen, "%s (crash point: %s; " CRASH_STEP_MARK "%s`)", what,
+		 where, j->step);
 	return 1;
 }
 
@@ -297,6 +309,26 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 	return rc;
 }
 
+/* Disk i crashed keeping its writes before upto; the others live. */
+static void flush_point(const struct judge *j, int i, uint64_t upto, struct crash_disk *pts)
+{
+	crash_point_now(j->v, j->m->nfs, pts);
+	for (int o = 0; o < j->m->nfs; o++)
+		pts[o].live = o != i;
+	pts[i].upto = upto;
+}
+
+/* Disk i crashed keeping its writes before from, then extra[0..nx) in that
+ * order; the others live. */
+static void subset_disk(const struct judge *j, int i, uint64_t from, const uint64_t *extra,
+			size_t nx, struct crash_disk *pts)
+{
+	crash_point_now(j->v, j->m->nfs, pts);
+	for (int o = 0; o < j->m->nfs; o++)
+		pts[o].live = true;
+	pts[i] = (struct crash_disk){from, extra, nx, false};
+}
+
 /* Disk i's flush points in this operation: for every flush it completed,
  * the writes before it and none after. */
 static int flush_points(struct judge *j, int i)
@@ -311,10 +343,9 @@ static int flush_points(struct judge *j, int i)
 		snprintf(where, sizeof(where), "%s's flush %llu done, writes up to %llu kept",
 			 j->m->fs[i], (unsigned long long)e[k].epoch,
 			 (unsigned long long)(first + k));
-		crash_point_now(j->v, j->m->nfs, pts);
-		for (int o = 0; o < j->m->nfs; o++)
-			pts[o].live = o != i;
-		pts[i].upto = first + k;
+		snprintf(j->step, sizeof(j->step), "flush %d %llu", i,
+			 (unsigned long long)(first + k));
+		flush_point(j, i, first + k, pts);
 		j->words[CR_FLUSHES]++;
 		if (crash_at(j, pts, false, where))
 			return 1;
@@ -361,14 +392,16 @@ static int subset_point(struct judge *j, int i, uint64_t first, uint64_t from, u
 		uint64_t t = extra[s - 1];
 		extra[s - 1] = extra[r], extra[r] = t;
 	}
-	char where[200];
+	char where[200], order[CRASH_EXTRA_MAX + 1];
 	snprintf(where, sizeof(where),
 		 "%s lost power with %zu of the %llu writes from %llu in flight", j->m->fs[i], nx,
 		 (unsigned long long)(to - from), (unsigned long long)(first + from));
-	crash_point_now(j->v, j->m->nfs, pts);
-	for (int o = 0; o < j->m->nfs; o++)
-		pts[o].live = true;
-	pts[i] = (struct crash_disk){first + from, extra, nx, false};
+	for (size_t k = 0; k < nx; k++)
+		order[k] = order_digits[extra[k] - (first + from)];
+	snprintf(order + nx, sizeof(order) - nx, "%s", nx ? "" : ".");
+	snprintf(j->step, sizeof(j->step), "subset %d %llu %s", i,
+		 (unsigned long long)(first + from), order);
+	subset_disk(j, i, first + from, extra, nx, pts);
 	j->words[CR_SUBSETS]++;
 	return crash_at(j, pts, false, where);
 }
@@ -406,6 +439,55 @@ static bool reached_disk(const struct judge *j)
 	return false;
 }
 
+/* The crash point of a trace's crash step alone ("" for none: the
+ * operations before it). A step that names no point this operation has
+ * is a discrepancy of its own: the trace does not reproduce. */
+static int crash_literal(struct judge *j, const char *step)
+{
+	struct crash_disk pts[CHECK_MAX_FS];
+	uint64_t extra[CRASH_EXTRA_MAX];
+	size_t nx = 0;
+	int i = -1, n = 0;
+	unsigned long long at = 0;
+	char order[CRASH_EXTRA_MAX + 2] = "";
+	if (!*step)
+		return 0;
+	snprintf(j->step, sizeof(j->step), "%s", step);
+	if (!strcmp(step, "end")) {
+		crash_point_now(j->v, j->m->nfs, pts);
+		j->words[CR_ENDS]++;
+		return crash_at(j, pts, true, "the operation's end, every disk");
+	}
+	const struct disk_wentry *e;
+	uint64_t first = 0, len = 0;
+	bool flush = sscanf(step, "flush %d %llu%n", &i, &at, &n) == 2 && !step[n];
+	bool subset = !flush && sscanf(step, "subset %d %llu %65s%n", &i, &at, order, &n) == 3 &&
+		      !step[n] && strlen(order) <= CRASH_EXTRA_MAX;
+	if (i >= 0 && i < j->m->nfs)
+		len = disk_wlog(&j->v->disks[i], &e, &first);
+	for (size_t k = 0; subset && strcmp(order, ".") && order[k]; k++) {
+		const char *d = strchr(order_digits, order[k]);
+		extra[nx++] = d ? at + (uint64_t)(d - order_digits) : UINT64_MAX;
+		subset &= d && extra[nx - 1] < first + len;
+	}
+	if ((!flush && !subset) || i < 0 || i >= j->m->nfs || at < first || at > first + len) {
+		char what[300];
+		snprintf(what, sizeof(what),
+			 "the trace's crash step names no crash point of this operation (disk "
+			 "%d's write log holds writes %llu to %llu)",
+			 i, (unsigned long long)first, (unsigned long long)(first + len));
+		return found(j, "no-such-point", what, step);
+	}
+	char where[160];
+	snprintf(where, sizeof(where), "the trace's step on %s", j->m->fs[i]);
+	if (flush)
+		flush_point(j, i, at, pts);
+	else
+		subset_disk(j, i, at, extra, nx, pts);
+	j->words[flush ? CR_FLUSHES : CR_SUBSETS]++;
+	return crash_at(j, pts, false, where);
+}
+
 static int crash_after(void *state, uint64_t *words, struct virt *v, const struct check_machine *m,
 		       const struct op *op, const struct check_step *parent, struct check_step *s,
 		       struct lens_out *out)
@@ -414,7 +496,7 @@ static int crash_after(void *state, uint64_t *words, struct virt *v, const struc
 	struct crash_state *c = state;
 	if (!c->on || s->verdict != 0 || op->kind == OP_NKINDS)
 		return 0;
-	struct judge j = {v, m, op, s, out, c, words, 0};
+	struct judge j = {v, m, op, s, out, c, words, 0, ""};
 	char path[128];
 	bool promise = promised(op, path, sizeof(path)) || path[0];
 	if (!promise && !reached_disk(&j))
@@ -422,9 +504,12 @@ static int crash_after(void *state, uint64_t *words, struct virt *v, const struc
 	/* The seed: the operation and the state it left, so a replay draws
 	 * the same subsets. */
 	j.rng = XXH3_64bits(op->text, strlen(op->text)) ^ XXH3_64bits(s->plain, sizeof(s->plain));
+	if (m->crash_at)
+		return crash_literal(&j, m->crash_at);
 	struct crash_disk pts[CHECK_MAX_FS];
 	crash_point_now(v, m->nfs, pts);
 	words[CR_ENDS]++;
+	snprintf(j.step, sizeof(j.step), "end");
 	if (crash_at(&j, pts, true, "the operation's end, every disk"))
 		return 1;
 	for (int i = 0; i < m->nfs; i++)

@@ -13,6 +13,10 @@
 #   - a planted rename that commits the new name before the old one goes
 #     (guest/bugs/ext4-rename-split) is found by e2fsck as crash:fsck, the
 #     link count named; it replays;
+#   - a crash discrepancy's trace ends in a `crash` step naming its point,
+#     and replay crashes that point alone (a point the operation lacks is
+#     said, the last flush's disk recovers clean, all of the operation's
+#     writes in order reproduce); a malformed step is exit 2;
 #   - a filesystem with no recovery story (vfat) runs under --crash and is
 #     promised nothing beyond sync: no discrepancy;
 #   - bad input: --crash-states 0 or past the maximum, exit 2.
@@ -68,7 +72,7 @@ else
 fi
 [ -n "$t" ] && expect 1 "reproduced: ext4: a crash lost what" -- "$themis" replay "$t"
 
-st=$(explore_crash rename "$b/guest/Image-ext4-rename-split" ext4 xfs)
+st=$(explore_crash rename "$b/guest/Image-ext4-rename-split" ext4 xfs --minimize)
 t=$(trace_of rename crash:fsck)
 if [ "$st" -eq 1 ] && [ -n "$t" ] && grep -q "^op rename f[01] f[01]$" "$t" &&
 	grep -q "^discrepancy crash:fsck ext4's checker .*ref count is 1, should be 2" "$t"; then
@@ -78,6 +82,39 @@ else
 	grep '^discrepancy' "$work/rename.out" | head -n 3 | sed 's/^/    /'
 fi
 [ -n "$t" ] && expect 1 "reproduced: ext4's checker finds" -- "$themis" replay "$t"
+
+# The trace ends in a crash step naming its point, and replay crashes that
+# point alone: a point the operation does not have is said so (not
+# re-derived), the disk as the last flush left it recovers clean, and all
+# of the operation's writes in their order reproduce the damage.
+if [ -n "$t" ] && step=$(sed -n 's/^crash //p' "$t") && [ -n "$step" ] &&
+	[ "$(grep -v '^show' "$t" | tail -n 3 | head -n 1)" = "crash $step" ]; then
+	ok "the rename's trace ends in its crash step: crash $step"
+	with_step() { sed "s/^crash .*/crash $1/" "$t" >"$work/step.trace"; }
+	with_step "flush 0 999999"
+	expect 1 "a different discrepancy: the trace's crash step names no crash point" -- \
+		"$themis" replay "$work/step.trace"
+	range=$("$themis" replay "$work/step.trace" 2>/dev/null |
+		sed -n 's/.*write log holds writes \([0-9]*\) to \([0-9]*\)).*/\1 \2/p')
+	from=${range% *} to=${range#* }
+	order=$(python3 -c "import sys; d='0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/'; print(d[:int(sys.argv[2])-int(sys.argv[1])])" "$from" "$to")
+	with_step "flush 0 $from"
+	expect 0 "not reproduced" -- "$themis" replay "$work/step.trace"
+	with_step "subset 0 $from $order"
+	expect 1 "reproduced: ext4's checker finds .*crash point: the trace's step" -- \
+		"$themis" replay "$work/step.trace"
+	with_step "sideways"
+	expect 2 "malformed trace: a crash step is one, after the operations" -- \
+		"$themis" replay "$work/step.trace"
+	with_step "subset 0 $from 0~"
+	expect 2 "malformed trace: a crash step" -- "$themis" replay "$work/step.trace"
+	sed 's/^crash .*/&\nop sync/' "$t" >"$work/step.trace"
+	expect 2 "malformed trace: an operation after the crash step" -- \
+		"$themis" replay "$work/step.trace"
+	expect 2 "a crash state (crash $step)" -- "$themis" repro "$t" --out "$work/repro"
+else
+	fail "the rename's trace '$t' does not end in a crash step"
+fi
 
 st=$(explore_crash vfat "$b/guest/Image" ext4 vfat)
 if [ "$st" -eq 0 ] && grep -q "crash states recovered and judged" "$work/vfat.out"; then

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/crash.h"
 #include "check/repro.h"
 #include "check/trace.h"
 #include "fuzz.h"
@@ -39,6 +40,9 @@ static const char *const dict[] = {"op ",
 				   "build ",
 				   "discrepancy ",
 				   "op-budget ",
+				   "crash-states 8\n",
+				   "crash subset 0 12 3a0\n",
+				   "crash flush 1 ",
 				   "\n",
 				   "op write ",
 				   "op settime ",
@@ -85,6 +89,11 @@ static void check_accepted(const struct trace *t, uint64_t seed)
 		if (ok)
 			check_op_of_text(t->ops[i], &op); /* what replay does with it */
 	}
+	/* A crash step is one the lens can read, after an operation, with
+	 * the crash lens on. */
+	if (ok && t->crash[0])
+		ok = t->nops > 0 && m->crash_states && crash_step_valid(t->crash) &&
+		     memchr(t->crash, 0, sizeof(t->crash));
 	if (!ok) {
 		fprintf(stderr, "fuzz_trace: seed %llu: an accepted trace is unusable\n",
 			(unsigned long long)seed);
