@@ -36,6 +36,7 @@ struct check_group;
 /* Instructions an operation may take before it counts as a hang (a
  * finding), unless --op-budget says otherwise. */
 #define CHECK_OP_BUDGET		   8000000000ULL
+#define CHECK_NAMES_MAX		   16	/* namespaces a step remembers (check_step.names) */
 #define CHECK_CRASH_STATES_MAX	   4096 /* subsets per operation (--crash-states) */
 #define CHECK_CRASH_STATES_DEFAULT 8
 
@@ -60,6 +61,12 @@ struct check_step {
 	 * into the key so a moved clock is a new state. */
 	uint64_t clock_tag;
 	struct op_view view; /* what exists on the first filesystem */
+	/* The namespace (check_names_hash of the view) after each operation
+	 * on the path since the last sync or the root, oldest first: what a
+	 * crash may recover on a filesystem that journals its names in order
+	 * (src/lens/lens_crash.c). None: unknown (a longer path, a full view). */
+	uint64_t names[CHECK_NAMES_MAX];
+	int nnames;
 	/* The check's verdict so far, as lenses see it in after(): 0 the
 	 * filesystems agree, 1 a discrepancy, -1 the guest failed (the
 	 * machine must not be run). */
@@ -156,6 +163,12 @@ void check_time_grans(const struct check_machine *m, uint64_t *gran, uint64_t *a
  * the granularity and each filesystem's declared range. */
 void check_time_rules(const struct check_machine *m, char *out, size_t cap);
 
+/* The namespace of a view, or of disk's records in an agent dump ("e
+ * DISK PATH kind=K ..." lines): what exists, each path as a file or a
+ * directory, order-independent. The two agree on one tree. */
+uint64_t check_names_of_view(const struct op_view *v);
+uint64_t check_names_of_dump(const char *dump, int disk);
+
 /* Run one agent command and parse the per-filesystem replies. 0; -1 when
  * the guest did not come back (panic, hang...: *why says what). */
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
@@ -192,6 +205,13 @@ int check_state(struct virt *v, const struct check_machine *m, const struct op *
 		char *sig, size_t siglen);
 /* The pseudo-operation of a root check: "fp", kind OP_NKINDS. */
 extern const struct op check_root_op;
+
+/* Check the root state as the search does before its first operation,
+ * into root (the first operation's parent, as in the search): replay and
+ * the minimizer start from it. 0, or -1 with why (the guest failed, or the
+ * root differs). */
+int check_root(struct virt *v, const struct check_machine *m, struct check_step *root, char *why,
+	       size_t whylen);
 /* The typed operation of an agent command text (kind -1 when unknown). */
 void check_op_of_text(const char *text, struct op *out);
 

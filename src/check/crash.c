@@ -126,11 +126,18 @@ static int crash_one_recovery(struct virt *v, int nfs, int i, uint64_t upto,
 	struct check_step st;
 	if (!rc && again.mounted)
 		rc = check_apply(v, nfs, "fp", &st, why, whylen);
+	bool same = !rc && again.mounted && !memcmp(st.fp[i], r->fp.fp[i], 16);
+	if (!rc && again.mounted && !same &&
+	    !(r->nested_again = check_dump(v, nfs, "dump", why, whylen)))
+		rc = -1;
 	virt_release(v);
 	if (rc)
 		return -1;
-	if (again.mounted && !memcmp(st.fp[i], r->fp.fp[i], 16))
+	if (same)
 		return 0;
+	/* The machine is back at the whole recovery's state. */
+	if (again.mounted && !(r->nested_first = check_dump(v, nfs, "dump", why, whylen)))
+		return -1;
 	r->nested_disk = i;
 	r->nested_upto = upto;
 	snprintf(r->nested_what, sizeof(r->nested_what), "%s",
@@ -216,7 +223,9 @@ void crash_result_free(struct crash_result *r)
 {
 	free(r->live);
 	free(r->recovered);
-	r->live = r->recovered = NULL;
+	free(r->nested_first);
+	free(r->nested_again);
+	r->live = r->recovered = r->nested_first = r->nested_again = NULL;
 }
 
 int crash_recover(struct virt *v, const struct check_machine *m, const struct crash_disk *pts,

@@ -92,6 +92,10 @@ struct crash_result {
 	int nested, nested_disk;
 	uint64_t nested_upto;
 	char nested_what[96];
+	/* At that one, the agent's dumps of both recoveries' states (the
+	 * whole recovery's, the one recovered again), to show how they
+	 * differ; NULL when it did not mount. */
+	char *nested_first, *nested_again;
 	/* With fsck asked for: each recovered disk's verdict, after unmount. */
 	enum corrupt_fsck_verdict fsck[CHECK_MAX_FS];
 	char fsck_said[CHECK_MAX_FS][160];

@@ -64,7 +64,8 @@ struct search {
 	int ncand[CHECK_MAX_DEPTH + 1], next[CHECK_MAX_DEPTH + 1];
 	int depth;
 	bool stop, show_progress;
-	struct virt *mini; /* for --minimize: a second machine held at the root */
+	struct virt *mini;	     /* for --minimize: a second machine held at the root */
+	struct check_step mini_root; /* its root, checked */
 	uint8_t *saved[CHECK_MAX_DEPTH + 1][CHECK_MAX_FS]; /* baseline: images per level */
 	double t0, last_progress, deadline;
 	/* A swarm member's own budget: states it may reach before the
@@ -208,6 +209,7 @@ static void minimize_record(struct search *s, struct share_record *r, char *said
 	if (!s->mini) {
 		s->mini = calloc(1, sizeof(*s->mini));
 		if (!s->mini || check_boot(s->mini, &s->cfg->m, err, sizeof(err)) ||
+		    check_root(s->mini, &s->cfg->m, &s->mini_root, err, sizeof(err)) ||
 		    virt_fork(s->mini)) {
 			fprintf(stderr, "themis: --minimize: %s\n",
 				s->mini ? err : "out of memory");
@@ -218,7 +220,7 @@ static void minimize_record(struct search *s, struct share_record *r, char *said
 	}
 	char(*ops)[OP_TEXT_MAX] = malloc(sizeof(char[TRACE_MAX_OPS][OP_TEXT_MAX]));
 	int n = ops ? split_path(r->ops, ops, TRACE_MAX_OPS) : 0, was = n;
-	int tries = n ? check_minimize(s->mini, s->cfg, ops, &n, r->sig) : 0;
+	int tries = n ? check_minimize(s->mini, &s->mini_root, s->cfg, ops, &n, r->sig) : 0;
 	if (!ops || tries < 0) {
 		fprintf(stderr, "themis: --minimize: out of memory\n");
 		free(ops);
@@ -542,7 +544,7 @@ static void run_item(struct search *s, const char *item, const struct check_step
 
 /* The state at the root, checked as every other is: 0 and its view,
  * 1 a discrepancy there (recorded), -1 an error (err). */
-static int check_root(struct search *s, struct check_step *root, char *err, size_t errlen)
+static int search_root(struct search *s, struct check_step *root, char *err, size_t errlen)
 {
 	char why[CHECK_DETAIL_MAX], sig[64];
 	int rc = check_state(s->v, &s->cfg->m, &check_root_op, NULL, root, why, sizeof(why), sig,
@@ -1032,7 +1034,7 @@ static int explore_run(const struct check_config *given, struct share *sh, struc
 	struct check_step *root = malloc(sizeof(*root));
 	if (s)
 		run.m.lens_words = s->delta.lens;
-	int rc = s && root ? check_root(s, root, err, errlen) : -1;
+	int rc = s && root ? search_root(s, root, err, errlen) : -1;
 	if (rc > 0)
 		sh->ops->stop(sh); /* nothing below a root that differs is worth a look */
 	if (rc == 0) {

@@ -36,6 +36,7 @@ struct words {
 /* The attempt loop's state: the machine, the run, the target. */
 struct mini {
 	struct virt *root;
+	const struct check_step *root_step;
 	const struct check_config *cfg;
 	const char *sig;
 	char (*trial)[OP_TEXT_MAX];
@@ -58,8 +59,8 @@ static int shows(struct mini *x, char ops[][OP_TEXT_MAX], int n)
 	for (int i = 0; i < n; i++) {
 		struct op op;
 		check_op_of_text(ops[i], &op);
-		if (check_state(x->root, &plain, &op, i ? &st[(i - 1) & 1] : NULL, &st[i & 1], why,
-				sizeof(why), got, sizeof(got))) {
+		if (check_state(x->root, &plain, &op, i ? &st[(i - 1) & 1] : x->root_step,
+				&st[i & 1], why, sizeof(why), got, sizeof(got))) {
 			if (i != n - 1 || strcmp(got, x->sig))
 				return 0;
 			if (!crash_step_of(why, x->step, sizeof(x->step)))
@@ -284,10 +285,12 @@ static int path_pass(struct mini *x, char ops[][OP_TEXT_MAX], int *nops)
 	return changed;
 }
 
-int check_minimize(struct virt *root, const struct check_config *cfg, char ops[][OP_TEXT_MAX],
-		   int *nops, const char *sig)
+int check_minimize(struct virt *root, const struct check_step *root_step,
+		   const struct check_config *cfg, char ops[][OP_TEXT_MAX], int *nops,
+		   const char *sig)
 {
-	struct mini x = {root, cfg, sig, malloc(sizeof(char[TRACE_MAX_OPS][OP_TEXT_MAX])), 0, ""};
+	struct mini x = {
+	    root, root_step, cfg, sig, malloc(sizeof(char[TRACE_MAX_OPS][OP_TEXT_MAX])), 0, ""};
 	if (!x.trial)
 		return -1;
 	/* A trace's crash step names a point of its own operations: the

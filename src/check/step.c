@@ -248,6 +248,56 @@ static void agent_last_words(const struct virt *v, char *out, size_t cap)
 		snprintf(out, cap, " (the agent: %.*s)", (int)strcspn(f, "\n"), f);
 }
 
+static uint64_t name_hash(const char *path, size_t len, bool dir)
+{
+	char b[80];
+	int n = snprintf(b, sizeof(b), "%.*s%c%c", (int)len, path, 0, dir ? 'd' : 'f');
+	return XXH3_64bits(b, (size_t)n);
+}
+
+uint64_t check_names_of_view(const struct op_view *v)
+{
+	uint64_t h = 0;
+	for (int i = 0; i < v->nfiles; i++)
+		h += name_hash(v->files[i], strlen(v->files[i]), false);
+	for (int i = 0; i < v->ndirs; i++)
+		h += name_hash(v->dirs[i], strlen(v->dirs[i]), true);
+	return h;
+}
+
+uint64_t check_names_of_dump(const char *dump, int disk)
+{
+	char head[16];
+	uint64_t h = 0;
+	int n = snprintf(head, sizeof(head), "e %d ", disk);
+	for (const char *l = dump; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (strncmp(l, head, (size_t)n))
+			continue;
+		const char *p = l + n, *kind = strstr(p, " kind=");
+		size_t len = strcspn(p, " \n");
+		if (len == 1 && *p == '.')
+			continue; /* the root, which a view leaves out */
+		h += name_hash(p, len, kind && kind < p + strcspn(p, "\n") && kind[6] == 'd');
+	}
+	return h;
+}
+
+/* s's namespaces: its parent's and its own (from the root, or from a sync,
+ * whose state a crash cannot go back before). */
+static void chain_names(const struct op *op, const struct check_step *parent, struct check_step *s)
+{
+	s->nnames = 0;
+	if (s->view.nfiles == OP_POOL_MAX || s->view.ndirs == OP_POOL_MAX)
+		return; /* the view may be cut */
+	if (parent && op->kind != OP_SYNC) {
+		if (!parent->nnames || parent->nnames == CHECK_NAMES_MAX)
+			return;
+		memcpy(s->names, parent->names, sizeof(s->names[0]) * (size_t)parent->nnames);
+		s->nnames = parent->nnames;
+	}
+	s->names[s->nnames++] = check_names_of_view(&s->view);
+}
+
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
 		size_t whylen)
 {
@@ -585,6 +635,17 @@ int check_disk_view(struct virt *v, const struct check_machine *m, const struct 
 
 const struct op check_root_op = {OP_NKINDS, "fp"};
 
+int check_root(struct virt *v, const struct check_machine *m, struct check_step *root, char *why,
+	       size_t whylen)
+{
+	char sig[64];
+	int rc = check_state(v, m, &check_root_op, NULL, root, why, whylen, sig, sizeof(sig));
+	if (rc > 0)
+		snprintf(why, whylen, "the root state differs (%s): nothing below it is checked",
+			 sig);
+	return rc ? -1 : 0;
+}
+
 void check_op_of_text(const char *text, struct op *out)
 {
 	out->kind = (enum op_kind)op_kind_of_text(text);
@@ -628,6 +689,7 @@ int check_state(struct virt *v, const struct check_machine *m, const struct op *
 	lens_set_before(ls, v, op);
 	int rc = check_apply(v, m->nfs, op->text, s, why, whylen);
 	if (rc == 0) {
+		chain_names(op, parent, s);
 		memcpy(s->plain, s->fp, sizeof(s->plain));
 		struct check_step t;
 		if (m->time && check_apply(v, m->nfs, "fp time", &t, why, whylen))

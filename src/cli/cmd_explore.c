@@ -770,7 +770,13 @@ static int replay_once(const struct replay_args *a, struct trace *t, bool quiet,
 	}
 	/* A trace without operations is a discrepancy at the root. */
 	int rc = a->save && save_step(v, &t->m, a->save, 0) ? -1 : 0, n = t->nops ? t->nops : 1;
-	struct check_step st[2];
+	/* The root checked first, as the search did: the first operation's
+	 * parent (a crash may recover the root's namespace). */
+	struct check_step st[2], root;
+	if (rc == 0 && t->nops && check_root(v, &t->m, &root, why, sizeof(why))) {
+		fprintf(stderr, "themis: %s\n", why);
+		rc = -1;
+	}
 	for (int i = 0; i < n && rc >= 0; i++) {
 		struct op op = check_root_op;
 		if (t->nops)
@@ -784,8 +790,11 @@ static int replay_once(const struct replay_args *a, struct trace *t, bool quiet,
 			if (!quiet && i == n - 1)
 				printf("     then %s\n", t->crash);
 		}
-		int c = check_state(v, &t->m, &op, i ? &st[(i - 1) & 1] : NULL, &st[i & 1], why,
-				    sizeof(why), sig, sizeof(sig));
+		int c = check_state(v, &t->m, &op,
+				    i	      ? &st[(i - 1) & 1]
+				    : t->nops ? &root
+					      : NULL,
+				    &st[i & 1], why, sizeof(why), sig, sizeof(sig));
 		if (c) /* a discrepancy, or a guest failure: the finding of a hang */
 			rc = 1;
 		if (a->save && t->nops && save_step(v, &t->m, a->save, i + 1))

@@ -57,28 +57,34 @@
 #include "lens.h"
 
 /* What each filesystem promises a crash, once: X(name, recovers,
- * fsync_names). recovers: a journal, log or copy-on-write tree brings it
- * back consistent, so its checker must find the recovered disk clean
- * (the others are not checked: see check_fsck).
- * fsync_names: fsync makes a file durable under its name. */
+ * fsync_names, ordered_names). recovers: a journal, log or copy-on-write
+ * tree brings it back consistent, so its checker must find the recovered
+ * disk clean (the others are not checked: see check_fsck).
+ * fsync_names: fsync makes a file durable under its name.
+ * ordered_names: every namespace operation is one transaction of one
+ * journal committed in order (jbd2's, xfs's log), so a crash recovers the
+ * namespace of some prefix of the operations: an operation is atomic.
+ * Not btrfs and f2fs, whose fsync logs one inode ahead of the rest (its
+ * name may come back without an earlier operation's), nor jfs and nilfs2,
+ * not studied here. */
 #define CRASH_TABLE(X)                                                                             \
-	X(ext2, false, false)                                                                      \
-	X(ext3, true, true)                                                                        \
-	X(ext4, true, true)                                                                        \
-	X(xfs, true, true)                                                                         \
-	X(btrfs, true, true)                                                                       \
-	X(f2fs, true, true)                                                                        \
-	X(jfs, true, false)                                                                        \
-	X(nilfs2, true, false)                                                                     \
-	X(vfat, false, false)                                                                      \
-	X(exfat, false, false)                                                                     \
-	X(minix, false, false)
+	X(ext2, false, false, false)                                                               \
+	X(ext3, true, true, true)                                                                  \
+	X(ext4, true, true, true)                                                                  \
+	X(xfs, true, true, true)                                                                   \
+	X(btrfs, true, true, false)                                                                \
+	X(f2fs, true, true, false)                                                                 \
+	X(jfs, true, false, false)                                                                 \
+	X(nilfs2, true, false, false)                                                              \
+	X(vfat, false, false, false)                                                               \
+	X(exfat, false, false, false)                                                              \
+	X(minix, false, false, false)
 
 static const struct crash_promise {
 	const char *fs;
-	bool recovers, fsync_names;
+	bool recovers, fsync_names, ordered_names;
 } crash_table[] = {
-#define CRASH_ROW(name, recovers, names) {#name, recovers, names},
+#define CRASH_ROW(name, recovers, names, ordered) {#name, recovers, names, ordered},
     CRASH_TABLE(CRASH_ROW)
 #undef CRASH_ROW
 };
@@ -89,7 +95,7 @@ static struct crash_promise promise_of(const char *fs)
 	for (size_t i = 0; i < sizeof(crash_table) / sizeof(crash_table[0]); i++)
 		if (!strcmp(fs, crash_table[i].fs))
 			return crash_table[i];
-	return (struct crash_promise){fs, false, false};
+	return (struct crash_promise){fs, false, false, false};
 }
 
 #define CRASH_EXTRA_MAX 64 /* writes a subset draws from: the epoch's last ones */
@@ -155,7 +161,7 @@ struct judge {
 	struct virt *v;
 	const struct check_machine *m;
 	const struct op *op;
-	const struct check_step *s;
+	const struct check_step *s, *parent;
 	struct lens_out *out;
 	struct crash_state *c;
 	uint64_t *words;
@@ -206,6 +212,27 @@ static bool record_of(const char *dump, int i, const char *path, char *out, size
 	return false;
 }
 
+/* Disk i's paths in a dump, a directory with a '/', into out. */
+static void names_of(const char *dump, int i, char *out, size_t cap)
+{
+	char head[16];
+	size_t len = 0;
+	int n = snprintf(head, sizeof(head), "e %d ", i);
+	out[0] = 0;
+	for (const char *l = dump; l && *l && len < cap;
+	     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *p = l + n, *kind = strstr(p, " kind=");
+		size_t w = strcspn(p, " \n");
+		if (strncmp(l, head, (size_t)n) || (w == 1 && *p == '.'))
+			continue;
+		bool dir = kind && kind < p + strcspn(p, "\n") && kind[6] == 'd';
+		len += (size_t)snprintf(out + len, cap - len, "%s%.*s%s", len ? " " : "", (int)w, p,
+					dir ? "/" : "");
+	}
+	if (!out[0])
+		snprintf(out, cap, "nothing");
+}
+
 /* Say a crash state's discrepancy: sig crash:KIND, why = what, then
  * where and the step that crashes it again. Returns 1 (a discrepancy). */
 static int found(struct judge *j, const char *kind, const char *what, const char *where)
@@ -234,9 +261,11 @@ static int check_promise(struct judge *j, const struct crash_result *r, const ch
 			return found(j, "lost-sync", what, where);
 		}
 		char want[1024], got[1024];
-		if (!path[0] || !promise_of(j->m->fs[i]).fsync_names ||
+		/* A call that failed (fsync of a dangling symlink: ENOENT) made
+		 * no promise, though the path names something. */
+		if (!path[0] || !promise_of(j->m->fs[i]).fsync_names || j->s->ret[i] < 0 ||
 		    !record_of(r->live, i, path, want, sizeof(want)))
-			continue; /* no promise, or the call failed: it made none */
+			continue;
 		if (!record_of(r->recovered, i, path, got, sizeof(got)))
 			snprintf(got, sizeof(got), "missing");
 		if (strcmp(want, got)) {
@@ -268,6 +297,74 @@ static int check_fsck(struct judge *j, const struct crash_result *r, const char 
 	return 0;
 }
 
+/* Does the operation change the namespace (what exists)? Its crash
+ * points are where atomicity is judged. */
+static bool names_op(const struct op *op)
+{
+	switch (op->kind) {
+	case OP_CREATE:
+	case OP_UNLINK:
+	case OP_MKDIR:
+	case OP_RMDIR:
+	case OP_RENAME:
+	case OP_LINK:
+	case OP_SYMLINK: return true;
+	default: return false;
+	}
+}
+
+/* The namespaces a crash may recover: after each operation since the last
+ * sync (the parent's list), or this one's. 0 when unknown. */
+static int allowed_names(const struct judge *j, uint64_t *out)
+{
+	const struct check_step *p = j->parent;
+	if (!j->s->nnames || !p || !p->nnames)
+		return 0;
+	memcpy(out, p->names, sizeof(*out) * (size_t)p->nnames);
+	out[p->nnames] = j->s->names[j->s->nnames - 1];
+	return p->nnames + 1;
+}
+
+/* On a filesystem with ordered names, the recovered namespace is one a
+ * prefix of the operations had: else the operation was not atomic. */
+static int check_atomic(struct judge *j, const struct crash_result *r, const char *where)
+{
+	uint64_t allowed[CHECK_NAMES_MAX + 1];
+	int n = allowed_names(j, allowed);
+	for (int i = 0; n && i < j->m->nfs; i++) {
+		if (!promise_of(j->m->fs[i]).ordered_names || r->mount_ret[i])
+			continue;
+		uint64_t got = check_names_of_dump(r->recovered, i);
+		bool ok = false;
+		for (int k = 0; k < n; k++)
+			ok |= allowed[k] == got;
+		if (ok)
+			continue;
+		char what[2400], names[1600];
+		names_of(r->recovered, i, names, sizeof(names));
+		snprintf(what, sizeof(what),
+			 "%s recovered a namespace no prefix of the operations had (%d since the "
+			 "last sync, the last '%s'): not atomic; it holds: %s",
+			 j->m->fs[i], n - 1, j->op->text + 3, names);
+		return found(j, "atomicity", what, where);
+	}
+	return 0;
+}
+
+/* A finding's shown lines: every checked disk's verdict, whatever the
+ * finding was ("fsck ext4 (e2fsck -fn): clean"). */
+static void say_fsck(struct judge *j, const struct crash_result *r, unsigned disks)
+{
+	size_t len = strlen(j->out->why);
+	for (int i = 0; i < j->m->nfs && len < j->out->whylen; i++)
+		if (disks & (1u << i))
+			len += (size_t)snprintf(j->out->why + len, j->out->whylen - len,
+						"\nfsck %s (%s): %s%s%s", j->m->fs[i],
+						corrupt_fsck_command(j->m->fs[i]),
+						corrupt_fsck_name(r->fsck[i]),
+						r->fsck_said[i][0] ? ": " : "", r->fsck_said[i]);
+}
+
 /* Crash at pts and judge the recovery: 0 fine, 1 a discrepancy. */
 static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, const char *where)
 {
@@ -276,7 +373,7 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 	struct crash_ask ask = {.fsck = &j->c->fsck};
 	for (int i = 0; i < j->m->nfs; i++)
 		ask.fsck_disks |= (unsigned)promise_of(j->m->fs[i]).recovers << i;
-	ask.dumps = at_end && (promised(j->op, path, sizeof(path)) || path[0]);
+	ask.dumps = (at_end && (promised(j->op, path, sizeof(path)) || path[0])) || names_op(j->op);
 	ask.nested = at_end; /* the recovery crashed again, at the operation's end */
 	uint64_t runs = j->c->fsck.runs, hits = j->c->fsck.hits;
 	j->words[CR_STATES]++;
@@ -295,16 +392,27 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 			rc = found(j, "unmountable", what, where);
 		}
 	if (!rc && r.nested_disk >= 0) {
-		snprintf(what, sizeof(what),
-			 "%s: a crash during its recovery, before the recovery's write %llu, %s",
-			 j->m->fs[r.nested_disk], (unsigned long long)r.nested_upto, r.nested_what);
+		char how[1024] = "", sig[64];
+		int d = r.nested_disk;
+		if (r.nested_first && r.nested_again)
+			check_explain_dumps(j->m, r.nested_first, d, r.nested_again, d, "crash",
+					    how, sizeof(how), sig, sizeof(sig));
+		snprintf(
+		    what, sizeof(what),
+		    "%s: a crash during its recovery, before the recovery's write %llu, %s%s%s",
+		    j->m->fs[d], (unsigned long long)r.nested_upto, r.nested_what,
+		    how[0] ? ": " : "", how);
 		rc = found(j, "recovery-crash", what, where);
 	}
 	j->words[CR_NESTED] += (uint64_t)r.nested;
-	if (!rc && ask.dumps)
+	if (!rc && ask.dumps && at_end)
 		rc = check_promise(j, &r, where);
+	if (!rc && ask.dumps && names_op(j->op))
+		rc = check_atomic(j, &r, where);
 	if (!rc && r.mounted)
 		rc = check_fsck(j, &r, where);
+	if (rc && r.mounted)
+		say_fsck(j, &r, ask.fsck_disks);
 	crash_result_free(&r);
 	return rc;
 }
@@ -492,11 +600,10 @@ static int crash_after(void *state, uint64_t *words, struct virt *v, const struc
 		       const struct op *op, const struct check_step *parent, struct check_step *s,
 		       struct lens_out *out)
 {
-	(void)parent;
 	struct crash_state *c = state;
 	if (!c->on || s->verdict != 0 || op->kind == OP_NKINDS)
 		return 0;
-	struct judge j = {v, m, op, s, out, c, words, 0, ""};
+	struct judge j = {v, m, op, s, parent, out, c, words, 0, ""};
 	char path[128];
 	bool promise = promised(op, path, sizeof(path)) || path[0];
 	if (!promise && !reached_disk(&j))

@@ -11,8 +11,9 @@
 #     naming the file, and not on xfs; its trace records crash-states and
 #     replays to the same signature;
 #   - a planted rename that commits the new name before the old one goes
-#     (guest/bugs/ext4-rename-split) is found by e2fsck as crash:fsck, the
-#     link count named; it replays;
+#     (guest/bugs/ext4-rename-split) is found as crash:atomicity (both
+#     names recovered: no prefix of the operations had them), with e2fsck's
+#     verdict (the link count) shown; it replays;
 #   - a crash discrepancy's trace ends in a `crash` step naming its point,
 #     and replay crashes that point alone (a point the operation lacks is
 #     said, the last flush's disk recovers clean, all of the operation's
@@ -73,15 +74,17 @@ fi
 [ -n "$t" ] && expect 1 "reproduced: ext4: a crash lost what" -- "$themis" replay "$t"
 
 st=$(explore_crash rename "$b/guest/Image-ext4-rename-split" ext4 xfs --minimize)
-t=$(trace_of rename crash:fsck)
+t=$(trace_of rename crash:atomicity)
 if [ "$st" -eq 1 ] && [ -n "$t" ] && grep -q "^op rename f[01] f[01]$" "$t" &&
-	grep -q "^discrepancy crash:fsck ext4's checker .*ref count is 1, should be 2" "$t"; then
-	ok "rename in two transactions: crash:fsck, e2fsck names the link count"
+	grep -q "^discrepancy crash:atomicity ext4 recovered a namespace no prefix of the operations had .*not atomic; it holds: f0 f1 " "$t" &&
+	grep -q "^show fsck ext4 (e2fsck -fn): errors: .*ref count is 1, should be 2" "$t" &&
+	grep -q "^show fsck xfs (xfs_repair -n[^)]*): clean" "$t"; then
+	ok "rename in two transactions: crash:atomicity (both names), e2fsck's verdict shown (the link count)"
 else
 	fail "rename in two transactions: status $st, trace '$t'"
 	grep '^discrepancy' "$work/rename.out" | head -n 3 | sed 's/^/    /'
 fi
-[ -n "$t" ] && expect 1 "reproduced: ext4's checker finds" -- "$themis" replay "$t"
+[ -n "$t" ] && expect 1 "reproduced: ext4 recovered a namespace no prefix" -- "$themis" replay "$t"
 
 # The trace ends in a crash step naming its point, and replay crashes that
 # point alone: a point the operation does not have is said so (not
@@ -101,7 +104,7 @@ if [ -n "$t" ] && step=$(sed -n 's/^crash //p' "$t") && [ -n "$step" ] &&
 	with_step "flush 0 $from"
 	expect 0 "not reproduced" -- "$themis" replay "$work/step.trace"
 	with_step "subset 0 $from $order"
-	expect 1 "reproduced: ext4's checker finds .*crash point: the trace's step" -- \
+	expect 1 "reproduced: ext4 recovered a namespace .*crash point: the trace's step" -- \
 		"$themis" replay "$work/step.trace"
 	with_step "sideways"
 	expect 2 "malformed trace: a crash step is one, after the operations" -- \
