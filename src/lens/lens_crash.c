@@ -100,15 +100,22 @@ static struct crash_promise promise_of(const char *fs)
 
 #define CRASH_EXTRA_MAX 64 /* writes a subset draws from: the epoch's last ones */
 
+/* The lens's counters, once: X(NAME, json key). */
+#define CRASH_WORDS(X)                                                                             \
+	X(STATES, "crash_states")                                                                  \
+	X(ENDS, "at_operation_end")                                                                \
+	X(FLUSHES, "after_flush")                                                                  \
+	X(SUBSETS, "subsets")                                                                      \
+	X(NESTED, "recovery_crashes")                                                              \
+	X(FSCK_RUNS, "fsck_runs")                                                                  \
+	X(FSCK_HITS, "fsck_memo_hits")                                                             \
+	X(DIVERGED, "ends_diverged")
+
 enum {
-	CR_STATES,
-	CR_ENDS,
-	CR_FLUSHES,
-	CR_SUBSETS,
-	CR_NESTED,
-	CR_FSCK_RUNS,
-	CR_FSCK_HITS,
-	CR_WORDS
+#define CRASH_WORD_ENUM(name, json) CR_##name,
+	CRASH_WORDS(CRASH_WORD_ENUM)
+#undef CRASH_WORD_ENUM
+	    CR_WORDS
 };
 
 #define CRASH_FSCK_TIMEOUT 60.0 /* seconds a checker may take */
@@ -365,6 +372,19 @@ static void say_fsck(struct judge *j, const struct crash_result *r, unsigned dis
 						r->fsck_said[i][0] ? ": " : "", r->fsck_said[i]);
 }
 
+/* Across filesystems, at one logical point (an operation's end, every
+ * disk crashed): each recovered state was judged against the one live
+ * state they shared, under its own promises, above; where they still
+ * recovered different trees (one journal had committed more), that is
+ * legal and only counted. 1 if any two differ. */
+static int diverged(const struct judge *j, const struct crash_result *r)
+{
+	for (int i = 1; i < j->m->nfs; i++)
+		if (memcmp(r->fp.fp[i], r->fp.fp[0], 16))
+			return 1;
+	return 0;
+}
+
 /* Crash at pts and judge the recovery: 0 fine, 1 a discrepancy. */
 static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, const char *where)
 {
@@ -411,6 +431,8 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 		rc = check_atomic(j, &r, where);
 	if (!rc && r.mounted)
 		rc = check_fsck(j, &r, where);
+	if (!rc && at_end && r.mounted)
+		j->words[CR_DIVERGED] += diverged(j, &r);
 	if (rc && r.mounted)
 		say_fsck(j, &r, ask.fsck_disks);
 	crash_result_free(&r);
@@ -629,14 +651,15 @@ static void crash_report(const void *state, const uint64_t *w, FILE *f, bool jso
 {
 	(void)state;
 	if (json) {
-		fprintf(f,
-			"{\"crash_states\": %llu, \"at_operation_end\": %llu, \"after_flush\": "
-			"%llu, \"subsets\": %llu, \"recovery_crashes\": %llu, \"fsck_runs\": %llu, "
-			"\"fsck_memo_hits\": %llu}",
-			(unsigned long long)w[CR_STATES], (unsigned long long)w[CR_ENDS],
-			(unsigned long long)w[CR_FLUSHES], (unsigned long long)w[CR_SUBSETS],
-			(unsigned long long)w[CR_NESTED], (unsigned long long)w[CR_FSCK_RUNS],
-			(unsigned long long)w[CR_FSCK_HITS]);
+		static const char *const keys[] = {
+#define CRASH_WORD_KEY(name, json) json,
+		    CRASH_WORDS(CRASH_WORD_KEY)
+#undef CRASH_WORD_KEY
+		};
+		for (int k = 0; k < CR_WORDS; k++)
+			fprintf(f, "%s\"%s\": %llu", k ? ", " : "{", keys[k],
+				(unsigned long long)w[k]);
+		fputs("}", f);
 		return;
 	}
 	if (!w[CR_STATES])
@@ -644,11 +667,12 @@ static void crash_report(const void *state, const uint64_t *w, FILE *f, bool jso
 	fprintf(f,
 		"crash: %llu crash states recovered and judged (%llu at an operation's end, %llu "
 		"after a flush, %llu subsets of an epoch's writes), %llu recoveries crashed "
-		"again; fsck run %llu times, %llu answered by the memo\n",
+		"again; fsck run %llu times, %llu answered by the memo; at %llu operation ends the "
+		"filesystems recovered different trees, each within its promises\n",
 		(unsigned long long)w[CR_STATES], (unsigned long long)w[CR_ENDS],
 		(unsigned long long)w[CR_FLUSHES], (unsigned long long)w[CR_SUBSETS],
 		(unsigned long long)w[CR_NESTED], (unsigned long long)w[CR_FSCK_RUNS],
-		(unsigned long long)w[CR_FSCK_HITS]);
+		(unsigned long long)w[CR_FSCK_HITS], (unsigned long long)w[CR_DIVERGED]);
 }
 
 static const struct lens_def crash_lens = {
