@@ -190,6 +190,10 @@ int check_parse_reply(const char *log, int nfs, bool need_r, struct check_step *
 void check_explain_dumps(const struct check_machine *m, const char *log_a, int a, const char *log_b,
 			 int b, const char *kind, char *why, size_t whylen, char *sig,
 			 size_t siglen);
+/* The same, each side named as given ("f2fs after the whole recovery"). */
+void check_explain_named(const struct check_machine *m, const char *log_a, int a,
+			 const char *name_a, const char *log_b, int b, const char *name_b,
+			 const char *kind, char *why, size_t whylen, char *sig, size_t siglen);
 
 /* Run `op` (an operation, or check_root_op for the state as it is) and
  * check the state it leaves, through every lens of m (the on-disk view is

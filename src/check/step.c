@@ -470,8 +470,16 @@ void check_explain_dumps(const struct check_machine *m, const char *log_a, int a
 			 int b, const char *kind, char *why, size_t whylen, char *sig,
 			 size_t siglen)
 {
+	check_explain_named(m, log_a, a, m->fs[a], log_b, b, m->fs[b], kind, why, whylen, sig,
+			    siglen);
+}
+
+void check_explain_named(const struct check_machine *m, const char *log_a, int a,
+			 const char *name_a, const char *log_b, int b, const char *name_b,
+			 const char *kind, char *why, size_t whylen, char *sig, size_t siglen)
+{
 	char path[256];
-	first_difference((struct side){log_a, a, m->fs[a], m}, (struct side){log_b, b, m->fs[b], m},
+	first_difference((struct side){log_a, a, name_a, m}, (struct side){log_b, b, name_b, m},
 			 kind, why, whylen, sig, siglen, path);
 }
 

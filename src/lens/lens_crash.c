@@ -414,9 +414,12 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 	if (!rc && r.nested_disk >= 0) {
 		char how[1024] = "", sig[64];
 		int d = r.nested_disk;
+		char first[64], again[64];
+		snprintf(first, sizeof(first), "%s after the whole recovery", j->m->fs[d]);
+		snprintf(again, sizeof(again), "%s recovered again", j->m->fs[d]);
 		if (r.nested_first && r.nested_again)
-			check_explain_dumps(j->m, r.nested_first, d, r.nested_again, d, "crash",
-					    how, sizeof(how), sig, sizeof(sig));
+			check_explain_named(j->m, r.nested_first, d, first, r.nested_again, d,
+					    again, "crash", how, sizeof(how), sig, sizeof(sig));
 		snprintf(
 		    what, sizeof(what),
 		    "%s: a crash during its recovery, before the recovery's write %llu, %s%s%s",
