@@ -131,6 +131,22 @@ else
 	grep '^discrepancy' "$work/vfat.out" | head -n 3 | sed 's/^/    /'
 fi
 
+# A finding on the stock kernel (docs/findings.md, F1): f2fs's roll-forward
+# recovery rewrites the fsync'd node in place before its checkpoint
+# commits, so a power cut during that recovery loses the file a second
+# recovery should bring back. Found, and named, on the smallest scope.
+"$themis" explore ext4 f2fs --crash --ops create,write --paths f0 --sizes 4096 --depth 2 --quiet \
+	--out "$work/f2fs" >"$work/f2fs.out" 2>&1
+st=$?
+t=$(trace_of f2fs crash:recovery-crash)
+if [ "$st" -eq 1 ] && [ -n "$t" ] &&
+	grep -q "^discrepancy crash:recovery-crash f2fs: a crash during its recovery, .*f0 exists on f2fs after the whole recovery only" "$t" &&
+	! cat "$work"/f2fs/*.trace | grep -q '^discrepancy crash:recovery-crash ext4'; then
+	ok "stock f2fs: a crash during roll-forward recovery loses the O_SYNC-written f0 (F1); ext4 recovers it"
+else
+	fail "stock f2fs's recovery crash (F1) not found: status $st, trace '$t'"
+fi
+
 expect 2 "crash-states needs" -- "$themis" explore ext4 xfs --crash-states 0
 expect 2 "crash-states needs" -- "$themis" explore ext4 xfs --crash-states 5000
 finish "crash"
