@@ -42,6 +42,8 @@ guest:
 	for bug in guest/bugs/*/; do scripts/build-kernel.sh --patch $$bug build || exit 1; done
 	scripts/build-kernel.sh --arch x86_64 build
 	for bug in $(X86_BUGS); do scripts/build-kernel.sh --arch x86_64 --patch guest/bugs/$$bug build || exit 1; done
+	for fix in guest/fixes/*/; do scripts/build-kernel.sh --patch $$fix build || exit 1; done
+	for fix in guest/fixes/*/; do scripts/build-kernel.sh --arch x86_64 --patch $$fix build || exit 1; done
 	scripts/build-initramfs.sh build
 	scripts/mkimages.sh build
 

@@ -146,6 +146,16 @@ if [ "$st" -eq 1 ] && [ -n "$t" ] &&
 else
 	fail "stock f2fs's recovery crash (F1) not found: status $st, trace '$t'"
 fi
+# Its control: with the fix (guest/fixes/f2fs-recovery-nodes), nothing.
+"$themis" explore ext4 f2fs --crash --ops create,write --paths f0 --sizes 4096 --depth 2 --quiet \
+	--kernel "$b/guest/Image-f2fs-recovery-nodes" --out "$work/f2fs-fixed" >"$work/f2fs-fixed.out" 2>&1
+st=$?
+if [ "$st" -eq 0 ] && grep -q "crash states recovered and judged" "$work/f2fs-fixed.out"; then
+	ok "F1's fix: the recovery crashed again recovers f0 (no discrepancy)"
+else
+	fail "F1's fix: status $st"
+	grep '^discrepancy' "$work/f2fs-fixed.out" | head -n 2 | sed 's/^/    /'
+fi
 
 expect 2 "crash-states needs" -- "$themis" explore ext4 xfs --crash-states 0
 expect 2 "crash-states needs" -- "$themis" explore ext4 xfs --crash-states 5000

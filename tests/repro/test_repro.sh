@@ -12,6 +12,9 @@
 #     REPRODUCED on the stock kernel; and through a remount, as a
 #     durability finding: ext4's disk differs from its own cache;
 #   - repro.c compiles with -Wall -Wextra -Werror, and names each operation;
+#   - F1, a stock-kernel finding (docs/findings.md): its reproducer says
+#     REPRODUCED on the stock x86 kernel and NOT REPRODUCED on the one with
+#     its fix (guest/fixes/f2fs-recovery-nodes);
 #   - refused with exit 2 and one line naming the trace: a missing or
 #     malformed trace, a finding, a time discrepancy, settime, a
 #     filesystem compared with itself, a folder that cannot be made;
@@ -58,7 +61,7 @@ prove() {
 		"$top/scripts/repro-qemu.sh" "$x86/bzImage" "$work/$name"
 }
 
-for k in bzImage bzImage-ext4-link3 bzImage-ext4-tail; do
+for k in bzImage bzImage-ext4-link3 bzImage-ext4-tail bzImage-f2fs-recovery-nodes; do
 	[ -f "$x86/$k" ] || {
 		fail "$x86/$k missing: make guest builds it (scripts/build-kernel.sh --arch x86_64)"
 		finish "repro"
@@ -85,6 +88,19 @@ if record ext4-tail Image-ext4-tail --ops create,write,fsync,truncate --paths f0
 	expect 0 "reproducer written" -- "$themis" repro "$work/own.trace" --out "$work/own"
 	expect 1 "REPRODUCED: ext4's disk differs from ext4's cache in content at f0" -- \
 		"$top/scripts/repro-qemu.sh" "$x86/bzImage-ext4-tail" "$work/own"
+fi
+
+# F1 (docs/findings.md), found by explore --crash on the stock kernel: its
+# hand-written reproducer (a power cut during f2fs's roll-forward
+# recovery, made from disk copies) shows it on the stock x86 kernel, and
+# not on the one with guest/fixes/f2fs-recovery-nodes.
+f1=$top/tests/repro/f1-f2fs-recovery
+if cc -O2 -Wall -Wextra -Werror -o "$work/f1.bin" "$f1/repro.c" 2>"$work/cc.log"; then
+	expect 1 "REPRODUCED: f0, written with O_SYNC and recovered once, is missing" -- \
+		"$top/scripts/repro-qemu.sh" "$x86/bzImage" "$f1"
+	expect 0 "NOT REPRODUCED" -- "$top/scripts/repro-qemu.sh" "$x86/bzImage-f2fs-recovery-nodes" "$f1"
+else
+	fail "F1's repro.c does not compile cleanly: $(head -n 3 "$work/cc.log")"
 fi
 
 # Bad input and what a reproducer cannot do: exit 2, one line naming it.
