@@ -96,6 +96,10 @@ struct check_machine {
 	 * "" none (the operations before the step, the write log kept); else
 	 * the step's point alone ("end", "flush 0 17", "subset 1 40 3a0"). */
 	const char *crash_at;
+	/* The filesystems' own checkers judge every state's disks after a
+	 * clean unmount (explore --fsck; src/lens/lens_fsck.c), memoized by
+	 * content unless fsck_no_memo. */
+	bool fsck, fsck_no_memo;
 	/* The lenses every check runs (lens_set_open; check_state refuses
 	 * NULL), and the words they count into (NULL: thrown away). */
 	const struct lens_set *lenses;

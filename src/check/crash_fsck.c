@@ -133,7 +133,7 @@ enum corrupt_fsck_verdict crash_fsck_disk(struct crash_fsck *c, const struct dis
 	uint64_t slot;
 	memcpy(&slot, key, sizeof(slot));
 	struct crash_memo_entry *e = &c->e[slot % CRASH_MEMO_SLOTS];
-	if (e->used && !memcmp(e->key, key, 16)) {
+	if (e->used && !memcmp(e->key, key, 16) && !c->no_memo) {
 		c->hits++;
 	} else {
 		c->runs++;

@@ -14,6 +14,7 @@
 #ifndef THEMIS_CHECK_CRASH_FSCK_H
 #define THEMIS_CHECK_CRASH_FSCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../disk/disk.h"
@@ -35,6 +36,7 @@ struct crash_fsck {
 		uint64_t ndirty;
 	} scratch[CRASH_FSCK_MAX_DISKS];
 	double timeout; /* seconds a checker may take */
+	bool no_memo;	/* run the checker every time (the memo's benchmark) */
 	uint64_t runs, hits;
 };
 

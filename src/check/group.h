@@ -26,7 +26,8 @@ struct check_group {
 
 /* The view a signature was seen in: "live" (state, result), "disk",
  * "durability" (a disk against its own cache), "crash" (a recovery after a
- * crash state) or "guest" (a finding). */
+ * crash state), "fsck" (a checker's verdict on a disk) or "guest" (a
+ * finding). */
 const char *group_view(const char *sig);
 
 /* The operations a record is grouped by: the simplified ones when

@@ -15,6 +15,7 @@
  *   durability off|drop-caches|remount
  *   op-budget N
  *   crash-states K         (explore --crash only)
+ *   fsck 1                    (explore --fsck only)
  *   options ARGS              (the exploring run's options: for people)
  *   op ...                    (the operations from the root, in order; none:
  *                              the discrepancy is at the root)
@@ -135,6 +136,8 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 		(unsigned long long)(m->op_budget ? m->op_budget : CHECK_OP_BUDGET));
 	if (m->crash_states)
 		fprintf(f, "crash-states %u\n", m->crash_states);
+	if (m->fsck)
+		fprintf(f, "fsck 1\n");
 	if (m->options && !strchr(m->options, '\n'))
 		fprintf(f, "options %s\n", m->options);
 	for (int i = 0; i < nops; i++)
@@ -235,6 +238,8 @@ static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, c
 		m->op_budget = u, *seen |= SEEN_BUDGET;
 	} else if (number_line(line, "crash-states", &u) && u && u <= CHECK_CRASH_STATES_MAX) {
 		m->crash_states = (unsigned)u;
+	} else if (number_line(line, "fsck", &u) && u == 1) {
+		m->fsck = true;
 	} else if (number_line(line, "time", &u) && u <= 1) {
 		m->time = u != 0, *seen |= SEEN_TIME;
 	} else if (number_line(line, "warnings", &u) && u <= 1) {

@@ -69,6 +69,9 @@ const char explore_help[] =
     "                      each recovered in the guest and judged (mounts, what\n"
     "                      sync and fsync promised is there: see the README)\n"
     "  --crash-states K    subsets per operation (default 8; implies --crash)\n"
+    "  --fsck              the filesystems' own checkers judge every state's disks\n"
+    "                      after a clean unmount, in a fork (memoized by content)\n"
+    "  --fsck-memo on|off  off runs the checker every time (to measure the memo)\n"
     "  --time              fingerprints include mtime and ctime, compared to the\n"
     "                      coarsest granularity of the filesystems given; the\n"
     "                      scope adds settime (a rollback, 2038, 2106) and utimes\n"
@@ -189,6 +192,10 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 	} else if (!strcmp(opt, "--max-states")) {
 		if (!parse_u64(val, &c->max_states) || !c->max_states)
 			return usage_error("--max-states needs a positive count, got '%s'", val);
+	} else if (!strcmp(opt, "--fsck-memo")) {
+		if (strcmp(val, "on") && strcmp(val, "off"))
+			return usage_error("--fsck-memo needs on or off, got '%s'", val);
+		c->m.fsck_no_memo = !strcmp(val, "off");
 	} else if (!strcmp(opt, "--crash-states")) {
 		if (!parse_u64(val, &u) || u < 1 || u > CHECK_CRASH_STATES_MAX)
 			return usage_error(
@@ -271,6 +278,8 @@ static int parse_flag(struct explore_args *a, const char *opt)
 	else if (!strcmp(opt, "--crash"))
 		c->m.crash_states =
 		    c->m.crash_states ? c->m.crash_states : CHECK_CRASH_STATES_DEFAULT;
+	else if (!strcmp(opt, "--fsck"))
+		c->m.fsck = true;
 	else if (!strcmp(opt, "--quiet"))
 		c->progress = false;
 	else if (!strcmp(opt, "--verbose"))

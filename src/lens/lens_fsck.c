@@ -1,0 +1,146 @@
+/* lens_fsck.c - fsck as a judge (explore --fsck): at every explored state
+ * the filesystems agree on, the disks are unmounted in a fork (what the
+ * kernel held lands on them, as a clean unmount leaves them) and each
+ * filesystem's own checker judges its disk, read-only (corrupt_fsck.h).
+ * A checker that finds errors is a discrepancy, fsck:errors, naming its
+ * first line of trouble. Verdicts are memoized by the disk's content
+ * (crash_fsck.h: the hash of the chunks the run wrote), so a state whose
+ * disk holds bytes an earlier state's did costs the unmount and the hash,
+ * not a checker run. Always registered, it acts only when the machine
+ * asks (check_machine.fsck), so replay judges as the run did. A format
+ * with no checker installed is counted, not judged. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../check/check.h"
+#include "../check/crash_fsck.h"
+#include "../machine/virt.h"
+#include "lens.h"
+
+#define FSCK_TIMEOUT 60.0 /* seconds a checker may take */
+
+/* The lens's counters, once: X(NAME, json key). */
+#define FSCK_WORDS(X)                                                                              \
+	X(STATES, "states")                                                                        \
+	X(RUNS, "runs")                                                                            \
+	X(HITS, "memo_hits")                                                                       \
+	X(NO_CHECKER, "disks_without_checker")
+
+enum {
+#define FSCK_WORD_ENUM(name, json) FW_##name,
+	FSCK_WORDS(FSCK_WORD_ENUM)
+#undef FSCK_WORD_ENUM
+	    FW_WORDS
+};
+
+struct fsck_state {
+	bool on;
+	struct crash_fsck memo;
+};
+
+static int fsck_attach(void *state, const struct check_config *cfg, const struct check_machine *m,
+		       char *err, size_t errlen)
+{
+	(void)cfg, (void)err, (void)errlen;
+	struct fsck_state *f = state;
+	f->on = m->fsck;
+	f->memo.timeout = FSCK_TIMEOUT;
+	f->memo.no_memo = m->fsck_no_memo;
+	return 0;
+}
+
+static void fsck_detach(void *state)
+{
+	crash_fsck_free(&((struct fsck_state *)state)->memo);
+}
+
+/* Every disk's verdict, in the fork after the unmount: 1 at the first
+ * that finds errors (said in out), 0 if none. */
+static int judge_disks(struct fsck_state *f, uint64_t *words, struct virt *v,
+		       const struct check_machine *m, struct lens_out *out)
+{
+	for (int i = 0; i < m->nfs && i < CRASH_FSCK_MAX_DISKS; i++) {
+		char said[160];
+		uint64_t runs = f->memo.runs, hits = f->memo.hits;
+		enum corrupt_fsck_verdict r = crash_fsck_disk(&f->memo, &v->disks[i], i, m->fs[i],
+							      said, sizeof(said));
+		words[FW_RUNS] += f->memo.runs - runs;
+		words[FW_HITS] += f->memo.hits - hits;
+		if (r == CORRUPT_FSCK_NONE || r == CORRUPT_FSCK_MISSING)
+			words[FW_NO_CHECKER]++;
+		if (r != CORRUPT_FSCK_ERRORS && r != CORRUPT_FSCK_CRASHED &&
+		    r != CORRUPT_FSCK_TIMEOUT)
+			continue;
+		snprintf(out->sig, out->siglen, "fsck:%s", corrupt_fsck_name(r));
+		snprintf(out->why, out->whylen,
+			 "%s's checker (%s) judges its disk after a clean unmount: %s: %s", m->fs[i],
+			 corrupt_fsck_command(m->fs[i]), corrupt_fsck_name(r), said);
+		return 1;
+	}
+	return 0;
+}
+
+static int fsck_after(void *state, uint64_t *words, struct virt *v, const struct check_machine *m,
+		      const struct op *op, const struct check_step *parent, struct check_step *s,
+		      struct lens_out *out)
+{
+	(void)op, (void)parent;
+	struct fsck_state *f = state;
+	if (!f->on || s->verdict != 0)
+		return 0;
+	struct check_step st;
+	if (virt_fork(v)) {
+		snprintf(out->why, out->whylen, "cannot fork the machine for the checkers");
+		return -1;
+	}
+	int rc = check_apply(v, m->nfs, "umount", &st, out->why, out->whylen) ? -1 : 0;
+	for (int i = 0; rc == 0 && i < m->nfs; i++)
+		if (st.ret[i] < 0) {
+			snprintf(out->why, out->whylen, "%s does not unmount for its checker: %s",
+				 m->fs[i], st.err[i]);
+			rc = -1;
+		}
+	if (rc == 0) {
+		words[FW_STATES]++;
+		rc = judge_disks(f, words, v, m, out);
+	}
+	virt_release(v);
+	return rc;
+}
+
+static void fsck_report(const void *state, const uint64_t *w, FILE *f, bool json)
+{
+	(void)state;
+	static const char *const keys[] = {
+#define FSCK_WORD_KEY(name, json) json,
+	    FSCK_WORDS(FSCK_WORD_KEY)
+#undef FSCK_WORD_KEY
+	};
+	if (json) {
+		for (int k = 0; k < FW_WORDS; k++)
+			fprintf(f, "%s\"%s\": %llu", k ? ", " : "{", keys[k],
+				(unsigned long long)w[k]);
+		fputs("}", f);
+		return;
+	}
+	if (w[FW_STATES])
+		fprintf(f,
+			"fsck: %llu states' disks judged after a clean unmount: the checkers ran "
+			"%llu times, %llu answered by the memo; %llu disks with no checker\n",
+			(unsigned long long)w[FW_STATES], (unsigned long long)w[FW_RUNS],
+			(unsigned long long)w[FW_HITS], (unsigned long long)w[FW_NO_CHECKER]);
+}
+
+static const struct lens_def fsck_lens = {
+    .name = "fsck",
+    .help = "the filesystems' own checkers on every state's disks (explore --fsck)",
+    .order = 70,
+    .always = true,
+    .words = FW_WORDS,
+    .state_size = sizeof(struct fsck_state),
+    .attach = fsck_attach,
+    .detach = fsck_detach,
+    .after = fsck_after,
+    .report = fsck_report,
+};
+LENS_REGISTER(fsck_lens);
