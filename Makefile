@@ -34,11 +34,13 @@ all: build/themis build/asan/themis $(ISA_ELFS) guest
 # only these get x86_64 kernels (each is a copy of the 1.5 GB tree).
 X86_BUGS := ext4-link3 ext4-tail
 
-# The guest side: kernels (riscv64 for the machine; x86_64 for the
-# reproducers under QEMU), agent + initramfs, base disk images. Each script
-# is incremental and returns at once when its output is up to date.
+# The guest side: kernels (riscv64 for the machine, Linux 6.1 and 6.12;
+# x86_64 for the reproducers under QEMU), agent + initramfs, base disk
+# images. Each script is incremental and returns at once when its output
+# is up to date.
 guest:
 	scripts/build-kernel.sh build
+	scripts/build-kernel.sh --version 6.12 build
 	for bug in guest/bugs/*/; do scripts/build-kernel.sh --patch $$bug build || exit 1; done
 	scripts/build-kernel.sh --arch x86_64 build
 	for bug in $(X86_BUGS); do scripts/build-kernel.sh --arch x86_64 --patch guest/bugs/$$bug build || exit 1; done
