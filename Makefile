@@ -155,6 +155,7 @@ test-boot: build/themis guest
 	tests/boot/test_boot.sh build
 	tests/boot/test_snapshot.sh build
 	tests/boot/qemu_compare.sh build
+	tests/boot/test_linux612.sh build
 
 test: test-unit test-cli test-isa test-fuzz test-diff test-boot test-fork test-check test-lens test-repro
 	@echo "make test: all passed"
