@@ -151,7 +151,7 @@ test-lens: build/themis build/asan/themis guest
 test-repro: build/themis guest
 	tests/repro/test_repro.sh build
 
-test-boot: build/themis guest
+test-boot: build/themis build/asan/themis guest
 	tests/boot/test_boot.sh build
 	tests/boot/test_snapshot.sh build
 	tests/boot/qemu_compare.sh build

@@ -5,7 +5,7 @@
 # the base images hold and leaves the same files as 6.1 after the agent's
 # script, and short explorations end with the same state counts on both.
 #   tests/boot/test_linux612.sh [BUILD_DIR]     (default: build)
-# Needs BUILD_DIR/themis, BUILD_DIR/guest/{Image,Image-6.12,initramfs.cpio.gz}
+# Needs BUILD_DIR/{themis,asan/themis}, BUILD_DIR/guest/{Image,Image-6.12,initramfs.cpio.gz}
 # and BUILD_DIR/images/*.img (make guest).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,7 +18,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$top/tests/lib.sh"
 
-for f in "$themis" "$k61" "$k612"; do
+for f in "$themis" "$b/asan/themis" "$k61" "$k612"; do
 	[ -f "$f" ] || { echo "FAIL: $f missing (make build/themis guest)"; exit 1; }
 done
 
@@ -40,6 +40,18 @@ fi
 cmp -s "$work/b1" "$work/b2" && grep -q '^ram-hash ' "$work/b1" && grep -q '^timer-late 0$' "$work/b1" &&
 	ok "two 6.12 boots: identical console and $(grep '^ram-hash' "$work/b1")" ||
 	{ fail "two 6.12 boots differ:"; diff "$work/b1" "$work/b2" | head -n 10; }
+
+# 1b. What tests/boot/test_boot.sh asks of 6.1, where it is cheap: the
+#     interpreted boot (no translation cache) is the same machine, and the
+#     sanitizer build runs the agent's script clean.
+THEMIS_INTERPRET=1 "$themis" boot --kernel "$k612" $disks --stats >"$work/boot-interp" 2>&1 ||
+	fail "interpreted 6.12 boot exited $?"
+grep -v '^wall-seconds\|^mips' "$work/boot-interp" >"$work/bi"
+cmp -s "$work/b1" "$work/bi" && ok "6.12 interpreted and compiled boots: identical console and RAM" ||
+	{ fail "the interpreted 6.12 boot differs:"; diff "$work/b1" "$work/bi" | head -n 10; }
+"$b/asan/themis" boot --kernel "$k612" --initrd "$b/guest/initramfs.cpio.gz" $disks --script >"$work/asan" 2>&1 && grep -q '^script done' "$work/asan" &&
+	ok "the ASan+UBSan build runs the agent's script on 6.12 clean" ||
+	{ fail "the sanitizer build on 6.12:"; tail -n 8 "$work/asan"; }
 
 # 2. Every base image, at most 8 disks a boot, on each kernel: all mount,
 #    the agent's script runs on each, and the files it leaves (the
@@ -105,5 +117,11 @@ explore_both() { # explore_both ARGS...: one line per kernel, compared
 }
 explore_both ext4 ext2 --depth 2
 explore_both xfs btrfs --depth 2
+
+# 4. QEMU's second opinion on 6.12 for one pair: the same words from the
+#    agent, fsck-clean disks, identical trees (tests/boot/qemu_compare.sh).
+THEMIS_KERNEL=$k612 "$top/tests/boot/qemu_compare.sh" "$b" ext4,xfs >"$work/qemu" 2>&1 &&
+	ok "QEMU and Themis agree on 6.12 (ext4,xfs: $(grep -c '^ok:' "$work/qemu") checks)" ||
+	{ fail "qemu_compare on 6.12:"; grep -v '^ok:' "$work/qemu" | tail -n 12; }
 
 finish linux612
