@@ -3,7 +3,8 @@
 # board, against 6.1 (BUILD_DIR/guest/Image) from the same config fragment:
 # the guest reports 6.12, boots deterministically, mounts every filesystem
 # the base images hold and leaves the same files as 6.1 after the agent's
-# script, and short explorations end with the same state counts on both.
+# script, and short explorations (and crash explorations) end with the
+# same state counts on both.
 #   tests/boot/test_linux612.sh [BUILD_DIR]     (default: build)
 # Needs BUILD_DIR/{themis,asan/themis}, BUILD_DIR/guest/{Image,Image-6.12,initramfs.cpio.gz}
 # and BUILD_DIR/images/*.img (make guest).
@@ -117,6 +118,24 @@ explore_both() { # explore_both ARGS...: one line per kernel, compared
 }
 explore_both ext4 ext2 --depth 2
 explore_both xfs btrfs --depth 2
+
+# 3b. The crash lens on both kernels (tests/check/test_crash.sh's stock
+#     scope): every crash state recovers right (exit 0), and as many crash
+#     states, subsets and crashed recoveries on 6.12 as on 6.1.
+for k in 6.1 6.12; do
+	kimg=$k61
+	[ $k = 6.1 ] || kimg=$k612
+	"$themis" explore ext4 xfs --depth 2 --ops create,write,fsync,sync,rename --paths f0,f1 --sizes 0,4096 \
+		--quiet --crash --kernel "$kimg" --out "$work/crash-$k" >"$work/crash-$k.out" 2>&1
+	rc=$?
+	grep -o '"crash_states": [0-9]*\|"subsets": [0-9]*\|"recovery_crashes": [0-9]*' \
+		"$work/crash-$k/report.json" 2>/dev/null | tr -d '"' | tr '\n' ' ' >"$work/crash-$k.counts"
+	n=$(grep -o 'crash_states: [0-9]*' "$work/crash-$k.counts" | grep -o '[0-9]*$')
+	[ $rc -eq 0 ] && [ "${n:-0}" -ge 50 ] && ok "$k --crash: $(cat "$work/crash-$k.counts")" ||
+		{ fail "$k --crash: exit $rc, '$(cat "$work/crash-$k.counts")'"; tail -n 5 "$work/crash-$k.out"; }
+done
+cmp -s "$work/crash-6.1.counts" "$work/crash-6.12.counts" && ok "--crash: 6.12 and 6.1 reach the same crash states" ||
+	fail "--crash: 6.1 '$(cat "$work/crash-6.1.counts")', 6.12 '$(cat "$work/crash-6.12.counts")'"
 
 # 4. QEMU's second opinion on 6.12 for one pair: the same words from the
 #    agent, fsck-clean disks, identical trees (tests/boot/qemu_compare.sh).
