@@ -130,6 +130,7 @@ build/test_fork: tests/fork/test_fork.c $(OBJS) $(HDRS)
 
 test-fork: build/test_fork guest
 	build/test_fork build 1000
+	build/test_fork build 200 1 build/guest/Image-6.12
 
 build/test_crash: tests/check/test_crash.c $(OBJS) $(HDRS)
 	$(CC) $(CFLAGS) -Isrc $< $(OBJS) $(LDLIBS) -o $@
