@@ -54,6 +54,19 @@ cmp -s "$work/b1" "$work/bi" && ok "6.12 interpreted and compiled boots: identic
 	ok "the ASan+UBSan build runs the agent's script on 6.12 clean" ||
 	{ fail "the sanitizer build on 6.12:"; tail -n 8 "$work/asan"; }
 
+# 1c. A machine saved at 6.12's command loop and loaded again runs the
+#     agent's script with the same words as a fresh 6.12 boot
+#     (tests/boot/test_snapshot.sh's property).
+script_words() { sed -n '/^script vda/,/^script done/p' "$1" | grep -v '^\['; }
+"$themis" boot --kernel "$k612" $disks --save "$work/saved.snap" >"$work/save" 2>&1 &&
+	"$themis" boot --kernel "$k612" $disks --load "$work/saved.snap" --script >"$work/load" 2>&1 &&
+	"$themis" boot --kernel "$k612" $disks --script >"$work/fresh" 2>&1 || fail "6.12 --save/--load/--script exited $?"
+script_words "$work/load" >"$work/load.words"
+script_words "$work/fresh" >"$work/fresh.words"
+[ -s "$work/load.words" ] && cmp -s "$work/load.words" "$work/fresh.words" &&
+	ok "a saved 6.12 machine, loaded, says the fresh boot's $(wc -l <"$work/load.words") script lines" ||
+	{ fail "the loaded 6.12 machine's script differs:"; diff "$work/load.words" "$work/fresh.words" | head -n 10; }
+
 # 2. Every base image, at most 8 disks a boot, on each kernel: all mount,
 #    the agent's script runs on each, and the files it leaves (the
 #    listing after a remount: mode, nlink, size, content hash) are the
