@@ -34,11 +34,13 @@ all: build/themis build/asan/themis $(ISA_ELFS) guest
 # only these get x86_64 kernels (each is a copy of the 1.5 GB tree).
 X86_BUGS := ext4-link3 ext4-tail
 
-# The guest side: kernels (riscv64 for the machine; x86_64 for the
-# reproducers under QEMU), agent + initramfs, base disk images. Each script
-# is incremental and returns at once when its output is up to date.
+# The guest side: kernels (riscv64 for the machine, Linux 6.1 and 6.12;
+# x86_64 for the reproducers under QEMU), agent + initramfs, base disk
+# images. Each script is incremental and returns at once when its output
+# is up to date.
 guest:
 	scripts/build-kernel.sh build
+	scripts/build-kernel.sh --version 6.12 build
 	for bug in guest/bugs/*/; do scripts/build-kernel.sh --patch $$bug build || exit 1; done
 	scripts/build-kernel.sh --arch x86_64 build
 	for bug in $(X86_BUGS); do scripts/build-kernel.sh --arch x86_64 --patch guest/bugs/$$bug build || exit 1; done
@@ -130,6 +132,7 @@ build/test_fork: tests/fork/test_fork.c $(OBJS) $(HDRS)
 
 test-fork: build/test_fork guest
 	build/test_fork build 1000
+	build/test_fork build 200 1 build/guest/Image-6.12
 
 build/test_crash: tests/check/test_crash.c $(OBJS) $(HDRS)
 	$(CC) $(CFLAGS) -Isrc $< $(OBJS) $(LDLIBS) -o $@
@@ -151,10 +154,11 @@ test-lens: build/themis build/asan/themis guest
 test-repro: build/themis guest
 	tests/repro/test_repro.sh build
 
-test-boot: build/themis guest
+test-boot: build/themis build/asan/themis guest
 	tests/boot/test_boot.sh build
 	tests/boot/test_snapshot.sh build
 	tests/boot/qemu_compare.sh build
+	tests/boot/test_linux612.sh build
 
 test: test-unit test-cli test-isa test-fuzz test-diff test-boot test-fork test-check test-lens test-repro
 	@echo "make test: all passed"

@@ -1,15 +1,20 @@
 #!/bin/sh
-# Build a Themis kernel from Debian's linux-source-6.1, configured as
-# `tinyconfig` + guest/kernel/common.config + guest/kernel/ARCH.config:
-# riscv64 (the Themis guest, the default) or x86_64 (the kernel the
-# reproducers are proven on under qemu-system-x86_64).
+# Build a Themis kernel from Debian's linux-source-VERSION (6.1, the
+# default, or 6.12, the current LTS), configured as `tinyconfig` +
+# guest/kernel/common.config + guest/kernel/ARCH.config (+
+# guest/kernel/ARCH-VERSION.config when it exists: what a version needs
+# beyond the shared fragment): riscv64 (the Themis guest, the default) or
+# x86_64 (the kernel the reproducers are proven on under qemu-system-x86_64).
 #
-#   scripts/build-kernel.sh [--arch ARCH] [BUILD_DIR]
+#   scripts/build-kernel.sh [--arch ARCH] [--version V] [BUILD_DIR]
 #       riscv64 -> BUILD_DIR/guest/Image          (tree: BUILD_DIR/linux-6.1)
 #       x86_64  -> BUILD_DIR/guest-x86/bzImage    (tree: BUILD_DIR/linux-6.1-x86)
-#   scripts/build-kernel.sh [--arch ARCH] --patch DIR [BUILD_DIR]
+#       --version 6.12: BUILD_DIR/guest/Image-6.12 (tree: BUILD_DIR/linux-6.12),
+#                  BUILD_DIR/guest-x86/bzImage-6.12 (tree: BUILD_DIR/linux-6.12-x86)
+#   scripts/build-kernel.sh [--arch ARCH] [--version V] --patch DIR [BUILD_DIR]
 #       riscv64 -> BUILD_DIR/guest/Image-NAME     (tree: BUILD_DIR/linux-6.1-NAME)
 #       x86_64  -> BUILD_DIR/guest-x86/bzImage-NAME (tree: BUILD_DIR/linux-6.1-x86-NAME)
+#       (with --version 6.12: Image-6.12-NAME, tree linux-6.12-NAME)
 #
 # BUILD_DIR defaults to build/ under the repository. NAME is the last
 # component of DIR; DIR/*.patch are applied in name order with `patch -p1`
@@ -29,21 +34,22 @@
 set -eu
 
 usage() {
-	echo "usage: $0 [--arch riscv64|x86_64] [--patch DIR] [BUILD_DIR]" >&2
+	echo "usage: $0 [--arch riscv64|x86_64] [--version 6.1|6.12] [--patch DIR] [BUILD_DIR]" >&2
 	exit 2
 }
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-TARBALL=/usr/src/linux-source-6.1.tar.xz
-SRCPKG=linux-source-6.1
 
 ARCH=riscv64
+VERSION=6.1
 PATCHDIR=""
 BUILD_DIR=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) [ $# -ge 2 ] || usage; ARCH=$2; shift 2 ;;
 	--arch=*) ARCH=${1#--arch=}; shift ;;
+	--version) [ $# -ge 2 ] || usage; VERSION=$2; shift 2 ;;
+	--version=*) VERSION=${1#--version=}; shift ;;
 	--patch) [ $# -ge 2 ] || usage; PATCHDIR=$2; shift 2 ;;
 	--patch=*) PATCHDIR=${1#--patch=}; shift ;;
 	-h | --help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
@@ -52,6 +58,17 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$BUILD_DIR" ] || BUILD_DIR=$REPO/build
+
+# The kernel source: a Debian linux-source-VERSION package. 6.1 keeps the
+# plain names (Image, linux-6.1); any other version is named in its output.
+case $VERSION in
+6.1 | 6.12) ;;
+*)
+	echo "build-kernel: --version $VERSION: unknown version (known: 6.1 6.12)" >&2
+	exit 2 ;;
+esac
+SRCPKG=linux-source-$VERSION
+TARBALL=/usr/src/$SRCPKG.tar.xz
 
 # Per architecture: make's ARCH, the compiler prefix and its packages, the
 # output folder, tree suffix, image made and its name when copied out.
@@ -66,6 +83,9 @@ x86_64) # objtool, which x86 builds always run, needs libelf
 	echo "build-kernel: --arch $ARCH: unknown architecture (known: riscv64 x86_64)" >&2
 	exit 2 ;;
 esac
+VTAG="" # "-6.12" in the names of what a version other than 6.1 makes
+[ "$VERSION" = 6.1 ] || VTAG=-$VERSION
+OUTNAME=$OUTNAME$VTAG
 mkdir -p "$BUILD_DIR/$OUTDIR"
 BUILD_DIR=$(cd "$BUILD_DIR" && pwd)
 GUEST=$BUILD_DIR/$OUTDIR
@@ -76,12 +96,19 @@ die() {
 }
 say() { echo "build-kernel: $*"; }
 
-# The fragment applied: the shared part, then the architecture's.
+# The fragment applied: the shared part, then the architecture's, then
+# (if any) what this version needs beyond them. The version's file is
+# checked like the others; it may also waive a line of the shared ones
+# that names an option this version no longer has, with a line
+# "#waive CONFIG_X reason" (the option must really be absent from the
+# version's Kconfig, which is checked too).
+FRAGS="common $ARCH"
+[ ! -f "$REPO/guest/kernel/$ARCH-$VERSION.config" ] || FRAGS="$FRAGS $ARCH-$VERSION"
 for f in common "$ARCH"; do
 	[ -f "$REPO/guest/kernel/$f.config" ] || die "missing config fragment $REPO/guest/kernel/$f.config"
 done
-FRAGMENT=$GUEST/.fragment-$ARCH.config
-cat "$REPO/guest/kernel/common.config" "$REPO/guest/kernel/$ARCH.config" >"$FRAGMENT"
+FRAGMENT=$GUEST/.fragment-$ARCH$VTAG.config
+for f in $FRAGS; do cat "$REPO/guest/kernel/$f.config"; done >"$FRAGMENT"
 
 NAME=""
 if [ -n "$PATCHDIR" ]; then
@@ -178,6 +205,20 @@ verify_config() { # verify_config TREE: print "CONFIG_X: wanted V, got W" lines
 	' "$1/.config" "$FRAGMENT"
 }
 
+waived() { # waived: the CONFIG_X names the fragment's "#waive CONFIG_X why" lines excuse
+	sed -n 's/^#waive[[:space:]]\{1,\}\(CONFIG_[A-Za-z0-9_]\{1,\}\)[[:space:]].*/\1/p' "$FRAGMENT"
+}
+
+# A waived option must really be gone from this version, else the waiver
+# would hide a line that did not stick.
+check_waivers() { # check_waivers TREE
+	for sym in $(waived); do
+		if grep -rqE --include='Kconfig*' "^[[:space:]]*(menu)?config[[:space:]]+${sym#CONFIG_}[[:space:]]*\$" "$1"; then
+			die "$FRAGMENT waives $sym, but $SRCPKG still defines it: remove the waiver"
+		fi
+	done
+}
+
 explain() { # explain TREE SYMBOL: the Kconfig dependencies of SYMBOL
 	grep -rlE --include='Kconfig*' "^[[:space:]]*(menu)?config[[:space:]]+$2[[:space:]]*\$" "$1" |
 		while read -r f; do
@@ -217,7 +258,11 @@ configure() { # configure TREE LOG
 		tail -n 30 "$2" >&2
 		die "configuring $1 failed (log: $2)"
 	}
+	check_waivers "$1"
 	bad=$(verify_config "$1")
+	for sym in $(waived); do
+		bad=$(printf '%s\n' "$bad" | grep -v "^$sym: " || true)
+	done
 	if [ -n "$bad" ]; then
 		echo "build-kernel: these options of $FRAGMENT did not stick:" >&2
 		echo "$bad" | while read -r line; do
@@ -250,13 +295,13 @@ stamp_ok() { # stamp_ok FILE STAMP
 
 # The plain kernel. With --patch it is the base of the patched tree, so the
 # tree itself must be built too, not only the copied-out Image.
-TREE=$BUILD_DIR/linux-6.1$TSUFFIX
+TREE=$BUILD_DIR/linux-$VERSION$TSUFFIX
 OUT=$GUEST/$OUTNAME
 if stamp_ok "$OUT.stamp" "$BASE_STAMP" && [ -f "$OUT" ] &&
 	{ [ -z "$NAME" ] || stamp_ok "$TREE/.themis-stamp" "$BASE_STAMP"; }; then
 	[ -n "$NAME" ] || say "kernel up to date"
 else
-	LOG=$GUEST/kernel-build.log
+	LOG=$GUEST/kernel-build$VTAG.log
 	: >"$LOG"
 	extract "$TREE"
 	rm -f "$TREE/.themis-stamp"
@@ -267,7 +312,7 @@ fi
 
 # A patched kernel: copy of the built plain tree (timestamps kept, so make
 # rebuilds only what the patches touch), patches applied, rebuilt.
-PTREE=$BUILD_DIR/linux-6.1$TSUFFIX-$NAME
+PTREE=$BUILD_DIR/linux-$VERSION$TSUFFIX-$NAME
 POUT=$GUEST/$OUTNAME-$NAME
 PSUM=$(cd "$PATCHDIR" && for p in *.patch; do echo "$p"; cat "$p"; done | sha256sum | cut -d' ' -f1)
 PSTAMP="$BASE_STAMP
@@ -276,7 +321,7 @@ if stamp_ok "$POUT.stamp" "$PSTAMP" && [ -f "$POUT" ]; then
 	say "kernel $NAME up to date"
 	exit 0
 fi
-LOG=$GUEST/kernel-build-$NAME.log
+LOG=$GUEST/kernel-build$VTAG-$NAME.log
 : >"$LOG"
 say "making $PTREE from $TREE + $PATCHDIR/*.patch"
 rm -rf "$PTREE" "$PTREE.tmp"

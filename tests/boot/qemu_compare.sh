@@ -9,12 +9,14 @@
 #      as listed by the agent from a fresh boot on each disk.
 #   tests/boot/qemu_compare.sh [BUILD_DIR] [FS,FS ...]
 # Default pairs cover all eleven filesystems of scripts/mkimages.sh.
+# THEMIS_KERNEL=IMAGE gates another kernel (default BUILD_DIR/guest/Image).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 b=${1:-$top/build}
 [ $# -gt 0 ] && shift
 pairs=${*:-"ext4,xfs ext2,ext3 btrfs,f2fs vfat,exfat jfs,nilfs2 minix"}
 themis=$b/themis
+kernel=${THEMIS_KERNEL:-$b/guest/Image}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$top/tests/lib.sh"
@@ -58,11 +60,11 @@ run_pair() {
 	append="console=ttyS0 panic=-1 themis.fs=$fslist"
 	# shellcheck disable=SC2086
 	timeout 600 qemu-system-riscv64 -M virt -m 256M -smp 1 -nographic -no-reboot \
-		-kernel "$b/guest/Image" -initrd "$b/guest/initramfs.cpio.gz" \
+		-kernel "$kernel" -initrd "$b/guest/initramfs.cpio.gz" \
 		-append "$append" $qdrives >"$dir/qemu.out" 2>&1 ||
 		{ fail "$pair: QEMU exited $?"; tail -n 5 "$dir/qemu.out"; return; }
 	# shellcheck disable=SC2086
-	"$themis" boot $tdisks --script --save-disks "$dir/themis" >"$dir/themis.out" 2>&1 ||
+	"$themis" boot --kernel "$kernel" $tdisks --script --save-disks "$dir/themis" >"$dir/themis.out" 2>&1 ||
 		{ fail "$pair: themis exited $?"; tail -n 5 "$dir/themis.out"; return; }
 	agent_lines "$dir/qemu.out" >"$dir/qemu.lines"
 	agent_lines "$dir/themis.out" >"$dir/themis.lines"
@@ -96,7 +98,7 @@ run_pair() {
 		for side in q t; do
 			f=$dir/qemu$i.img
 			[ $side = t ] && f=$dir/themis/disk$i.img
-			"$themis" boot --disk "$f" --append "themis.fs=$fs" --list >"$dir/list.out" 2>&1 ||
+			"$themis" boot --kernel "$kernel" --disk "$f" --append "themis.fs=$fs" --list >"$dir/list.out" 2>&1 ||
 				{ fail "$pair: listing $fs ($side) exited $?"; tail -n 5 "$dir/list.out"; }
 			grep '^list0 ' "$dir/list.out" | sed 's/^list0 //' >"$dir/tree.$side"
 		done

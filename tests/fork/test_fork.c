@@ -7,7 +7,9 @@
  * level's fork. Finally the restored machine runs on, and must behave
  * exactly as a freshly booted machine given the same command: same agent
  * replies, same final hash.
- *   test_fork BUILD_DIR [SEQUENCES] [SEED]      (default 1000, 1) */
+ *   test_fork BUILD_DIR [SEQUENCES] [SEED] [KERNEL]
+ * (default 1000, 1, BUILD_DIR/guest/Image: another kernel, such as
+ * Image-6.12, proves the fork under that kernel's own memory habits) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +20,14 @@
 #define MAX_DEPTH 3
 
 static char paths[4][512];
+static const char *kernel; /* NULL: BUILD_DIR/guest/Image */
 
 static int boot(struct virt *v, const char *b)
 {
-	snprintf(paths[0], sizeof(paths[0]), "%s/guest/Image", b);
+	if (kernel)
+		snprintf(paths[0], sizeof(paths[0]), "%s", kernel);
+	else
+		snprintf(paths[0], sizeof(paths[0]), "%s/guest/Image", b);
 	snprintf(paths[1], sizeof(paths[1]), "%s/guest/initramfs.cpio.gz", b);
 	snprintf(paths[2], sizeof(paths[2]), "%s/images/ext4.img", b);
 	snprintf(paths[3], sizeof(paths[3]), "%s/images/xfs.img", b);
@@ -105,9 +111,10 @@ static int branch(struct virt *v, uint64_t *s, int depth, int seq, uint64_t *wor
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: test_fork BUILD_DIR [SEQUENCES] [SEED]\n");
+		fprintf(stderr, "usage: test_fork BUILD_DIR [SEQUENCES] [SEED] [KERNEL]\n");
 		return 2;
 	}
+	kernel = argc > 4 ? argv[4] : NULL;
 	int nseq = argc > 2 ? atoi(argv[2]) : 1000;
 	uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 0) : 1, works = 0, dirty = 0;
 	struct virt *v = calloc(1, sizeof(*v)), *fresh = calloc(1, sizeof(*fresh));
