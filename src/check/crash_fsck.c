@@ -53,6 +53,7 @@ static int scratch_make(struct crash_scratch *s, const struct disk *d, char *sai
 	/* Unlinked at once: no exit, however abrupt (a worker's _exit, a
 	 * kill), leaves it behind. The checker opens it through this
 	 * process's descriptor. */
+	s->pid = getpid();
 	if (s->fd >= 0) {
 		unlink(s->path);
 		snprintf(s->path, sizeof(s->path), "/proc/%d/fd/%d", (int)getpid(), s->fd);
@@ -101,6 +102,13 @@ static enum corrupt_fsck_verdict run_checker(struct crash_fsck *c, const struct 
 	if (i < 0 || i >= CRASH_FSCK_MAX_DISKS) {
 		snprintf(said, saidlen, "disk %d: too many disks for the crash checker", i);
 		return CORRUPT_FSCK_NOT_RUN;
+	}
+	/* A scratch image made before this worker was forked is its
+	 * parent's, and its siblings' too: not this process's to rewrite. */
+	if (s->path[0] && s->pid != getpid()) {
+		close(s->fd);
+		free(s->dirty);
+		*s = (struct crash_scratch){.fd = -1};
 	}
 	if (!s->path[0] && scratch_make(s, d, said, saidlen))
 		return CORRUPT_FSCK_NOT_RUN;

@@ -1,0 +1,67 @@
+#!/bin/sh
+# explore --fsck (src/lens/lens_fsck.c): the filesystems' own checkers
+# judge every agreed state's disks after a clean unmount. Properties
+# guarded:
+#   - a bug both sides share is invisible to the comparison but not to
+#     the checker: ext4 against ext4 on the link-count planted kernel
+#     (Image-ext4-link3) agrees at every state, and e2fsck finds
+#     "ref count is 2, should be 3" after create; link; link, as
+#     fsck:errors; the trace records "fsck 1" and replays to it;
+#   - the stock kernel: ext4 against xfs, every checker clean, the memo
+#     answering some checks (a disk whose bytes an earlier state's had),
+#     and with --fsck-memo off none, the checkers run once per state and
+#     disk;
+#   - bad input: --fsck-memo other than on or off, exit 2.
+#   tests/check/test_fsck.sh [BUILD_DIR]
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+b=$(cd "${1:-$top/build}" && pwd)
+themis=$b/themis
+work=$(mktemp -d)
+. "$top/tests/lib.sh"
+trap 'rm -rf "$work"' EXIT
+
+# word RUN KEY: the fsck lens's KEY in RUN's report.json.
+word() {
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["lenses"]["fsck"][sys.argv[2]])' \
+		"$work/$1/report.json" "$2" 2>/dev/null
+}
+
+"$themis" explore ext4 ext4 --fsck --kernel "$b/guest/Image-ext4-link3" --ops create,link \
+	--paths f0,f1,f2 --depth 3 --stop-on-first --quiet --out "$work/link3" >"$work/link3.out" 2>&1
+st=$?
+t=$(ls "$work"/link3/discrepancy-*.trace 2>/dev/null | head -n 1)
+if [ "$st" -eq 1 ] && [ -n "$t" ] && grep -q '^fsck 1$' "$t" &&
+	grep -q "^discrepancy fsck:errors ext4's checker (e2fsck -fn) judges its disk after a clean unmount: errors: .*ref count is 2, should be 3" "$t" &&
+	[ "$(grep -c '^op ' "$t")" -eq 3 ]; then
+	ok "ext4 against ext4 on the link-count kernel: agreed, and e2fsck finds the count (fsck:errors)"
+	expect 1 "reproduced: ext4's checker (e2fsck -fn) judges" -- "$themis" replay "$t"
+else
+	fail "the link-count kernel under --fsck: status $st, trace '$t'"
+	tail -n 5 "$work/link3.out" | sed 's/^/    /'
+fi
+
+scope="ext4 xfs --fsck --ops create,write,link,unlink --paths f0,f1 --sizes 0,4096 --depth 2 --quiet"
+# shellcheck disable=SC2086
+"$themis" explore $scope --out "$work/memo" >"$work/memo.out" 2>&1
+st=$?
+states=$(word memo states) runs=$(word memo runs) hits=$(word memo memo_hits)
+if [ "$st" -eq 0 ] && [ "${states:-0}" -gt 0 ] && [ "${hits:-0}" -gt 0 ] &&
+	[ $((runs + hits)) -eq $((2 * states)) ]; then
+	ok "stock ext4 against xfs: $states states' disks clean; $runs checker runs, $hits answered by the memo"
+else
+	fail "stock under --fsck: status $st, states '$states' runs '$runs' hits '$hits'"
+	grep -E '^discrepancy|^fsck' "$work/memo.out" | head -n 3 | sed 's/^/    /'
+fi
+# shellcheck disable=SC2086
+"$themis" explore $scope --fsck-memo off --out "$work/nomemo" >"$work/nomemo.out" 2>&1
+st=$?
+states=$(word nomemo states) runs=$(word nomemo runs) hits=$(word nomemo memo_hits)
+if [ "$st" -eq 0 ] && [ "${hits:-1}" -eq 0 ] && [ "${runs:-0}" -eq $((2 * states)) ]; then
+	ok "--fsck-memo off: every state's disks checked ($runs runs), none from the memo"
+else
+	fail "--fsck-memo off: status $st, states '$states' runs '$runs' hits '$hits'"
+fi
+
+expect 2 "fsck-memo needs on or off" -- "$themis" explore ext4 xfs --fsck --fsck-memo maybe
+finish "fsck"
