@@ -1161,10 +1161,10 @@ int check_explore(const struct check_config *cfg, struct check_result *res, char
 	if (cleared < 0)
 		return -1;
 	if (cleared > 0)
-		fprintf(
-		    stderr,
-		    "themis: --out %s: removed %d file%s of an earlier run (report.json, traces)\n",
-		    cfg->out_dir, cleared, cleared == 1 ? "" : "s");
+		fprintf(stderr,
+			"themis: --out %s: removed %d file%s of an earlier run (report.json, "
+			"traces, group folders)\n",
+			cfg->out_dir, cleared, cleared == 1 ? "" : "s");
 	struct share *sh = open_share(cfg, true, err, errlen);
 	int rc = sh ? explore_run(cfg, sh, res, true, err, errlen) : -1;
 	res->cleared = (unsigned)cleared;
