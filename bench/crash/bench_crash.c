@@ -28,6 +28,7 @@
 #include "../../src/machine/virt.h"
 #include "../../src/util/clock.h"
 #include "../../src/util/rng.h"
+#include "../../tests/check/crash_machine.h"
 
 #define MAX_POINTS 512
 #define SUBSETS	   24 /* per epoch and disk */
@@ -53,18 +54,7 @@ static char paths[4][512];
 
 static void machine_of(struct check_machine *m, const char *b)
 {
-	snprintf(paths[0], sizeof(paths[0]), "%s/guest/Image", b);
-	snprintf(paths[1], sizeof(paths[1]), "%s/guest/initramfs.cpio.gz", b);
-	snprintf(paths[2], sizeof(paths[2]), "%s/images/ext4.img", b);
-	snprintf(paths[3], sizeof(paths[3]), "%s/images/xfs.img", b);
-	*m = (struct check_machine){.fs = {"ext4", "xfs"},
-				    .nfs = 2,
-				    .kernel = paths[0],
-				    .initrd = paths[1],
-				    .images = {paths[2], paths[3]},
-				    .mem = 256ULL << 20,
-				    .clock_ns = 1767225600ULL * 1000000000ULL,
-				    .machine_seed = 1};
+	crash_machine(b, "ext4", "xfs", paths, m);
 }
 
 /* The crash points of disk i's log. */

@@ -259,19 +259,28 @@ bool crash_step_of(const char *why, char *out, size_t cap)
 	return true;
 }
 
-bool crash_step_valid(const char *line)
+int crash_step_parse(const char *point, struct crash_step *out)
 {
-	int disk, n = 0;
-	unsigned long long at;
+	static const char digits[] = CRASH_ORDER_DIGITS;
+	int n = 0;
+	unsigned long long at = 0;
 	char order[80];
-	if (!strcmp(line, "crash end"))
-		return true;
-	if (sscanf(line, "crash flush %d %llu%n", &disk, &at, &n) == 2 && !line[n])
-		return disk >= 0 && disk < CHECK_MAX_FS;
-	if (sscanf(line, "crash subset %d %llu %79s%n", &disk, &at, order, &n) != 3 || line[n])
-		return false;
-	size_t len = strlen(order);
-	return disk >= 0 && disk < CHECK_MAX_FS &&
-	       (!strcmp(order, ".") || (len <= sizeof(CRASH_ORDER_DIGITS) - 1 &&
-					strspn(order, CRASH_ORDER_DIGITS) == len));
+	*out = (struct crash_step){.kind = CRASH_STEP_END};
+	if (!strcmp(point, "end"))
+		return 0;
+	if (sscanf(point, "flush %d %llu%n", &out->disk, &at, &n) == 2 && !point[n])
+		out->kind = CRASH_STEP_FLUSH;
+	else if (sscanf(point, "subset %d %llu %79s%n", &out->disk, &at, order, &n) == 3 &&
+		 !point[n] && (!strcmp(order, ".") || strlen(order) <= sizeof(out->extra) / 8))
+		out->kind = CRASH_STEP_SUBSET;
+	else
+		return -1;
+	out->at = at;
+	for (size_t k = 0; out->kind == CRASH_STEP_SUBSET && strcmp(order, ".") && order[k]; k++) {
+		const char *d = strchr(digits, order[k]);
+		if (!d)
+			return -1;
+		out->extra[out->nextra++] = at + (uint64_t)(d - digits);
+	}
+	return out->disk >= 0 && out->disk < CHECK_MAX_FS ? 0 : -1;
 }

@@ -61,9 +61,19 @@ struct crash_ask {
  * FROM (so a subset draws from at most 64 writes). */
 #define CRASH_ORDER_DIGITS "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/"
 
-/* Is line a crash step of the trace grammar: "crash end", "crash flush
- * DISK UPTO" or "crash subset DISK FROM ORDER" (ORDER "." for none)? */
-bool crash_step_valid(const char *line);
+/* A crash step's point, parsed: "end", "flush DISK UPTO" or "subset DISK
+ * FROM ORDER" (ORDER "." for none), the writes of a subset as numbers. */
+struct crash_step {
+	enum { CRASH_STEP_END, CRASH_STEP_FLUSH, CRASH_STEP_SUBSET } kind;
+	int disk;
+	uint64_t at; /* UPTO or FROM */
+	uint64_t extra[sizeof(CRASH_ORDER_DIGITS) - 1];
+	size_t nextra;
+};
+
+/* Parse point (the step without "crash "): 0, or -1 if it breaks the
+ * grammar. The one reader of the grammar: traces and the crash lens. */
+int crash_step_parse(const char *point, struct crash_step *out);
 
 /* The trace step ("crash POINT") a crash discrepancy's description names,
  * into out; false when it names none. */

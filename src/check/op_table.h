@@ -21,6 +21,8 @@
  *   flags    OPF_SCOPE: in the default exploration scope; OPF_READONLY: it
  *            never changes the state (the io lens's cold-read probes);
  *            OPF_TIME: in the default scope of explore --time;
+ *            OPF_NAMES: it changes the namespace (what exists), where a
+ *            crash is judged for atomicity (src/lens/lens_crash.c);
  *   example  one instance, without "op", over the profile's populated tree
  *            (f0, d0/f1, an empty e0; src/lens/profile.c): what `themis
  *            profile` measures, and, for the arguments after a single
@@ -47,22 +49,23 @@
 #define OPF_SCOPE    1u
 #define OPF_READONLY 2u
 #define OPF_TIME     4u
+#define OPF_NAMES    8u
 
 #define OP_TABLE(X)                                                                                \
-	X(CREATE, create, "PMC", "path mode flags", OPF_SCOPE, "create f2 0644 -")                 \
+	X(CREATE, create, "PMC", "path mode flags", OPF_SCOPE | OPF_NAMES, "create f2 0644 -")     \
 	X(WRITE, write, "PNNSW", "path off size - flags", OPF_SCOPE, "write f0 0 4096 1 -")        \
 	X(TRUNCATE, truncate, "PN", "path size", OPF_SCOPE, "truncate f0 4096")                    \
-	X(UNLINK, unlink, "P", "path", OPF_SCOPE, "unlink f0")                                     \
-	X(MKDIR, mkdir, "PM", "path mode", OPF_SCOPE, "mkdir d1 0755")                             \
-	X(RMDIR, rmdir, "P", "path", OPF_SCOPE, "rmdir e0")                                        \
+	X(UNLINK, unlink, "P", "path", OPF_SCOPE | OPF_NAMES, "unlink f0")                         \
+	X(MKDIR, mkdir, "PM", "path mode", OPF_SCOPE | OPF_NAMES, "mkdir d1 0755")                 \
+	X(RMDIR, rmdir, "P", "path", OPF_SCOPE | OPF_NAMES, "rmdir e0")                            \
 	X(CHMOD, chmod, "PM", "path mode", OPF_SCOPE, "chmod f0 0600")                             \
 	X(CHOWN, chown, "PI", "path uid", OPF_SCOPE, "chown f0 1000")                              \
 	X(CHGRP, chgrp, "PI", "path gid", OPF_SCOPE, "chgrp f0 1000")                              \
 	X(SETXATTR, setxattr, "PXNS", "path name size -", OPF_SCOPE, "setxattr f0 user.a 16 1")    \
 	X(REMOVEXATTR, removexattr, "PX", "path name", OPF_SCOPE, "removexattr f0 user.a")         \
-	X(RENAME, rename, "PP", "src dst", OPF_SCOPE, "rename f0 f3")                              \
-	X(LINK, link, "PP", "src dst", OPF_SCOPE, "link f0 f4")                                    \
-	X(SYMLINK, symlink, "TP", "target path", OPF_SCOPE, "symlink f0 f5")                       \
+	X(RENAME, rename, "PP", "src dst", OPF_SCOPE | OPF_NAMES, "rename f0 f3")                  \
+	X(LINK, link, "PP", "src dst", OPF_SCOPE | OPF_NAMES, "link f0 f4")                        \
+	X(SYMLINK, symlink, "TP", "target path", OPF_SCOPE | OPF_NAMES, "symlink f0 f5")           \
 	X(FSYNC, fsync, "P", "path", OPF_SCOPE, "fsync f0")                                        \
 	X(FALLOCATE, fallocate, "PFNN", "path mode off len", OPF_SCOPE,                            \
 	  "fallocate f0 0 8192 65536")                                                             \

@@ -697,7 +697,8 @@ int check_state(struct virt *v, const struct check_machine *m, const struct op *
 	lens_set_before(ls, v, op);
 	int rc = check_apply(v, m->nfs, op->text, s, why, whylen);
 	if (rc == 0) {
-		chain_names(op, parent, s);
+		if (m->crash_states) /* only the crash lens reads them */
+			chain_names(op, parent, s);
 		memcpy(s->plain, s->fp, sizeof(s->plain));
 		struct check_step t;
 		if (m->time && check_apply(v, m->nfs, "fp time", &t, why, whylen))

@@ -253,7 +253,8 @@ static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, c
 		m->durability = (enum check_durability)d;
 		*seen |= SEEN_DURABILITY;
 	} else if (!strncmp(line, "crash ", 6)) {
-		if (t->crash[0] || !t->nops || !crash_step_valid(line)) {
+		struct crash_step cs;
+		if (t->crash[0] || !t->nops || crash_step_parse(line + 6, &cs)) {
 			snprintf(
 			    why, whylen,
 			    "a crash step is one, after the operations: crash end, crash flush "

@@ -308,16 +308,7 @@ static int check_fsck(struct judge *j, const struct crash_result *r, const char 
  * points are where atomicity is judged. */
 static bool names_op(const struct op *op)
 {
-	switch (op->kind) {
-	case OP_CREATE:
-	case OP_UNLINK:
-	case OP_MKDIR:
-	case OP_RMDIR:
-	case OP_RENAME:
-	case OP_LINK:
-	case OP_SYMLINK: return true;
-	default: return false;
-	}
+	return op->kind < OP_NKINDS && (op_flags(op->kind) & OPF_NAMES);
 }
 
 /* The namespaces a crash may recover: after each operation since the last
@@ -578,32 +569,25 @@ static bool reached_disk(const struct judge *j)
 static int crash_literal(struct judge *j, const char *step)
 {
 	struct crash_disk pts[CHECK_MAX_FS];
-	uint64_t extra[CRASH_EXTRA_MAX];
-	size_t nx = 0;
-	int i = -1, n = 0;
-	unsigned long long at = 0;
-	char order[CRASH_EXTRA_MAX + 2] = "";
+	struct crash_step cs;
 	if (!*step)
 		return 0;
 	snprintf(j->step, sizeof(j->step), "%s", step);
-	if (!strcmp(step, "end")) {
+	bool ok = crash_step_parse(step, &cs) == 0;
+	if (ok && cs.kind == CRASH_STEP_END) {
 		crash_point_now(j->v, j->m->nfs, pts);
 		j->words[CR_ENDS]++;
 		return crash_at(j, pts, true, "the operation's end, every disk");
 	}
 	const struct disk_wentry *e;
 	uint64_t first = 0, len = 0;
-	bool flush = sscanf(step, "flush %d %llu%n", &i, &at, &n) == 2 && !step[n];
-	bool subset = !flush && sscanf(step, "subset %d %llu %65s%n", &i, &at, order, &n) == 3 &&
-		      !step[n] && strlen(order) <= CRASH_EXTRA_MAX;
-	if (i >= 0 && i < j->m->nfs)
+	int i = cs.disk;
+	ok &= i < j->m->nfs;
+	if (ok)
 		len = disk_wlog(&j->v->disks[i], &e, &first);
-	for (size_t k = 0; subset && strcmp(order, ".") && order[k]; k++) {
-		const char *d = strchr(order_digits, order[k]);
-		extra[nx++] = d ? at + (uint64_t)(d - order_digits) : UINT64_MAX;
-		subset &= d && extra[nx - 1] < first + len;
-	}
-	if ((!flush && !subset) || i < 0 || i >= j->m->nfs || at < first || at > first + len) {
+	for (size_t k = 0; k < cs.nextra; k++)
+		ok &= cs.extra[k] < first + len;
+	if (!ok || cs.at < first || cs.at > first + len) {
 		char what[300];
 		snprintf(what, sizeof(what),
 			 "the trace's crash step names no crash point of this operation (disk "
@@ -613,11 +597,11 @@ static int crash_literal(struct judge *j, const char *step)
 	}
 	char where[160];
 	snprintf(where, sizeof(where), "the trace's step on %s", j->m->fs[i]);
-	if (flush)
-		flush_point(j, i, at, pts);
+	if (cs.kind == CRASH_STEP_FLUSH)
+		flush_point(j, i, cs.at, pts);
 	else
-		subset_disk(j, i, at, extra, nx, pts);
-	j->words[flush ? CR_FLUSHES : CR_SUBSETS]++;
+		subset_disk(j, i, cs.at, cs.extra, cs.nextra, pts);
+	j->words[cs.kind == CRASH_STEP_FLUSH ? CR_FLUSHES : CR_SUBSETS]++;
 	return crash_at(j, pts, false, where);
 }
 

@@ -27,6 +27,7 @@
 #include "check/crash.h"
 #include "machine/virt.h"
 #include "util/rng.h"
+#include "crash_machine.h"
 
 #define NOPS	 3
 #define MAX_BITS 6 /* subsets of the open epoch's last writes: 2^6 at most */
@@ -142,18 +143,7 @@ static void epoch_subsets(struct run *r, int i, uint64_t *seed)
 static int setup(struct run *r, const char *build, const char *fs0, const char *fs1,
 		 struct check_machine *m, char (*paths)[512])
 {
-	snprintf(paths[0], 512, "%s/guest/Image", build);
-	snprintf(paths[1], 512, "%s/guest/initramfs.cpio.gz", build);
-	snprintf(paths[2], 512, "%s/images/%s.img", build, fs0);
-	snprintf(paths[3], 512, "%s/images/%s.img", build, fs1);
-	*m = (struct check_machine){.fs = {fs0, fs1},
-				    .nfs = 2,
-				    .kernel = paths[0],
-				    .initrd = paths[1],
-				    .images = {paths[2], paths[3]},
-				    .mem = 256ULL << 20,
-				    .clock_ns = 1767225600ULL * 1000000000ULL,
-				    .machine_seed = 1};
+	crash_machine(build, fs0, fs1, paths, m);
 	char err[512];
 	r->nfs = 2;
 	if (check_boot(r->v, m, err, sizeof(err))) {
