@@ -31,7 +31,7 @@ ISA_ELFS := $(ISA_SRCS:tests/isa/%.S=build/isa/%.elf)
 all: build/themis build/asan/themis $(ISA_ELFS) guest
 
 # The planted bugs tests/repro/test_repro.sh proves its reproducers on:
-# only these get x86_64 kernels (each is a copy of the 1.5 GB tree).
+# only these get x86_64 kernels (each is built in a copy of the 1.5 GB tree).
 X86_BUGS := ext4-link3 ext4-tail
 
 # The guest side: kernels (riscv64 for the machine, Linux 6.1 and 6.12;

@@ -12,15 +12,16 @@
 #       --version 6.12: BUILD_DIR/guest/Image-6.12 (tree: BUILD_DIR/linux-6.12),
 #                  BUILD_DIR/guest-x86/bzImage-6.12 (tree: BUILD_DIR/linux-6.12-x86)
 #   scripts/build-kernel.sh [--arch ARCH] [--version V] --patch DIR [BUILD_DIR]
-#       riscv64 -> BUILD_DIR/guest/Image-NAME     (tree: BUILD_DIR/linux-6.1-NAME)
-#       x86_64  -> BUILD_DIR/guest-x86/bzImage-NAME (tree: BUILD_DIR/linux-6.1-x86-NAME)
-#       (with --version 6.12: Image-6.12-NAME, tree linux-6.12-NAME)
+#       riscv64 -> BUILD_DIR/guest/Image-NAME
+#       x86_64  -> BUILD_DIR/guest-x86/bzImage-NAME
+#       (with --version 6.12: Image-6.12-NAME)
 #
 # BUILD_DIR defaults to build/ under the repository. NAME is the last
 # component of DIR; DIR/*.patch are applied in name order with `patch -p1`
 # (paths relative to the top of the kernel tree). A patched tree starts as a
 # copy of the built plain tree, so a patched kernel costs an incremental
-# build only.
+# build only; the copy is removed once its image is out, because each is
+# 1.5 GB and a dozen of them filled a CI machine's disk (stop 26).
 #
 # Cached: the output carries a stamp made of the fragments, the kernel
 # source version, the compiler version and (for --patch) the patches.
@@ -342,3 +343,4 @@ done
 mv "$PTREE.tmp" "$PTREE"
 configure "$PTREE" "$LOG"
 build "$PTREE" "$POUT" "$PSTAMP" "$LOG"
+rm -rf "$PTREE"
