@@ -73,6 +73,9 @@
 #include <linux/fs.h>
 #include <linux/rtc.h>
 #include <sys/ioctl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
@@ -101,7 +104,8 @@
 #define TIMES_MAX_PATHS 4    /* paths a times command takes */
 #define SLEEP_MAX	3600 /* seconds: well below relatime's one-day rule */
 
-static uint8_t chunk[CHUNK];
+/* Aligned for O_DIRECT, which needs the logical block size (512) at least. */
+static uint8_t chunk[CHUNK] __attribute__((aligned(BLOCK)));
 static int real_root = -1; /* the agent's own "/", to leave a chroot */
 
 struct res {
@@ -304,6 +308,102 @@ static struct res op_fallocate(const struct args *a)
 	return r;
 }
 
+static struct res op_fdatasync(const struct args *a)
+{
+	int fd = open(a->path[0], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return res_of(-1);
+	struct res r = res_of(fdatasync(fd));
+	close(fd);
+	return r;
+}
+
+/* Where a store through a mapping faulted (SIGBUS: past the page that
+ * holds the end of the file): mwrite jumps back to its caller. */
+static sigjmp_buf mwrite_fault;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	siglongjmp(mwrite_fault, 1);
+}
+
+/* Stores of the pattern through a shared mapping of [off, off + size),
+ * then msync(MS_SYNC). RET the bytes stored; a store past the page that
+ * holds the end of the file faults (SIGBUS), and the call returns -1
+ * EFAULT, as a program there would die: the bytes stored before it stay.
+ * Bytes stored past the end of the file inside its last page are not the
+ * file's, and must never show (truncate up afterwards reads zeros). */
+static struct res op_mwrite(const struct args *a)
+{
+	uint64_t off = a->num[0], size = a->num[1];
+	if (!size || size > CHUNK)
+		return (struct res){-1, size ? EFBIG : EINVAL}; /* as mmap(2) for 0 */
+	int fd = open(a->path[0], O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return res_of(-1);
+	uint64_t start = off & ~(uint64_t)(BLOCK - 1), len = off + size - start;
+	uint8_t *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)start);
+	if (map == MAP_FAILED) {
+		struct res r = res_of(-1);
+		close(fd);
+		return r;
+	}
+	pattern(chunk, size, a->seed, off);
+	struct sigaction sa = {.sa_handler = on_sigbus}, old;
+	sigaction(SIGBUS, &sa, &old);
+	volatile uint64_t done = 0;
+	struct res r = {0, 0};
+	if (sigsetjmp(mwrite_fault, 1) == 0) {
+		for (; done < size; done++)
+			map[off - start + done] = chunk[done];
+		r = res_of(msync(map, len, MS_SYNC));
+	} else {
+		r = (struct res){-1, EFAULT};
+	}
+	sigaction(SIGBUS, &old, NULL);
+	if (!r.err)
+		r.ret = (long long)done;
+	munmap(map, len);
+	close(fd);
+	return r;
+}
+
+static struct res op_renameat2(const struct args *a)
+{
+	return res_of(renameat2(AT_FDCWD, a->path[0], AT_FDCWD, a->path[1], (unsigned)a->flags));
+}
+
+/* copy_file_range of [off, off + len) of SRC to the same offset of DST
+ * (which must exist), until done or a call copies nothing: RET the bytes
+ * copied, ERRNO what stopped it early. */
+static struct res op_copyrange(const struct args *a)
+{
+	int in = open(a->path[0], O_RDONLY | O_CLOEXEC), out = -1;
+	if (in < 0 || (out = open(a->path[1], O_WRONLY | O_CLOEXEC)) < 0) {
+		struct res r = res_of(-1);
+		if (in >= 0)
+			close(in);
+		return r;
+	}
+	loff_t ipos = (loff_t)a->num[0], opos = (loff_t)a->num[0];
+	uint64_t len = a->num[1], done = 0;
+	struct res r = {0, 0};
+	while (done < len) {
+		ssize_t n = copy_file_range(in, &ipos, out, &opos, (size_t)(len - done), 0);
+		if (n < 0)
+			r.err = errno;
+		if (n <= 0)
+			break;
+		done += (uint64_t)n;
+	}
+	r.ret = done || !r.err ? (long long)done : -1;
+	close(in);
+	if (close(out) < 0 && !r.err)
+		r = res_of(-1);
+	return r;
+}
+
 /* Not chrooted, and with the agent's umask (vfat takes its default
  * permissions from it): unmount and mount again as at boot. */
 static struct res remount(struct disk *d)
@@ -460,34 +560,16 @@ static bool parse_mode(const char *s, unsigned *mode)
 	return m <= 07777;
 }
 
-/* "-" or a comma list of known flag words. */
-static bool parse_flags(const char *s, bool create, int *flags)
+/* The values of OP_FLAG_WORDS (op_grammar.h), in its order. */
+static const int flag_values[] = {
+#define AGENT_FLAG(letter, word, value) value,
+    OP_FLAG_WORDS(AGENT_FLAG)
+#undef AGENT_FLAG
+};
+
+static void or_flag(int i, void *flags)
 {
-	static const struct {
-		const char *w;
-		int flag;
-		bool create;
-	} known[] = {
-	    {"excl", O_EXCL, true},
-	    {"trunc", O_TRUNC, true},
-	    {"append", O_APPEND, false},
-	    {"sync", O_SYNC, false},
-	};
-	*flags = 0;
-	if (!strcmp(s, "-"))
-		return true;
-	for (;;) {
-		size_t l = strcspn(s, ","), k = 0;
-		while (k < 4 && !(known[k].create == create && strlen(known[k].w) == l &&
-				  !strncmp(s, known[k].w, l)))
-			k++;
-		if (k == 4)
-			return false;
-		*flags |= known[k].flag;
-		if (!s[l])
-			return true;
-		s += l + 1;
-	}
+	*(int *)flags |= flag_values[i];
 }
 
 /* An instant: @SEC[.NSEC] (SEC may be negative) or +SEC / -SEC from the
@@ -534,12 +616,9 @@ static bool parse_arg(char letter, const char *w, struct args *a, int *np, int *
 	case 'S': return parse_dec(w, ~0ull, &a->seed);
 	case 'E': return parse_instant(w, a);
 	case 'X': a->name = w; return true;
-	case 'C': return parse_flags(w, true, &a->flags);
-	case 'W': return parse_flags(w, false, &a->flags);
-	case 'F':
-		a->flags = !strcmp(w, "keep_size") ? FALLOC_FL_KEEP_SIZE : 0;
-		return a->flags || !strcmp(w, "0");
-	default: return false;
+	default:
+		a->flags = 0;
+		return op_is_flag_letter(letter) && op_flags_parse(letter, w, or_flag, &a->flags);
 	}
 }
 

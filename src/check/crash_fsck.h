@@ -33,7 +33,7 @@ struct crash_fsck {
 	struct crash_scratch {
 		char path[4096]; /* "" until made */
 		int fd;
-		pid_t pid; /* the process that made it: a worker forked later makes its own */
+		pid_t pid;	 /* the process that made it: a worker forked later makes its own */
 		uint64_t *dirty; /* chunks that differ from the base in the file */
 		uint64_t ndirty;
 	} scratch[CRASH_FSCK_MAX_DISKS];

@@ -457,13 +457,15 @@ static int candidates(struct search *s, const struct op_view *view)
 	if (!s->cand[d] && !(s->cand[d] = malloc(sizeof(struct op) * CHECK_MAX_BRANCH)))
 		return -1;
 	int n = s->cfg->branch;
-	if (n == 0)
-		return op_enumerate(s->cfg->ops, &s->cfg->pools, view, s->cand[d],
-				    CHECK_MAX_BRANCH);
-	uint64_t rng = node_seed(s);
-	for (int i = 0; i < n; i++)
-		op_generate(&rng, s->cfg->ops, &s->cfg->pools, view, &s->cand[d][i]);
-	return n;
+	if (n == 0) {
+		n = op_enumerate(s->cfg->ops, &s->cfg->pools, view, s->cand[d], CHECK_MAX_BRANCH);
+	} else {
+		uint64_t rng = node_seed(s);
+		for (int i = 0; i < n; i++)
+			op_generate(&rng, s->cfg->ops, &s->cfg->pools, view, &s->cand[d][i]);
+	}
+	/* Flag words a filesystem of the run refuses (FS_FLAG_TABLE). */
+	return op_filter_supported(s->cand[d], n, s->cfg->m.fs, s->cfg->m.nfs);
 }
 
 static void dfs(struct search *s, const struct check_step *node)

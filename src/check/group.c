@@ -12,8 +12,8 @@ const char *group_view(const char *sig)
 		const char *prefix, *view;
 	} views[] = {{"state:", "live"},  {"result", "live"},
 		     {"disk:", "disk"},	  {"durability:", "durability"},
-		     {"crash:", "crash"},
-		     {"fsck:", "fsck"}, {"finding", "guest"}};
+		     {"crash:", "crash"}, {"fsck:", "fsck"},
+		     {"finding", "guest"}};
 	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++)
 		if (!strncmp(sig, views[i].prefix, strlen(views[i].prefix)))
 			return views[i].view;

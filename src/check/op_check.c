@@ -24,22 +24,6 @@ static bool is_dec(const char *s, uint64_t max)
 	return v <= max && !(v == UINT64_MAX && strcmp(s, "18446744073709551615"));
 }
 
-/* "-" or a comma list of the words allowed. */
-static bool good_flags(const char *s, const char *a, const char *b)
-{
-	if (!strcmp(s, "-"))
-		return true;
-	for (;;) {
-		size_t l = strcspn(s, ",");
-		if (!((strlen(a) == l && !strncmp(s, a, l)) ||
-		      (strlen(b) == l && !strncmp(s, b, l))))
-			return false;
-		if (!s[l])
-			return true;
-		s += l + 1;
-	}
-}
-
 /* @SEC[.NSEC] (SEC may be negative) or +SEC / -SEC; SEC below 2^62, NSEC
  * 1 to 9 digits. */
 static bool good_instant(const char *s)
@@ -74,10 +58,7 @@ static bool good_arg(char letter, const char *w)
 	case 'I': return is_dec(w, ARG_MAX_ID);
 	case 'S': return is_dec(w, UINT64_MAX);
 	case 'E': return good_instant(w);
-	case 'C': return good_flags(w, "excl", "trunc");
-	case 'W': return good_flags(w, "append", "sync");
-	case 'F': return !strcmp(w, "0") || !strcmp(w, "keep_size");
-	default: return false;
+	default: return op_is_flag_letter(letter) && op_flags_parse(letter, w, NULL, NULL);
 	}
 }
 

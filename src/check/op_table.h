@@ -12,10 +12,14 @@
  *   letters  one per argument, the agent's grammar: P a path (relative to
  *            the test root), T a symlink target (any word), M an octal mode
  *            <= 07777, N a decimal <= 2^31, I a uid/gid < 2^32 - 1, S a data
- *            seed < 2^64, X an xattr name, C create flags (- or excl,trunc),
- *            W write flags (- or append,sync), F a fallocate mode (0 or
- *            keep_size), E an instant (@SEC[.NSEC], SEC may be negative,
- *            or +SEC / -SEC from the guest clock's now);
+ *            seed < 2^64, X an xattr name, flags as OP_FLAG_WORDS in
+ *            op_grammar.h lists them ("-", or "0" for F, or a comma list
+ *            of words): C create flags (excl,trunc), W write flags
+ *            (append,sync,dsync,direct), F a fallocate mode (keep_size,
+ *            punch_hole, zero_range, collapse_range, insert_range), R
+ *            renameat2 flags (noreplace, exchange, whiteout); E an instant
+ *            (@SEC[.NSEC], SEC may be negative, or +SEC / -SEC from the
+ *            guest clock's now);
  *   args     the arguments' names, space-separated, as the usage and the
  *            coverage report show them ("-" for one coverage does not count);
  *   flags    OPF_SCOPE: in the default exploration scope; OPF_READONLY: it
@@ -70,7 +74,12 @@
 	X(FALLOCATE, fallocate, "PFNN", "path mode off len", OPF_SCOPE,                            \
 	  "fallocate f0 0 8192 65536")                                                             \
 	X(REMOUNT, remount, "", "", OPF_SCOPE, "remount")                                          \
-	X(SYNC, sync, "", "", 0, "sync")                                                           \
+	X(SYNC, sync, "", "", OPF_SCOPE, "sync")                                                   \
+	X(FDATASYNC, fdatasync, "P", "path", OPF_SCOPE, "fdatasync f0")                            \
+	X(MWRITE, mwrite, "PNNS", "path off size -", OPF_SCOPE, "mwrite f0 0 4096 1")              \
+	X(RENAMEAT2, renameat2, "PPR", "src dst flags", OPF_SCOPE | OPF_NAMES,                     \
+	  "renameat2 f0 f3 noreplace")                                                             \
+	X(COPYRANGE, copyrange, "PPNN", "src dst off len", OPF_SCOPE, "copyrange f0 f1 0 4096")    \
 	X(STAT, stat, "P", "path", OPF_READONLY, "stat f0")                                        \
 	X(READ, read, "PNN", "path off size", OPF_READONLY, "read f0 0 1")                         \
 	X(SETTIME, settime, "E", "time", OPF_TIME, "settime @2147483648")                          \
@@ -155,6 +164,25 @@
 	  4354819198LL)                                                                            \
 	X(exfat, OPS_FAT, "mode,nlink,xattrs,roottime", 10000000, 2000000000, 315532800,           \
 	  4354819199LL)
+
+/* FS_FLAG_TABLE(X) calls X(name, letter, words) per filesystem and flags
+ * argument where the filesystem refuses some of the words (the flags of
+ * OP_FLAG_WORDS, op_grammar.h) that another does: an operation using one
+ * of them is left out of a run with that filesystem, as an unsupported
+ * operation is (FS_TABLE). Linux 6.1: renameat2 beyond noreplace is ext4's,
+ * xfs's, btrfs's and f2fs's (vfat's exchange too: fs/fat/namei_vfat.c
+ * vfat_rename2; the others' rename returns EINVAL); btrfs has no collapse
+ * or insert range (fs/btrfs/file.c btrfs_fallocate: EOPNOTSUPP); minix
+ * has no direct I/O (no ->direct_IO: open(O_DIRECT) is EINVAL). */
+#define FS_FLAG_TABLE(X)                                                                           \
+	X(ext2, 'R', "exchange,whiteout")                                                          \
+	X(btrfs, 'F', "collapse_range,insert_range")                                               \
+	X(jfs, 'R', "exchange,whiteout")                                                           \
+	X(nilfs2, 'R', "exchange,whiteout")                                                        \
+	X(minix, 'R', "exchange,whiteout")                                                         \
+	X(minix, 'W', "direct")                                                                    \
+	X(vfat, 'R', "whiteout")                                                                   \
+	X(exfat, 'R', "exchange,whiteout")
 
 #define ATIME_TABLE(X)                                                                             \
 	X(strictatime, STRICTATIME)                                                                \

@@ -22,16 +22,32 @@ static const struct {
 
 static const char *const default_files[] = {"f0", "f1", "f2", "d0/f0", "d0/f1", "d0/f2", "d1/f0"};
 static const char *const default_dirs[] = {"d0", "d1", "d0/d0", "d0/d1"};
-static const char *const modes[] = {"0644", "0600", "0755", "0444", "0777"};
+static const char *const modes[] = {"0644", "0600",  "0755",  "0444",
+				    "0777", "04755", "02755", "01777"};
+/* What chmod's enumeration tries: the table's example, then the set-id
+ * and sticky bits (a write or chown must clear set-id: file_remove_privs). */
+static const char *const chmod_modes[] = {"0600", "04755", "02755", "01777"};
 static const char *const create_flags[] = {"-", "-", "excl", "trunc"};
-static const char *const write_flags[] = {"-", "-", "-", "append", "sync", "append,sync"};
+static const char *const write_flags[] = {"-",	  "-",		 "-",	  "append",
+					  "sync", "append,sync", "dsync", "direct"};
 static const char *const owners[] = {"0", "1000", "65534"};
 static const char *const xattr_names[] = {"user.a", "user.b"};
-/* Values every filesystem here stores inline or in one block: the limits
- * beyond differ by design (ext4 about a block: 1 KiB on the small test
- * images, xfs 64 KiB). */
-static const unsigned xattr_sizes[] = {0, 1, 16, 255};
-static const char *const fallocate_modes[] = {"0", "keep_size"};
+/* Values every filesystem here stores inline or in one block: 64 fits in
+ * ext4's 256-byte inode, 100 does not (it goes to the xattr block), and
+ * two of 400 still share one 1 KiB block (the ext4 test images' block
+ * size). The limits beyond differ by design (ext4 a block, xfs 64 KiB). */
+static const unsigned xattr_sizes[] = {0, 1, 16, 64, 100, 255, 400};
+/* What setxattr's enumeration tries. */
+static const unsigned xattr_enum_sizes[] = {16, 100, 400};
+/* fallocate(2)'s modes (punch_hole must come with keep_size). */
+static const char *const fallocate_modes[] = {"0",
+					      "keep_size",
+					      "punch_hole,keep_size",
+					      "zero_range",
+					      "zero_range,keep_size",
+					      "collapse_range",
+					      "insert_range"};
+static const char *const renameat2_flags[] = {"noreplace", "exchange", "whiteout"};
 
 /* The instants of INSTANT_TABLE (op_table.h) and their flags. */
 static const struct {
@@ -180,6 +196,74 @@ uint32_t fs_supported_ops(const char *fs)
 {
 	int i = fs_index(fs);
 	return i < 0 ? 0 : OP_ALL_MASK & ~fs_table[i].unsupported;
+}
+
+static const struct {
+	const char *fs;
+	char letter;
+	const char *words;
+} flag_refusals[] = {
+#define FS_FLAG_ROW(name, letter, words) {#name, letter, words},
+    FS_FLAG_TABLE(FS_FLAG_ROW)
+#undef FS_FLAG_ROW
+};
+
+/* Whether word w[0..n) is in the comma list `list`. */
+static bool in_list(const char *list, const char *w, size_t n)
+{
+	for (const char *l = list; *l; l += strcspn(l, ","), l += *l == ',')
+		if (strcspn(l, ",") == n && !strncmp(l, w, n))
+			return true;
+	return false;
+}
+
+bool fs_takes_flags(const char *fs, const char *text)
+{
+	int k = op_kind_of_text(text);
+	if (k < 0)
+		return true;
+	const char *letters = op_letters((enum op_kind)k), *a = text + 3 + strlen(op_name(k));
+	for (size_t i = 0; letters[i]; i++) {
+		a += strspn(a, " ");
+		size_t n = strcspn(a, " ");
+		for (size_t r = 0; r < sizeof(flag_refusals) / sizeof(flag_refusals[0]); r++) {
+			if (strcmp(flag_refusals[r].fs, fs) ||
+			    flag_refusals[r].letter != letters[i])
+				continue;
+			for (const char *w = a; w < a + n; w += strcspn(w, ", "), w += *w == ',')
+				if (in_list(flag_refusals[r].words, w, strcspn(w, ", ")))
+					return false;
+		}
+		a += n;
+	}
+	return true;
+}
+
+int fs_flag_refusals(const char *fs, uint32_t mask, char *out, size_t cap)
+{
+	size_t len = 0;
+	out[0] = 0;
+	for (size_t r = 0; r < sizeof(flag_refusals) / sizeof(flag_refusals[0]); r++)
+		for (int k = 0; k < OP_NKINDS && !strcmp(flag_refusals[r].fs, fs); k++)
+			if ((mask >> k & 1) && strchr(table[k].letters, flag_refusals[r].letter) &&
+			    len < cap)
+				len += (size_t)snprintf(out + len, cap - len, "%s%s %s",
+							len ? "; " : "", table[k].name,
+							flag_refusals[r].words);
+	return len > 0;
+}
+
+int op_filter_supported(struct op *ops, int n, const char *const *fs, int nfs)
+{
+	int kept = 0;
+	for (int i = 0; i < n; i++) {
+		bool ok = true;
+		for (int f = 0; f < nfs && ok; f++)
+			ok = fs_takes_flags(fs[f], ops[i].text);
+		if (ok)
+			ops[kept++] = ops[i];
+	}
+	return kept;
 }
 
 uint64_t op_rng_next(uint64_t *s)
@@ -339,21 +423,33 @@ static void format_op(uint64_t *rng, const struct op_pools *p, const struct op_v
 	case OP_REMOVEXATTR:
 		snprintf(t, n, "op removexattr %s %s", any_path(rng, p, v), PICK(rng, xattr_names));
 		break;
-	case OP_RENAME: {
+	case OP_RENAME:
+	case OP_RENAMEAT2: {
 		bool dir = op_rng_next(rng) % 3 == 0;
 		const char *a = dir ? DIR_E(1) : FILE_E(1);
 		const char *b = op_rng_next(rng) % 2 ? (dir ? DIR_E(-1) : FILE_E(-1))
 						     : (dir ? DIR_E(1) : FILE_E(1));
-		snprintf(t, n, "op rename %s %s", a, b);
+		if (k == OP_RENAME)
+			snprintf(t, n, "op rename %s %s", a, b);
+		else
+			snprintf(t, n, "op renameat2 %s %s %s", a, b, PICK(rng, renameat2_flags));
 		break;
 	}
 	case OP_LINK: snprintf(t, n, "op link %s %s", FILE_E(1), FILE_E(-1)); break;
 	case OP_SYMLINK: snprintf(t, n, "op symlink %s %s", any_path(rng, p, v), FILE_E(-1)); break;
-	case OP_FSYNC: snprintf(t, n, "op fsync %s", any_path(rng, p, v)); break;
+	case OP_FSYNC:
+	case OP_FDATASYNC: snprintf(t, n, "op %s %s", op_name(k), any_path(rng, p, v)); break;
 	case OP_FALLOCATE:
-		snprintf(t, n, "op fallocate %s %s %lu %lu", FILE_E(1),
-			 fallocate_modes[op_rng_next(rng) % 2 ? 0 : 1], size_of(rng, p, 16),
-			 size_of(rng, p, 16));
+		snprintf(t, n, "op fallocate %s %s %lu %lu", FILE_E(1), PICK(rng, fallocate_modes),
+			 size_of(rng, p, 16), size_of(rng, p, 16));
+		break;
+	case OP_MWRITE:
+		snprintf(t, n, "op mwrite %s %lu %lu %u", FILE_E(1), size_of(rng, p, 16),
+			 size_of(rng, p, 16), (unsigned)(op_rng_next(rng) % 256));
+		break;
+	case OP_COPYRANGE:
+		snprintf(t, n, "op copyrange %s %s %lu %lu", FILE_E(1), FILE_E(1),
+			 size_of(rng, p, 16), size_of(rng, p, 16));
 		break;
 	case OP_STAT: snprintf(t, n, "op stat %s", any_path(rng, p, v)); break;
 	case OP_SETTIME: snprintf(t, n, "op settime %s", instant_of(rng, INSTF_SETTIME)); break;
@@ -441,6 +537,49 @@ static const unsigned long offset_bins[] = {0, 1, 4095, 4096, 4097};
 static const unsigned long size_bins[] = {4096, 1, 4097, 4095, 0};
 #define NBINS 5
 
+/* Where a file's mapping changes shape: ext2/ext3's last direct block
+ * (12 of 1 KiB, 12 of 4 KiB blocks) and a write far past the end that
+ * leaves a hole. Writes cross them (off, size); truncate goes there. */
+static const unsigned long boundary_writes[][2] = {{12287, 2}, {49151, 2}, {1048576, 4096}};
+static const unsigned long boundary_sizes[] = {12289, 49153, 1048576};
+/* Block-aligned ranges (O_DIRECT's, collapse and insert's need) and one
+ * across a block edge. */
+static const unsigned long range_pairs[][2] = {{0, 4096}, {4096, 4096}, {4095, 2}};
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Each file and each of its pairs (off, size): "op NAME FILE [WORD ]OFF SIZE[ TAIL]". */
+static void emit_ranges(struct sink *s, const struct op_pools *p, enum op_kind k, const char *word,
+			const unsigned long (*pairs)[2], size_t npairs, const char *tail)
+{
+	for (int f = 0; f < p->nfiles; f++)
+		for (size_t i = 0; i < npairs; i++)
+			emit(s, k, p->files[f], NULL, "op %s %s %s%s%lu %lu%s", op_name(k),
+			     p->files[f], word ? word : "", word ? " " : "", pairs[i][0],
+			     pairs[i][1], tail);
+}
+
+/* Every ordered pair of distinct pool paths (files, then directories
+ * when dirs): "op NAME A B[ WORD]", A required to exist unless a_new. */
+static void emit_pairs(struct sink *s, const struct op_pools *p, enum op_kind k, bool dirs,
+		       bool a_new, const char *word)
+{
+	for (int d = 0; d < (dirs ? 2 : 1); d++) {
+		const char *const *a = d ? p->dirs : p->files;
+		int na = d ? p->ndirs : p->nfiles;
+		for (int i = 0; i < na; i++)
+			for (int j = 0; j < na; j++)
+				if (i != j)
+					emit(s, k, a_new ? NULL : a[i], a[j], "op %s %s %s%s%s",
+					     op_name(k), a[i], a[j], word ? " " : "",
+					     word ? word : "");
+	}
+}
+
+static const char *path_at(const struct op_pools *p, int e)
+{
+	return e < p->nfiles ? p->files[e] : p->dirs[e - p->nfiles];
+}
+
 static void enumerate_kind(struct sink *s, const struct op_pools *p, enum op_kind k)
 {
 	const unsigned long *off = p->nsizes ? p->sizes : offset_bins;
@@ -465,22 +604,20 @@ static void enumerate_kind(struct sink *s, const struct op_pools *p, enum op_kin
 			emit(s, k, p->files[f], NULL, "op unlink %s", p->files[f]);
 		break;
 	case OP_TRUNCATE:
-		for (int f = 0; f < p->nfiles; f++)
+		for (int f = 0; f < p->nfiles; f++) {
 			for (int a = 0; a < nsz; a++)
 				emit(s, k, p->files[f], NULL, "op truncate %s %lu", p->files[f],
 				     sz[a]);
+			for (size_t a = 0; !p->nsizes && a < NELEM(boundary_sizes); a++)
+				emit(s, k, p->files[f], NULL, "op truncate %s %lu", p->files[f],
+				     boundary_sizes[a]);
+		}
 		break;
 	case OP_WRITE:
-	case OP_FALLOCATE:
 		for (int f = 0; f < p->nfiles; f++)
 			for (int a = 0; a < nsz; a++)
 				for (int b = 0; b < nsz; b++) {
 					const char *file = p->files[f];
-					if (k == OP_FALLOCATE) {
-						emit(s, k, file, NULL, "op fallocate %s 0 %lu %lu",
-						     file, off[a], sz[b]);
-						continue;
-					}
 					/* sync first: both reach the same state, which the
 					 * visited set then prunes, but only the synced one
 					 * has put its data on the disk. */
@@ -489,19 +626,40 @@ static void enumerate_kind(struct sink *s, const struct op_pools *p, enum op_kin
 					emit(s, k, file, NULL, "op write %s %lu %lu 1 -", file,
 					     off[a], sz[b]);
 				}
+		if (!p->nsizes) {
+			emit_ranges(s, p, k, NULL, boundary_writes, NELEM(boundary_writes), " 1 -");
+			emit_ranges(s, p, k, NULL, range_pairs, 2, " 1 direct");
+			emit_ranges(s, p, k, NULL, range_pairs, 1, " 1 dsync");
+		}
+		break;
+	case OP_FALLOCATE:
+		for (size_t m = 0; m < NELEM(fallocate_modes); m++)
+			emit_ranges(s, p, k, fallocate_modes[m], range_pairs, NELEM(range_pairs),
+				    "");
+		break;
+	case OP_MWRITE: emit_ranges(s, p, k, NULL, range_pairs, NELEM(range_pairs), " 1"); break;
+	case OP_COPYRANGE:
+		emit_pairs(s, p, k, false, false, "0 4096");
+		emit_pairs(s, p, k, false, false, "4095 4098");
+		break;
+	case OP_RENAMEAT2:
+		for (size_t f = 0; f < NELEM(renameat2_flags); f++)
+			emit_pairs(s, p, k, f < 2, false, renameat2_flags[f]);
 		break;
 	case OP_RENAME:
 	case OP_LINK:
-	case OP_SYMLINK:
-		for (int dirs = 0; dirs < (k == OP_RENAME ? 2 : 1); dirs++) {
-			const char *const *a = dirs ? p->dirs : p->files;
-			int na = dirs ? p->ndirs : p->nfiles;
-			for (int i = 0; i < na; i++)
-				for (int j = 0; j < na; j++)
-					if (i != j)
-						emit(s, k, k == OP_SYMLINK ? NULL : a[i], a[j],
-						     "op %s %s %s", name, a[i], a[j]);
-		}
+	case OP_SYMLINK: emit_pairs(s, p, k, k == OP_RENAME, k == OP_SYMLINK, NULL); break;
+	case OP_CHMOD:
+		for (int e = 0; e < p->nfiles + p->ndirs; e++)
+			for (size_t m = 0; m < NELEM(chmod_modes); m++)
+				emit(s, k, path_at(p, e), NULL, "op chmod %s %s", path_at(p, e),
+				     chmod_modes[m]);
+		break;
+	case OP_SETXATTR:
+		for (int e = 0; e < p->nfiles + p->ndirs; e++)
+			for (size_t z = 0; z < NELEM(xattr_enum_sizes); z++)
+				emit(s, k, path_at(p, e), NULL, "op setxattr %s user.a %u 1",
+				     path_at(p, e), xattr_enum_sizes[z]);
 		break;
 	case OP_SETTIME:
 		for (size_t i = 0; i < NINSTANTS; i++)
@@ -511,8 +669,7 @@ static void enumerate_kind(struct sink *s, const struct op_pools *p, enum op_kin
 	case OP_UTIMES:
 		for (int e = 0; e < p->nfiles + p->ndirs; e++)
 			for (size_t i = 0; i < NINSTANTS; i++) {
-				const char *path =
-				    e < p->nfiles ? p->files[e] : p->dirs[e - p->nfiles];
+				const char *path = path_at(p, e);
 				if (instants[i].flags & INSTF_UTIMES)
 					emit(s, k, path, NULL, "op utimes %s %s", path,
 					     instants[i].arg);
@@ -533,9 +690,8 @@ static void enumerate_kind(struct sink *s, const struct op_pools *p, enum op_kin
 			rest += strcspn(rest, " "), rest += strspn(rest, " ");
 			rest += strcspn(rest, " ");
 			for (int e = 0; e < p->nfiles + p->ndirs; e++) {
-				const char *path =
-				    e < p->nfiles ? p->files[e] : p->dirs[e - p->nfiles];
-				emit(s, k, path, NULL, "op %s %s%s", name, path, rest);
+				emit(s, k, path_at(p, e), NULL, "op %s %s%s", name, path_at(p, e),
+				     rest);
 			}
 		}
 		break;
@@ -621,6 +777,11 @@ static void bin_of(char letter, const struct op_pools *p, struct bin *b)
 			bin_num(b, p->sizes[i]);
 		for (int i = 0; !p->nsizes && i < NBINS; i++)
 			bin_num(b, offset_bins[i]), bin_num(b, size_bins[i]);
+		for (size_t i = 0; !p->nsizes && i < NELEM(boundary_sizes); i++)
+			bin_num(b, boundary_sizes[i]), bin_num(b, boundary_writes[i][0]),
+			    bin_num(b, boundary_writes[i][1]);
+		for (size_t i = 0; !p->nsizes && i < NELEM(xattr_enum_sizes); i++)
+			bin_num(b, xattr_enum_sizes[i]);
 		break;
 	case 'S': bin_num(b, 1); break; /* the enumeration's seed */
 	case 'M': BIN_WORDS(b, modes); break;
@@ -629,6 +790,7 @@ static void bin_of(char letter, const struct op_pools *p, struct bin *b)
 	case 'I': BIN_WORDS(b, owners); break;
 	case 'X': BIN_WORDS(b, xattr_names); break;
 	case 'F': BIN_WORDS(b, fallocate_modes); break;
+	case 'R': BIN_WORDS(b, renameat2_flags); break;
 	default: break;
 	}
 }

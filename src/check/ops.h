@@ -59,6 +59,16 @@ int64_t op_mask_parse(const char *list, const char **bad, int *badlen);
  * fs_known). vfat cannot chown or link, ext2 cannot fallocate... */
 uint32_t fs_supported_ops(const char *fs);
 bool fs_known(const char *fs);
+/* Whether filesystem `fs` takes every flag word of the operation `text`
+ * ("op renameat2 f0 f1 exchange"): false for a word FS_FLAG_TABLE says it
+ * refuses. A run leaves such an operation out (op_filter_supported). */
+bool fs_takes_flags(const char *fs, const char *text);
+/* Of the operations in mask, those whose flag words `fs` refuses, as
+ * "renameat2 exchange,whiteout; write direct" into out; 1 if any, else 0. */
+int fs_flag_refusals(const char *fs, uint32_t mask, char *out, size_t cap);
+/* Keep of ops[0..n) those every one of the nfs filesystems takes
+ * (fs_takes_flags), in order; returns how many. */
+int op_filter_supported(struct op *ops, int n, const char *const *fs, int nfs);
 
 /* The fingerprint fields filesystem `fs` cannot represent, as the agent's
  * `ignore` list ("mode,nlink,xattrs" for the FAT family), or "" for none. */

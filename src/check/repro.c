@@ -5,6 +5,7 @@
  * mkfs_table.h) and the fixed script repro_sh.inc. Both fixed parts are
  * built into themis (.incbin), so the generator needs no file at run time
  * and cannot drift from the files in the tree. */
+#include "op_grammar.h"
 #include "repro.h"
 
 #include <errno.h>
@@ -168,7 +169,13 @@ static void write_c_head(FILE *f, const char *path, const struct trace *t)
 	fprintf(f, "    {\"%s\", \"%s\"},\n", #name, letters);
 	OP_TABLE(OP_ROW)
 #undef OP_ROW
-	fprintf(f, "};\n\n/* The trace's operations, in order. */\n"
+	fprintf(f, "};\n\n/* The flag words (Themis's op_grammar.h): letter, word, value. */\n"
+		   "#define REPRO_FLAG_WORDS(X) \\\n");
+#define FLAG_ROW(letter, word, value)                                                              \
+	fprintf(f, "    X('%c', \"%s\", %s) \\\n", letter, #word, #value);
+	OP_FLAG_WORDS(FLAG_ROW)
+#undef FLAG_ROW
+	fprintf(f, "\n/* The trace's operations, in order. */\n"
 		   "static const char *const repro_ops[] = {\n");
 	for (int i = 0; i < t->nops; i++) {
 		fprintf(f, "    \"");

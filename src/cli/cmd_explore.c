@@ -329,6 +329,18 @@ static void note_dropped(const struct check_machine *m, uint32_t wanted)
 				fprintf(stderr, "%s %s", n++ ? "," : "", op_name((enum op_kind)k));
 		fprintf(stderr, ": left out of the scope for every filesystem\n");
 	}
+	for (int i = 0; i < m->nfs; i++) {
+		char refused[256];
+		bool seen = false;
+		for (int j = 0; j < i; j++)
+			seen |= !strcmp(m->fs[j], m->fs[i]);
+		if (!seen && fs_flag_refusals(m->fs[i], wanted & fs_supported_ops(m->fs[i]),
+					      refused, sizeof(refused)))
+			fprintf(stderr,
+				"themis: note: %s refuses %s: those calls are left out of the "
+				"scope for every filesystem\n",
+				m->fs[i], refused);
+	}
 }
 
 /* Operations: --ops, restricted to what every filesystem supports. */

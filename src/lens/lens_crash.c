@@ -26,10 +26,12 @@
  *     land (memoized by content: crash_fsck.h), finds errors, on a
  *     filesystem that recovers (CRASH_TABLE);
  *   - lost-fsync: at the end of `fsync P`, or of a write of 1 byte or more
- *     to P with O_SYNC,
- *     P's record (kind, mode, owner, size, content, target, xattrs; not
- *     nlink, which other names share) is not the one the call returned
- *     on, on a filesystem that makes a file's name durable with it:
+ *     to P with O_SYNC, P's record (kind, mode, owner, size, content,
+ *     target, xattrs; not nlink, which other names share) is not the one
+ *     the call returned on; at the end of `fdatasync P`, a write with
+ *     O_DSYNC or an mwrite (msync MS_SYNC), P is missing or its size or
+ *     content is not the one the call returned on; on a filesystem that
+ *     makes a file's name durable with it:
  *     CRASH_FSYNC_NAMES below. Others (ext2, vfat, exfat, minix, jfs,
  *     nilfs2) promise nothing beyond sync here (CRASH_TABLE).
  *   - recovery-crash: at the operation's end, the recovery itself is
@@ -179,24 +181,69 @@ struct judge {
 static const char order_digits[] = CRASH_ORDER_DIGITS;
 _Static_assert(sizeof(order_digits) - 1 == CRASH_EXTRA_MAX, "one digit per write a subset draws");
 
-/* The path the operation promises durable at its end into path ("" for
- * none); true when it promises the whole tree (sync). */
-static bool promised(const struct op *op, char *path, size_t cap)
+/* What an operation promises durable at its end. */
+enum promise {
+	PROMISE_NONE,
+	PROMISE_FILE, /* fsync, O_SYNC write: the file's whole record */
+	PROMISE_DATA, /* fdatasync, O_DSYNC write, msync: its size and content */
+};
+
+/* Whether a write flags word list holds `word` ("append,sync", "sync"). */
+static bool has_flag(const char *flags, const char *word)
 {
-	char name[32], p[128];
+	size_t n = strlen(word);
+	for (const char *w = flags; *w; w += strcspn(w, ","), w += *w == ',')
+		if (strcspn(w, ",") == n && !strncmp(w, word, n))
+			return true;
+	return false;
+}
+
+/* The path the operation promises durable at its end into path ("" for
+ * none) and what of it (*what); true when it promises the whole tree
+ * (sync). fdatasync promises the data and what reads it back (the size),
+ * not the mode, owner or times (POSIX's fdatasync; Linux's skip the
+ * journal commit when only those changed). */
+static bool promised(const struct op *op, char *path, size_t cap, enum promise *what)
+{
+	char name[32], p[128], flags[64] = "";
+	unsigned long long off, size = 0;
 	path[0] = 0;
+	*what = PROMISE_NONE;
 	if (op->kind == OP_SYNC)
 		return true;
-	const char *flags = strrchr(op->text, ' ');
-	unsigned long long off, size = 0;
+	if (op->kind == OP_FSYNC)
+		*what = PROMISE_FILE;
+	else if (op->kind == OP_FDATASYNC)
+		*what = PROMISE_DATA;
 	/* A write of no bytes syncs nothing: Linux syncs what was written. */
-	bool osync = op->kind == OP_WRITE && flags && strstr(flags, "sync") &&
-		     sscanf(op->text, "op write %*s %llu %llu", &off, &size) == 2 && size;
-	if ((op->kind == OP_FSYNC || osync) && sscanf(op->text, "op %31s %127s", name, p) == 2) {
+	else if (op->kind == OP_WRITE &&
+		 sscanf(op->text, "op write %*s %llu %llu %*s %63s", &off, &size, flags) == 3 &&
+		 size)
+		*what = has_flag(flags, "sync")	   ? PROMISE_FILE
+			: has_flag(flags, "dsync") ? PROMISE_DATA
+						   : PROMISE_NONE;
+	/* msync(MS_SYNC) after every store landed (RET = size: checked by
+	 * the caller, which skips a failed call). */
+	else if (op->kind == OP_MWRITE)
+		*what = PROMISE_DATA;
+	if (*what != PROMISE_NONE && sscanf(op->text, "op %31s %127s", name, p) == 2) {
 		size_t len = strlen(p);
 		snprintf(path, cap, "%.*s", (int)(len > 1 && p[len - 1] == '/' ? len - 1 : len), p);
 	}
 	return false;
+}
+
+/* A record's size= and content= fields alone: what PROMISE_DATA keeps. */
+static void data_fields(char *rec, size_t cap)
+{
+	char out[1024];
+	size_t len = 0;
+	out[0] = 0;
+	for (const char *f = rec; *f; f += strcspn(f, " "), f += strspn(f, " "))
+		if (!strncmp(f, "size=", 5) || !strncmp(f, "content=", 8))
+			len += (size_t)snprintf(out + len, sizeof(out) - len, "%s%.*s",
+						len ? " " : "", (int)strcspn(f, " "), f);
+	snprintf(rec, cap, "%s", out);
 }
 
 /* Disk i's record of path in a dump, without its nlink, into out; false
@@ -254,7 +301,8 @@ static int found(struct judge *j, const char *kind, const char *what, const char
 static int check_promise(struct judge *j, const struct crash_result *r, const char *where)
 {
 	char path[128], what[2400];
-	bool sync = promised(j->op, path, sizeof(path));
+	enum promise kind;
+	bool sync = promised(j->op, path, sizeof(path), &kind);
 	for (int i = 0; i < j->m->nfs; i++) {
 		if (sync && memcmp(r->fp.fp[i], j->s->plain[i], 16)) {
 			char why[1024], sig[64];
@@ -275,6 +323,8 @@ static int check_promise(struct judge *j, const struct crash_result *r, const ch
 			continue;
 		if (!record_of(r->recovered, i, path, got, sizeof(got)))
 			snprintf(got, sizeof(got), "missing");
+		if (kind == PROMISE_DATA && strcmp(got, "missing"))
+			data_fields(want, sizeof(want)), data_fields(got, sizeof(got));
 		if (strcmp(want, got)) {
 			snprintf(what, sizeof(what),
 				 "%s: a crash lost what '%s' made durable: %s was '%s' when it "
@@ -384,7 +434,9 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 	struct crash_ask ask = {.fsck = &j->c->fsck};
 	for (int i = 0; i < j->m->nfs; i++)
 		ask.fsck_disks |= (unsigned)promise_of(j->m->fs[i]).recovers << i;
-	ask.dumps = (at_end && (promised(j->op, path, sizeof(path)) || path[0])) || names_op(j->op);
+	enum promise kind;
+	ask.dumps =
+	    (at_end && (promised(j->op, path, sizeof(path), &kind) || path[0])) || names_op(j->op);
 	ask.nested = at_end; /* the recovery crashed again, at the operation's end */
 	uint64_t runs = j->c->fsck.runs, hits = j->c->fsck.hits;
 	j->words[CR_STATES]++;
@@ -614,7 +666,8 @@ static int crash_after(void *state, uint64_t *words, struct virt *v, const struc
 		return 0;
 	struct judge j = {v, m, op, s, parent, out, c, words, 0, ""};
 	char path[128];
-	bool promise = promised(op, path, sizeof(path)) || path[0];
+	enum promise kind;
+	bool promise = promised(op, path, sizeof(path), &kind) || path[0];
 	if (!promise && !reached_disk(&j))
 		return 0; /* its crash states are its parent's */
 	/* The seed: the operation and the state it left, so a replay draws

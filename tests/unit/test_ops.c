@@ -40,8 +40,9 @@ static void test_mask_parse(void)
 	int badlen = 0;
 	CHECK(op_mask_parse("all", &bad, &badlen) == OP_ALL_MASK);
 	CHECK(op_mask_parse("scope", &bad, &badlen) == op_scope_mask());
-	CHECK(!(op_scope_mask() & (OPB(SYNC) | OPB(STAT) | OPB(READ))));
-	CHECK(op_scope_mask() & OPB(REMOUNT));
+	CHECK(!(op_scope_mask() & (OPB(STAT) | OPB(READ))));
+	CHECK((op_scope_mask() & (OPB(REMOUNT) | OPB(SYNC) | OPB(FDATASYNC))) ==
+	      (OPB(REMOUNT) | OPB(SYNC) | OPB(FDATASYNC)));
 	CHECK(op_mask_parse("create,write", &bad, &badlen) == (OPB(CREATE) | OPB(WRITE)));
 	CHECK(op_mask_parse("create,frob", &bad, &badlen) < 0 && badlen == 4 &&
 	      !strncmp(bad, "frob", 4));
@@ -86,11 +87,102 @@ static void test_enumerate(void)
 	}
 	CHECK(unlinks == 1 && syncs == 1); /* nothing exists: one unlink stands for all */
 	/* A kind without a case of its own: its example at every path. */
+	n = op_enumerate(OPB(FDATASYNC), &p, NULL, ops, 4096);
+	CHECK(n == p.nfiles + p.ndirs && !strcmp(ops[0].text, "op fdatasync f0") &&
+	      !strcmp(ops[p.nfiles].text, "op fdatasync d0"));
+	/* setxattr: inline, past ext4's inode and toward a 1 KiB block. */
 	n = op_enumerate(OPB(SETXATTR), &p, NULL, ops, 4096);
-	CHECK(n == p.nfiles + p.ndirs && !strcmp(ops[0].text, "op setxattr f0 user.a 16 1") &&
-	      !strcmp(ops[p.nfiles].text, "op setxattr d0 user.a 16 1"));
+	CHECK(n == 3 * (p.nfiles + p.ndirs) && !strcmp(ops[0].text, "op setxattr f0 user.a 16 1") &&
+	      !strcmp(ops[2].text, "op setxattr f0 user.a 400 1"));
+	/* renameat2: files with every flag, directories without whiteout. */
+	n = op_enumerate(OPB(RENAMEAT2), &p, NULL, ops, 4096);
+	int pairs = p.nfiles * (p.nfiles - 1), dpairs = p.ndirs * (p.ndirs - 1);
+	CHECK(n == 3 * pairs + 2 * dpairs && !strcmp(ops[0].text, "op renameat2 f0 f1 noreplace"));
 	n = op_enumerate(OPB(READ), &p, NULL, ops, 4096);
 	CHECK(n == p.nfiles * 25 && !strcmp(ops[0].text, "op read f0 0 4096"));
+	free(ops);
+}
+
+/* Flag arguments (op_grammar.h): a comma list of the letter's words, or
+ * its none word; a word of another letter is refused. */
+static void test_flag_words(void)
+{
+	char why[256];
+	CHECK(op_text_check("op renameat2 f0 f1 exchange", why, sizeof(why)) == 0);
+	CHECK(op_text_check("op fallocate f0 punch_hole,keep_size 0 4096", why, sizeof(why)) == 0);
+	CHECK(op_text_check("op fallocate f0 0 0 4096", why, sizeof(why)) == 0);
+	CHECK(op_text_check("op write f0 0 4096 1 direct,sync", why, sizeof(why)) == 0);
+	CHECK(op_text_check("op copyrange f0 f1 0 4096", why, sizeof(why)) == 0);
+	CHECK(op_text_check("op mwrite f0 4095 2 7", why, sizeof(why)) == 0);
+	CHECK(op_text_check("op write f0 0 1 1 excl", why, sizeof(why)) < 0);
+	CHECK(op_text_check("op renameat2 f0 f1 exchange,", why, sizeof(why)) < 0);
+	CHECK(op_text_check("op fallocate f0 - 0 1", why, sizeof(why)) < 0);
+	CHECK(op_text_check("op renameat2 f0 f1", why, sizeof(why)) < 0);
+}
+
+/* FS_FLAG_TABLE: a filesystem refuses some words of an operation it can
+ * do; the run leaves those calls out, keeping the rest in order. */
+static void test_flag_refusals(void)
+{
+	CHECK(!fs_takes_flags("btrfs", "op fallocate f0 collapse_range 0 4096"));
+	CHECK(fs_takes_flags("btrfs", "op fallocate f0 punch_hole,keep_size 0 4096"));
+	CHECK(fs_takes_flags("xfs", "op fallocate f0 collapse_range 0 4096"));
+	CHECK(!fs_takes_flags("ext2", "op renameat2 f0 f1 noreplace,exchange"));
+	CHECK(fs_takes_flags("ext2", "op renameat2 f0 f1 noreplace"));
+	CHECK(!fs_takes_flags("minix", "op write f0 0 4096 1 direct"));
+	CHECK(fs_takes_flags("minix", "op write f0 0 4096 1 sync"));
+	CHECK(fs_takes_flags("vfat", "op renameat2 f0 f1 exchange") &&
+	      !fs_takes_flags("vfat", "op renameat2 f0 f1 whiteout"));
+	struct op ops[3] = {{OP_RENAMEAT2, "op renameat2 f0 f1 exchange"},
+			    {OP_RENAMEAT2, "op renameat2 f0 f1 noreplace"},
+			    {OP_FSYNC, "op fsync f0"}};
+	const char *fs[] = {"ext4", "ext2"};
+	CHECK(op_filter_supported(ops, 3, fs, 2) == 2 && strstr(ops[0].text, "noreplace") &&
+	      ops[1].kind == OP_FSYNC);
+	char out[256];
+	CHECK(fs_flag_refusals("btrfs", OP_ALL_MASK, out, sizeof(out)) == 1 &&
+	      !strcmp(out, "fallocate collapse_range,insert_range"));
+	CHECK(fs_flag_refusals("btrfs", OPB(WRITE), out, sizeof(out)) == 0);
+	CHECK(fs_flag_refusals("xfs", OP_ALL_MASK, out, sizeof(out)) == 0);
+}
+
+/* Every candidate of the whole table's enumeration is one the agent runs,
+ * and each word argument is in its letter's bin, so the minimizer can
+ * rank it (an enumerated value outside the bins could not be simplified
+ * to, nor ranked). */
+static void test_enumeration_is_grammatical(void)
+{
+	struct op_pools p;
+	op_pools_default(&p);
+	struct op *ops = malloc(sizeof(*ops) * 4096);
+	if (!CHECK(ops != NULL))
+		return;
+	int n = op_enumerate(OP_ALL_MASK, &p, NULL, ops, 4096), bad = 0;
+	CHECK(n > 1000 && n < 4096);
+	for (int i = 0; i < n; i++) {
+		char why[256], copy[OP_TEXT_MAX];
+		if (op_text_check(ops[i].text, why, sizeof(why)) && bad++ < 3)
+			fprintf(stderr, "not grammatical: %s (%s)\n", ops[i].text, why);
+		const char *letters = op_letters(ops[i].kind);
+		snprintf(copy, sizeof(copy), "%s", ops[i].text);
+		char *save, *w = strtok_r(copy, " ", &save);
+		w = strtok_r(NULL, " ", &save);
+		for (int a = 0; letters[a] && (w = strtok_r(NULL, " ", &save)); a++) {
+			char l = letters[a];
+			if (strchr("MCWFRIX", l) && op_value_rank(l, &p, w) < 0) {
+				bad++;
+			} else if (strchr("MCWFRIX", l)) {
+				char back[64];
+				int r = op_value_rank(l, &p, w);
+				if ((op_value_at(l, &p, r, back, sizeof(back)) ||
+				     strcmp(back, w)) &&
+				    bad++ < 3)
+					fprintf(stderr, "%s: '%s' is not in the bin of %c\n",
+						ops[i].text, w, l);
+			}
+		}
+	}
+	CHECK(bad == 0);
 	free(ops);
 }
 
@@ -113,7 +205,8 @@ static void test_coverage_bins(void)
 	CHECK(c.in[OP_WRITE][0] == (1u << 1 | 1u << 16) && c.out[OP_WRITE] == (1u | 1u << 4));
 	struct coverage scope;
 	cov_scope(&scope, OPB(TRUNCATE), &p);
-	CHECK(__builtin_popcount(scope.in[OP_TRUNCATE][1]) == 4); /* 0, 1, 4095, 4096 and 4097 */
+	/* 0, 1, 4095, 4096 and 4097; 12289, 49153 and 1 MiB (boundaries) */
+	CHECK(__builtin_popcount(scope.in[OP_TRUNCATE][1]) == 7);
 }
 
 /* The agent's reply: results, fingerprints and the view, all disks. */
@@ -203,6 +296,9 @@ static const struct unit_test tests[] = {
     {"mask_parse", test_mask_parse},
     {"fs_table", test_fs_table},
     {"enumerate", test_enumerate},
+    {"flag_words", test_flag_words},
+    {"flag_refusals", test_flag_refusals},
+    {"enumeration_is_grammatical", test_enumeration_is_grammatical},
     {"coverage_bins", test_coverage_bins},
     {"parse_reply", test_parse_reply},
 };
