@@ -21,9 +21,9 @@ static char arg_at(enum op_kind k, int a, char *out, size_t cap)
 
 /* Outcomes with a bit of their own; any other errno is the last bit. */
 static const char *const outcomes[] = {
-    "ok",	  "ENOENT", "EEXIST", "ENOTDIR",      "EISDIR", "ENOTEMPTY", "EINVAL",
-    "EPERM",	  "EACCES", "ENOSPC", "EFBIG",	      "EMLINK", "ENODATA",   "ERANGE",
-    "EOPNOTSUPP", "ELOOP",  "EXDEV",  "ENAMETOOLONG", "EBUSY",	"EIO",	     "other"};
+    "ok",     "ENOENT",	      "EEXIST", "ENOTDIR", "EISDIR",  "ENOTEMPTY", "EINVAL",	 "EPERM",
+    "EACCES", "ENOSPC",	      "EFBIG",	"EMLINK",  "ENODATA", "ERANGE",	   "EOPNOTSUPP", "ELOOP",
+    "EXDEV",  "ENAMETOOLONG", "EBUSY",	"EIO",	   "EFAULT",  "ENXIO",	   "other"};
 #define NOUTCOMES (sizeof(outcomes) / sizeof(outcomes[0]))
 
 /* 0 for 0, else 1 + floor(log2(n)), at most 31. */
