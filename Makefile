@@ -147,6 +147,7 @@ test-check: build/themis build/test_crash guest
 	tests/check/test_group.sh build
 	tests/check/test_fsck.sh build
 	tests/check/test_scope.sh build
+	tests/check/test_campaign.sh
 
 # The lenses: every tests/lens/test_*.sh, each given the build folder.
 test-lens: build/themis build/asan/themis guest

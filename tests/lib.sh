@@ -1,7 +1,20 @@
-# tests/lib.sh - what the shell test drivers share: counting failures and
-# checking a command's exit status and output. Source it after setting
-# $work (a scratch directory).
+# tests/lib.sh - what the shell test drivers share: their start, counting
+# failures and checking a command's exit status and output. Source it
+# first (. "$(dirname "$0")/../lib.sh"), then call test_setup, or set
+# $work (a scratch directory) yourself.
 fails=0
+
+# test_setup [BUILD_DIR]: a test driver's start: $top the repository, $b
+# the build folder (BUILD_DIR, default build/), $themis its themis, $work
+# a scratch folder removed at exit, with the Redis server start_redis
+# began, if any.
+test_setup() {
+	top=$(cd "$(dirname "$0")/../.." && pwd)
+	b=$(cd "${1:-$top/build}" && pwd) || exit 2
+	themis=$b/themis
+	work=$(mktemp -d) || exit 2
+	trap 'stop_redis; rm -rf "$work"' EXIT
+}
 
 fail() {
 	echo "FAIL: $*"

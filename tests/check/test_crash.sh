@@ -25,12 +25,8 @@
 #   - bad input: --crash-states 0 or past the maximum, exit 2.
 #   tests/check/test_crash.sh [BUILD_DIR]
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-b=$(cd "${1:-$top/build}" && pwd)
-themis=$b/themis
-work=$(mktemp -d)
-. "$top/tests/lib.sh"
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/../lib.sh"
+test_setup "$@"
 
 scope="--depth 2 --ops create,write,fsync,sync,rename --paths f0,f1 --sizes 0,4096 --quiet"
 

@@ -5,12 +5,8 @@
 # and bad input is refused clearly.
 #   tests/check/test_explore.sh [BUILD_DIR]
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-b=$(cd "${1:-$top/build}" && pwd)
-themis=$b/themis
-work=$(mktemp -d)
-. "$top/tests/lib.sh"
-trap 'stop_redis; rm -rf "$work"' EXIT
+. "$(dirname "$0")/../lib.sh"
+test_setup "$@"
 cd "$work" || exit 1 # explore writes explore-out/ here by default
 
 

@@ -14,12 +14,8 @@
 #   - bad input: --fsck-memo other than on or off, exit 2.
 #   tests/check/test_fsck.sh [BUILD_DIR]
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-b=$(cd "${1:-$top/build}" && pwd)
-themis=$b/themis
-work=$(mktemp -d)
-. "$top/tests/lib.sh"
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/../lib.sh"
+test_setup "$@"
 
 # word RUN KEY: the fsck lens's KEY in RUN's report.json.
 word() {

@@ -14,12 +14,8 @@
 #     results[].group), with two workers.
 #   tests/check/test_group.sh [BUILD_DIR]
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-b=$(cd "${1:-$top/build}" && pwd)
-themis=$b/themis
-work=$(mktemp -d)
-. "$top/tests/lib.sh"
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/../lib.sh"
+test_setup "$@"
 cd "$work" || exit 1
 
 # The operation names of a trace, comma-joined.

@@ -17,12 +17,8 @@
 #     by content in the build; options in any order (--kernel K TRACE).
 #   tests/check/test_replay.sh [BUILD_DIR]
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-b=$(cd "${1:-$top/build}" && pwd)
-themis=$b/themis
-work=$(mktemp -d)
-. "$top/tests/lib.sh"
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/../lib.sh"
+test_setup "$@"
 cd "$work" || exit 1 # explore writes explore-out/ here by default
 
 # A trace of a few operations: the Y2038 witness (settime, create) and a

@@ -14,11 +14,8 @@
 # (exit 2). Takes about 15 s.
 #   tests/check/test_report.sh [BUILD_DIR]
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-b=$(cd "${1:-$top/build}" && pwd)
-themis=$b/themis
-work=$(mktemp -d)
-. "$top/tests/lib.sh"
+. "$(dirname "$0")/../lib.sh"
+test_setup "$@"
 trap 'stop_redis; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 cd "$work" || exit 1
 

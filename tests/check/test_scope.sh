@@ -18,12 +18,8 @@
 #     differs at once: the control in the commit that added this test).
 #   tests/check/test_scope.sh [BUILD_DIR]
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-b=$(cd "${1:-$top/build}" && pwd)
-themis=$b/themis
-work=$(mktemp -d)
-. "$top/tests/lib.sh"
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/../lib.sh"
+test_setup "$@"
 
 # saw PATTERN WHAT: the last run's verbose lines hold PATTERN.
 saw() {
@@ -35,13 +31,17 @@ never() {
 
 explore() {
 	"$themis" explore "$@" --verbose --jobs 1 --out "$work/run" >"$work/out" 2>&1
+	rc=$?
+}
+
+# agreed WHAT: the last run found nothing.
+agreed() {
+	[ "$rc" -eq 0 ] && ok "$1" || fail "$1: exit $rc (want 0); $(grep -m1 discrepanc "$work/out")"
 }
 
 explore ext4 xfs btrfs --paths f0,f1 --sizes 4096,4097 --depth 3 \
 	--ops create,write,mwrite,renameat2,copyrange
-rc=$?
-[ "$rc" -eq 0 ] && ok "ext4, xfs and btrfs agree on mwrite, renameat2, copyrange (depth 3)" ||
-	fail "mwrite/renameat2/copyrange run: exit $rc (want 0); $(grep -m1 discrepanc "$work/out")"
+agreed "ext4, xfs and btrfs agree on mwrite, renameat2, copyrange (depth 3)"
 saw "op mwrite f0 0 4096 1 -> ext4 -1 EFAULT xfs -1 EFAULT btrfs -1 EFAULT" "a store into an empty file faults"
 saw "op mwrite f0 4095 2 1 -> ext4 2 0 xfs 2 0 btrfs 2 0" "stores inside the last page land"
 saw "op mwrite f0 4096 4096 1 -> ext4 4096 0" "a whole page of a 2-page file lands"
@@ -51,15 +51,11 @@ saw "op renameat2 f0 f1 whiteout -> ext4 0 0 xfs 0 0 btrfs 0 0" "rename with a w
 saw "op mwrite f0 [0-9 ]* -> ext4 -1 ENXIO" "the whiteout left behind is a device node (ENXIO)"
 
 explore ext4 xfs btrfs --paths f0,f1 --sizes 4096 --depth 4 --ops create,write,copyrange
-rc=$?
-[ "$rc" -eq 0 ] && ok "ext4, xfs and btrfs agree on copyrange (depth 4)" ||
-	fail "copyrange run: exit $rc (want 0); $(grep -m1 discrepanc "$work/out")"
+agreed "ext4, xfs and btrfs agree on copyrange (depth 4)"
 saw "op copyrange f[01] f[01] 0 4096 -> ext4 4096 0 xfs 4096 0 btrfs 4096 0" "copy_file_range copies a block"
 
 explore ext4 xfs f2fs --paths f0 --depth 2 --ops create,fallocate,write --sizes 4096,8192
-rc=$?
-[ "$rc" -eq 0 ] && ok "ext4, xfs and f2fs agree on fallocate's modes and O_DIRECT" ||
-	fail "fallocate run: exit $rc (want 0); $(grep -m1 discrepanc "$work/out")"
+agreed "ext4, xfs and f2fs agree on fallocate's modes and O_DIRECT"
 for mode in keep_size punch_hole,keep_size zero_range zero_range,keep_size collapse_range insert_range; do
 	saw "op fallocate f0 $mode 0 4096 -> ext4 " "fallocate $mode tried"
 done
@@ -70,9 +66,7 @@ never "op fallocate f0 collapse_range\|op fallocate f0 insert_range" "btrfs's re
 saw "op fallocate f0 punch_hole,keep_size 0 4096 -> ext4 0 0 btrfs 0 0" "btrfs's other modes are"
 
 explore ext4 ext2 --paths f0,f1 --depth 2 --ops create,renameat2
-rc=$?
-[ "$rc" -eq 0 ] && ok "ext4 against ext2: renameat2 noreplace agrees" ||
-	fail "ext4 ext2 renameat2 run: exit $rc (want 0); $(grep -m1 discrepanc "$work/out")"
+agreed "ext4 against ext2: renameat2 noreplace agrees"
 saw "note: ext2 refuses renameat2 exchange,whiteout" "ext2's refusal is noted"
 never "op renameat2 [^ ]* [^ ]* exchange\|op renameat2 [^ ]* [^ ]* whiteout" "ext2's refused flags are not tried"
 saw "op renameat2 f0 f1 noreplace -> ext4 0 0 ext2 0 0" "noreplace is"

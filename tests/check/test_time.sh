@@ -15,12 +15,8 @@
 #   - bad clocks are refused with exit 2.
 #   tests/check/test_time.sh [BUILD_DIR]
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-b=$(cd "${1:-$top/build}" && pwd)
-themis=$b/themis
-work=$(mktemp -d)
-. "$top/tests/lib.sh"
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/../lib.sh"
+test_setup "$@"
 cd "$work" || exit 1 # explore writes explore-out/ here by default
 ext2=$b/images/ext2.img
 

@@ -21,13 +21,9 @@
 #     --help 0.
 #   tests/repro/test_repro.sh [BUILD_DIR]
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-b=$(cd "${1:-$top/build}" && pwd)
-themis=$b/themis
+. "$(dirname "$0")/../lib.sh"
+test_setup "$@"
 x86=$b/guest-x86
-work=$(mktemp -d)
-. "$top/tests/lib.sh"
-trap 'rm -rf "$work"' EXIT
 
 # record NAME KERNEL EXPLORE-ARGS...: a real trace into $work/NAME.trace.
 record() {

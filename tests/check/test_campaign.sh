@@ -1,0 +1,52 @@
+#!/bin/sh
+# scripts/campaign, the bug hunt over every pair of filesystems and
+# kernels. Properties guarded:
+#   - a planted bug is found and written up: on the fsync-async kernel
+#     (Image-ext4-fsync-async) the ext4-xfs run exits 1, the summary lists
+#     its crash:lost-fsync group with the run's folder, and the run's
+#     folder holds its HTML report and the group's reproducer folder;
+#   - the stock kernel at depth 1: exit 0 and "None" in the summary;
+#   - bad input (a budget that is no time, one filesystem, a missing
+#     kernel or image): exit 2 naming it, nothing run.
+# It runs the repository's build/ (where the campaign looks).
+#   tests/check/test_campaign.sh
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+b=$top/build
+work=$(mktemp -d)
+. "$top/tests/lib.sh"
+trap 'rm -rf "$work"' EXIT
+campaign=$top/scripts/campaign
+
+expect 2 "not a time" -- "$campaign" --time-budget soon --out "$work/bad"
+expect 2 "need two filesystems" -- "$campaign" --fs ext4 --out "$work/bad"
+expect 2 "no image build/images/ext9.img" -- "$campaign" --fs "ext4 ext9" --out "$work/bad"
+expect 2 "no such file" -- "$campaign" --kernel /nonexistent/Image --out "$work/bad"
+[ ! -e "$work/bad" ] && ok "bad input ran nothing" || fail "bad input made $work/bad"
+
+"$campaign" --fs "ext4 xfs" --kernel "$b/guest/Image-ext4-fsync-async" --depth 2 \
+	--time-budget 120s --out "$work/bug" >"$work/out" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && ok "the planted fsync bug: exit 1" || fail "planted run: exit $rc (want 1): $(tail -n 3 "$work/out")"
+run=$work/bug/Image-ext4-fsync-async/ext4-xfs
+if grep -q "Image-ext4-fsync-async ext4-xfs: \`crash:lost-fsync" "$work/bug/summary.md"; then
+	ok "the summary lists the crash:lost-fsync group"
+else
+	fail "summary without the lost-fsync group: $(cat "$work/bug/summary.md")"
+fi
+[ -s "$run/report.html" ] && ok "the run's HTML report" || fail "no $run/report.html"
+ls -d "$run"/group-0001 >/dev/null 2>&1 && ok "the group's folder" || fail "no $run/group-0001"
+grep -q "1 with discrepancies" "$work/out" && ok "the campaign's last line counts it" ||
+	fail "last line: $(tail -n 1 "$work/out")"
+
+"$campaign" --fs "ext4 xfs" --kernel "$b/guest/Image" --depth 1 --no-crash \
+	--time-budget 60s --out "$work/stock" >"$work/out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && ok "stock at depth 1: exit 0" || fail "stock run: exit $rc (want 0): $(tail -n 3 "$work/out")"
+grep -q "^None" "$work/stock/summary.md" && ok "stock summary: None" ||
+	fail "stock summary: $(cat "$work/stock/summary.md")"
+grep -q "| Image | ext4-xfs | 0 | [1-9][0-9]* | yes | 0 | 0 |" "$work/stock/summary.md" &&
+	ok "the stock row: states, whole scope, nothing found" ||
+	fail "stock row: $(grep ext4-xfs "$work/stock/summary.md")"
+
+finish test_campaign
