@@ -84,6 +84,7 @@
 
 #include "../../src/check/op_grammar.h"
 #include "../../src/check/op_table.h"
+#include "../../src/check/rule_fields.h"
 #include "agent.h"
 #include "doorbell.h"
 
@@ -874,9 +875,22 @@ static void add_line(struct walk *w, struct sb *line)
 }
 
 /* Fields a filesystem under test cannot represent (FAT has no modes,
- * link counts or xattrs): set by the host with `ignore`, printed as "*" and
- * so left out of every fingerprint. Agent-wide, like the disks. */
-enum { IGN_MODE = 1, IGN_UID = 2, IGN_GID = 4, IGN_NLINK = 8, IGN_XATTRS = 16, IGN_ROOTTIME = 32 };
+ * link counts or xattrs; the host's ignore rules, rules/FS.rules): set by
+ * the host with `ignore`, printed as "*" and so left out of every
+ * fingerprint. Agent-wide, like the disks. Bit i: the i-th of RULE_FIELDS. */
+enum {
+#define IGN_BIT(name) IGN_BIT_##name,
+	RULE_FIELDS(IGN_BIT)
+#undef IGN_BIT
+};
+enum {
+	IGN_MODE = 1 << IGN_BIT_mode,
+	IGN_UID = 1 << IGN_BIT_uid,
+	IGN_GID = 1 << IGN_BIT_gid,
+	IGN_NLINK = 1 << IGN_BIT_nlink,
+	IGN_XATTRS = 1 << IGN_BIT_xattrs,
+	IGN_ROOTTIME = 1 << IGN_BIT_roottime,
+};
 static unsigned ignored;
 
 static bool sb_ignored(struct sb *b, unsigned field)
@@ -1491,10 +1505,15 @@ static void cmd_mounts(struct disk *disks, int ndisks, bool mounting, char **w, 
 	}
 }
 
-/* ignore FIELD,FIELD... (mode uid gid nlink xattrs) or "-": see `ignored`. */
+/* ignore FIELD,FIELD... (RULE_FIELDS: mode uid gid nlink xattrs roottime)
+ * or "-": see `ignored`. */
 static void cmd_ignore(char **w, int nw)
 {
-	static const char *const names[] = {"mode", "uid", "gid", "nlink", "xattrs", "roottime"};
+	static const char *const names[] = {
+#define IGN_NAME(name) #name,
+	    RULE_FIELDS(IGN_NAME)
+#undef IGN_NAME
+	};
 	unsigned mask = 0;
 	char *list = nw == 2 ? w[1] : NULL;
 	for (char *tok = list && strcmp(list, "-") ? strtok(list, ",") : NULL; tok;

@@ -26,6 +26,7 @@
 #include "../machine/virt.h"
 #include "coverage.h"
 #include "ops.h"
+#include "rules.h"
 
 struct share;
 struct check_group;
@@ -104,6 +105,10 @@ struct check_machine {
 	 * NULL), and the words they count into (NULL: thrown away). */
 	const struct lens_set *lenses;
 	uint64_t *lens_words;
+	/* The rules of the run's filesystems (rules.h), loaded before any
+	 * fork: the fields the agent ignores, the errnos taken as one (NULL:
+	 * none, every difference counts). */
+	const struct rules *rules;
 };
 
 struct check_config {

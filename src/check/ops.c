@@ -140,12 +140,9 @@ int64_t op_mask_parse(const char *list, const char **bad, int *badlen)
 
 static const struct {
 	const char *fs;
-	uint32_t unsupported;
-	const char *unrepresented;
 	struct fs_times times;
 } fs_table[] = {
-#define FS_ROW(name, unsupported, unrepresented, gran, agran, tmin, tmax)                          \
-	{#name, unsupported, unrepresented, {gran, agran, tmin, tmax}},
+#define FS_ROW(name, gran, agran, tmin, tmax) {#name, {gran, agran, tmin, tmax}},
     FS_TABLE(FS_ROW)
 #undef FS_ROW
 };
@@ -159,12 +156,6 @@ static int fs_index(const char *fs)
 	return -1;
 }
 
-const char *fs_unrepresented(const char *fs)
-{
-	int i = fs_index(fs);
-	return i < 0 ? "" : fs_table[i].unrepresented;
-}
-
 const struct fs_times *fs_times(const char *fs)
 {
 	int i = fs_index(fs);
@@ -174,12 +165,6 @@ const struct fs_times *fs_times(const char *fs)
 bool fs_known(const char *fs)
 {
 	return fs_index(fs) >= 0;
-}
-
-uint32_t fs_supported_ops(const char *fs)
-{
-	int i = fs_index(fs);
-	return i < 0 ? 0 : OP_ALL_MASK & ~fs_table[i].unsupported;
 }
 
 uint64_t op_rng_next(uint64_t *s)

@@ -1,7 +1,7 @@
 /* ops.h - the model checker's operations: what the guest agent applies to
  * every filesystem under test, their argument pools (Metis-style: a small
  * path pool, power-of-two sizes and their +-1 neighbours, small sets of
- * modes, owners and flags), and which filesystem supports which.
+ * modes, owners and flags), and the filesystems the checker knows.
  *
  * An operation travels as the agent's command text ("op write f0 4096 1 3 -"),
  * which is also what a trace stores, so a trace replays exactly what ran. */
@@ -55,14 +55,9 @@ int op_text_check(const char *text, char *why, size_t whylen);
  * explore tries by default. */
 int64_t op_mask_parse(const char *list, const char **bad, int *badlen);
 
-/* The operations filesystem `fs` supports (known names only: see
- * fs_known). vfat cannot chown or link, ext2 cannot fallocate... */
-uint32_t fs_supported_ops(const char *fs);
+/* Whether `fs` is a filesystem the checker knows (FS_TABLE). What each
+ * one cannot do or represent is in its rules (rules.h). */
 bool fs_known(const char *fs);
-
-/* The fingerprint fields filesystem `fs` cannot represent, as the agent's
- * `ignore` list ("mode,nlink,xattrs" for the FAT family), or "" for none. */
-const char *fs_unrepresented(const char *fs);
 
 /* The time granularity (ns) and range (seconds) `fs` declares (FS_TABLE
  * in op_table.h), or NULL for an unknown name. */

@@ -1,0 +1,135 @@
+/* lens_rules.c - what each rule of rules/FS.rules masked (always on): a
+ * word per rule in force (rules.h), summed across workers.
+ *
+ *   errno rule        an operation whose filesystems answered errnos the
+ *                     rule makes one answer (the check accepted them);
+ *   unsupported rule  a state the run checked where its operation, wanted
+ *                     by the scope, was left out;
+ *   ignore rule       a state whose fingerprints left its field out. The
+ *                     agent blanks the field before the host sees it, so
+ *                     this counts the fingerprints masked, not how many
+ *                     of them the field would have made differ.
+ *
+ * The report lists every rule with its reason, source and count, the
+ * text at the end of explore those that masked something. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../check/check.h"
+#include "../util/json.h"
+#include "lens.h"
+
+struct rules_lens {
+	const struct rules *rules; /* the run's (NULL: none) */
+};
+
+static int rl_attach(void *state, const struct check_config *cfg, const struct check_machine *m,
+		     char *err, size_t errlen)
+{
+	(void)cfg, (void)err, (void)errlen;
+	((struct rules_lens *)state)->rules = m->rules;
+	return 0;
+}
+
+/* Whether rule i masks something of this state of a run of m. */
+static bool masks(const struct rules *r, int i, const struct check_machine *m, int kind,
+		  const struct check_step *s)
+{
+	const struct rule *x = &r->r[i];
+	bool mine = false;
+	for (int k = 0; k < m->nfs; k++)
+		mine |= rules_apply_to(r, i, m->fs[k]);
+	if (!mine)
+		return false;
+	switch (x->kind) {
+	case RULE_UNSUPPORTED: return (x->ops & r->dropped) != 0;
+	case RULE_IGNORE: /* roottime masks only under --time */
+		return x->fields != 1u << RULE_FIELD_roottime || m->time;
+	case RULE_ERRNO:
+		for (int k = 1; k < m->nfs; k++)
+			if (s->ret[k] == s->ret[0] &&
+			    rules_errno_match(r, kind, m->fs[0], s->err[0], m->fs[k], s->err[k]) ==
+				i)
+				return true;
+		return false;
+	}
+	return false;
+}
+
+static int rl_after(void *state, uint64_t *words, struct virt *v, const struct check_machine *m,
+		    const struct op *op, const struct check_step *parent, struct check_step *s,
+		    struct lens_out *out)
+{
+	(void)v, (void)parent, (void)out;
+	const struct rules *r = ((struct rules_lens *)state)->rules;
+	if (!r || s->verdict < 0)
+		return 0;
+	for (int i = 0; i < r->n; i++)
+		words[i] += masks(r, i, m, (int)op->kind, s);
+	return 0;
+}
+
+/* What rule x's count counts, for people. */
+static const char *counted(const struct rule *x)
+{
+	return x->kind == RULE_ERRNO	? "operations whose errnos it made one answer"
+	       : x->kind == RULE_IGNORE ? "states whose fingerprints left the field out"
+					: "states where the operation was left out";
+}
+
+static void report_json(const struct rules *r, const uint64_t *w, FILE *f)
+{
+	fprintf(f, "{\"dir\": ");
+	json_string(f, r ? r->dir : "");
+	fprintf(f, ", \"hash\": \"%016llx\", \"rules\": [", r ? (unsigned long long)r->hash : 0ULL);
+	for (int i = 0; r && i < r->n; i++) {
+		const struct rule *x = &r->r[i];
+		fprintf(f, "%s\n      {\"where\": ", i ? "," : "");
+		json_string(f, x->where);
+		fprintf(f, ", \"fs\": ");
+		json_string(f, x->fs);
+		fprintf(f, ", \"kind\": \"%s\", \"rule\": ", rule_kind_name(x->kind));
+		json_string(f, x->text);
+		fprintf(f, ", \"reason\": ");
+		json_string(f, x->reason);
+		fprintf(f, ", \"source\": ");
+		json_string(f, x->source);
+		fprintf(f, ", \"masked\": %llu, \"counts\": ", (unsigned long long)w[i]);
+		json_string(f, counted(x));
+		fprintf(f, "}");
+	}
+	fprintf(f, "]}");
+}
+
+static void rl_report(const void *state, const uint64_t *w, FILE *f, bool json)
+{
+	const struct rules *r = ((const struct rules_lens *)state)->rules;
+	if (json) {
+		report_json(r, w, f);
+		return;
+	}
+	if (!r)
+		return;
+	int masked = 0;
+	for (int i = 0; i < r->n; i++)
+		masked += w[i] != 0;
+	fprintf(f, "rules: %d in force from %s (hash %016llx), %d masked differences:\n", r->n,
+		r->dir, (unsigned long long)r->hash, masked);
+	for (int i = 0; i < r->n; i++)
+		if (w[i])
+			fprintf(f, "  %-18s %-40s %llu %s\n", r->r[i].where, r->r[i].text,
+				(unsigned long long)w[i], counted(&r->r[i]));
+}
+
+static const struct lens_def rules_lens = {
+    .name = "rules",
+    .help = "what each rule of rules/FS.rules masked",
+    .order = 5,
+    .always = true,
+    .words = RULES_MAX,
+    .state_size = sizeof(struct rules_lens),
+    .attach = rl_attach,
+    .after = rl_after,
+    .report = rl_report,
+};
+LENS_REGISTER(rules_lens);
