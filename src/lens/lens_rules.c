@@ -113,7 +113,7 @@ static void rl_report(const void *state, const uint64_t *w, FILE *f, bool json)
 	int masked = 0;
 	for (int i = 0; i < r->n; i++)
 		masked += w[i] != 0;
-	fprintf(f, "rules: %d in force from %s (hash %016llx), %d masked differences:\n", r->n,
+	fprintf(f, "rules: %d in force from %s (hash %016llx), %d of them masked something:\n", r->n,
 		r->dir, (unsigned long long)r->hash, masked);
 	for (int i = 0; i < r->n; i++)
 		if (w[i])
