@@ -113,8 +113,8 @@ static void rl_report(const void *state, const uint64_t *w, FILE *f, bool json)
 	int masked = 0;
 	for (int i = 0; i < r->n; i++)
 		masked += w[i] != 0;
-	fprintf(f, "rules: %d in force from %s (hash %016llx), %d of them masked something:\n", r->n,
-		r->dir, (unsigned long long)r->hash, masked);
+	fprintf(f, "rules: %d in force from %s (hash %016llx), %d of them masked something%s\n",
+		r->n, r->dir, (unsigned long long)r->hash, masked, masked ? ":" : "");
 	for (int i = 0; i < r->n; i++)
 		if (w[i])
 			fprintf(f, "  %-18s %-40s %llu %s\n", r->r[i].where, r->r[i].text,
