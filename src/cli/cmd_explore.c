@@ -494,7 +494,27 @@ static int run_config(const struct explore_args *a, int argc, char **argv, char 
 			return -1;
 		n += (size_t)snprintf(out + n, cap - n, "arg %s\n", argv[i]);
 	}
+	/* After the arguments (what workers read stops at them): the rules
+	 * the run accepts differences by, which each worker loads itself. */
+	if (n < cap)
+		n += (size_t)snprintf(out + n, cap - n, "rules %016llx\n",
+				      (unsigned long long)a->rules.hash);
 	return n < cap ? 0 : -1;
+}
+
+/* 0 if this worker's rules hash as the run's (its config's rules line;
+ * none: a run from before rules files); else EXIT_USAGE, said. */
+static int same_rules(const char *config, const struct explore_args *run)
+{
+	const char *l = strstr(config, "\nrules ");
+	unsigned long long want;
+	if (!l || sscanf(l + 7, "%16llx", &want) != 1 || want == run->rules.hash)
+		return 0;
+	fprintf(stderr,
+		"themis: this worker's rules (%s, hash %016llx) differ from the run's (hash "
+		"%016llx): it cannot join (give it the run's with --rules DIR)\n",
+		run->rules.dir, (unsigned long long)run->rules.hash, want);
+	return EXIT_USAGE;
 }
 
 /* A worker's arguments: the run's, then its own (files, jobs, quiet). */
@@ -567,6 +587,8 @@ static int cmd_worker(struct explore_args *a, int argc, char **argv)
 		rc = parse_explore(n, args, &run);
 	if (!rc)
 		rc = same_machine(config, &run);
+	if (!rc)
+		rc = same_rules(config, &run);
 	if (rc) {
 		sh->ops->close(sh);
 		return rc;
