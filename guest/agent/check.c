@@ -882,22 +882,39 @@ enum {
 #define IGN_BIT(name) IGN_BIT_##name,
 	RULE_FIELDS(IGN_BIT)
 #undef IGN_BIT
+	    IGN_NFIELDS
 };
-enum {
-	IGN_MODE = 1 << IGN_BIT_mode,
-	IGN_UID = 1 << IGN_BIT_uid,
-	IGN_GID = 1 << IGN_BIT_gid,
-	IGN_NLINK = 1 << IGN_BIT_nlink,
-	IGN_XATTRS = 1 << IGN_BIT_xattrs,
-	IGN_ROOTTIME = 1 << IGN_BIT_roottime,
-};
+enum { IGN_ROOTTIME = 1 << IGN_BIT_roottime };
 static unsigned ignored;
 
-static bool sb_ignored(struct sb *b, unsigned field)
+/* What the ignored fields held in the last walk, a hash per field (of
+ * each entry's path and value, in walk order), so the host can count the
+ * differences an ignore rule masked (the "m" line) without the values
+ * entering any fingerprint. Agent-wide, like ignored; reset by walk_here. */
+static XXH3_state_t masked_st[IGN_NFIELDS];
+static uint64_t masked_last[IGN_NFIELDS];
+
+/* value, or "*" for an ignored field (bit: its IGN_BIT_), whose value is
+ * then hashed into its masked_st. */
+static void sb_field(struct sb *b, const char *path, int bit, const char *value, size_t n)
 {
-	if (ignored & field)
-		sb_str(b, "*");
-	return ignored & field;
+	if (!(ignored >> bit & 1)) {
+		sb_add(b, value, n);
+		return;
+	}
+	sb_str(b, "*");
+	XXH3_64bits_update(&masked_st[bit], path, strlen(path) + 1);
+	XXH3_64bits_update(&masked_st[bit], value, n);
+	XXH3_64bits_update(&masked_st[bit], "", 1);
+}
+
+/* A number as sb_field's value. */
+static void sb_field_dec(struct sb *b, const char *path, int bit, unsigned long long v)
+{
+	struct sb t = {0};
+	sb_dec(&t, v, 1);
+	sb_field(b, path, bit, t.s, t.len);
+	free(t.s);
 }
 
 /* The granularities the walk records times in, ns: mtime and ctime, and
@@ -930,22 +947,19 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 	sb_str(&b, " kind=");
 	sb_str(&b, x->kind);
 	sb_str(&b, " mode=");
-	if (!sb_ignored(&b, IGN_MODE))
-		sb_add(&b,
-		       (const char[]){(char)('0' + (m >> 9)), (char)('0' + (m >> 6 & 7)),
-				      (char)('0' + (m >> 3 & 7)), (char)('0' + (m & 7))},
-		       4);
+	sb_field(&b, path, IGN_BIT_mode,
+		 (const char[]){(char)('0' + (m >> 9)), (char)('0' + (m >> 6 & 7)),
+				(char)('0' + (m >> 3 & 7)), (char)('0' + (m & 7))},
+		 4);
 	sb_str(&b, " uid=");
-	if (!sb_ignored(&b, IGN_UID))
-		sb_dec(&b, st->st_uid, 1);
+	sb_field_dec(&b, path, IGN_BIT_uid, st->st_uid);
 	sb_str(&b, " gid=");
-	if (!sb_ignored(&b, IGN_GID))
-		sb_dec(&b, st->st_gid, 1);
+	sb_field_dec(&b, path, IGN_BIT_gid, st->st_gid);
 	sb_str(&b, " nlink=");
 	if (!strcmp(path, "."))
 		sb_str(&b, "-");
-	else if (!sb_ignored(&b, IGN_NLINK))
-		sb_dec(&b, x->nlink ? x->nlink : st->st_nlink, 1);
+	else
+		sb_field_dec(&b, path, IGN_BIT_nlink, x->nlink ? x->nlink : st->st_nlink);
 	sb_str(&b, " size=");
 	if (S_ISREG(st->st_mode))
 		sb_dec(&b, (unsigned long long)st->st_size, 1);
@@ -956,10 +970,16 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 	sb_str(&b, " target=");
 	sb_str(&b, x->target.len ? x->target.s : "-");
 	sb_str(&b, " xattrs=");
-	if (!sb_ignored(&b, IGN_XATTRS))
-		sb_str(&b, x->xattrs.v);
+	sb_field(&b, path, IGN_BIT_xattrs, x->xattrs.v, strlen(x->xattrs.v));
 	if (w->time && !strcmp(path, ".") && (ignored & IGN_ROOTTIME)) {
-		sb_str(&b, " atime=* mtime=* ctime=*"); /* FAT's root has no entry to hold them */
+		/* FAT's root has no entry to hold them: what it shows is hashed */
+		struct sb t = {0};
+		sb_time(&t, " atime=", coarse(&st->st_atim, atime_gran));
+		sb_time(&t, " mtime=", coarse(&st->st_mtim, time_gran));
+		sb_time(&t, " ctime=", coarse(&st->st_ctim, time_gran));
+		XXH3_64bits_update(&masked_st[IGN_BIT_roottime], t.s, t.len);
+		free(t.s);
+		sb_str(&b, " atime=* mtime=* ctime=*");
 	} else if (w->time) {
 		if (S_ISLNK(st->st_mode))
 			sb_str(&b, " atime=-");
@@ -1132,8 +1152,25 @@ static void walk_here(bool time, struct walk *w)
 {
 	memset(w, 0, sizeof(*w));
 	w->time = time;
+	for (int i = 0; i < IGN_NFIELDS; i++)
+		XXH3_64bits_reset(&masked_st[i]);
 	visit(w, AT_FDCWD, ".", ".");
 	qsort(w->lines, w->n, sizeof(char *), cmp_str);
+	for (int i = 0; i < IGN_NFIELDS; i++)
+		masked_last[i] = ignored >> i & 1 ? XXH3_64bits_digest(&masked_st[i]) : 0;
+}
+
+/* "m DISK H..." (a hash per RULE_FIELDS field, 0 for one not ignored): what
+ * the ignored fields held in the walk of h, when any field is ignored. */
+static void print_masked(int idx, const uint64_t *h)
+{
+	char line[32 + 17 * IGN_NFIELDS];
+	int n = snprintf(line, sizeof(line), "m %d", idx);
+	for (int i = 0; i < IGN_NFIELDS && n > 0 && (size_t)n < sizeof(line); i++)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " %016llx",
+			      (unsigned long long)h[i]);
+	if (ignored)
+		out("%s", line);
 }
 
 static void free_walk(struct walk *w)
@@ -1295,6 +1332,8 @@ struct step {
 	struct res r;
 	bool ran; /* false: the disk was not mounted */
 	char fp[FP_LEN];
+	bool walked; /* fp is a walk's, and masked its ignored fields' */
+	uint64_t masked[IGN_NFIELDS];
 };
 
 /* ---- one instant for every disk ----
@@ -1327,11 +1366,14 @@ static void pin_clock(const struct timespec *at)
 static void step_disk(struct disk *d, const struct opdef *op, const struct args *a, struct step *s,
 		      struct sb *view, bool fp)
 {
+	s->walked = false;
 	if (!op->run) {
 		s->r = remount(d);
 		if (fp && enter_or_say(d, s->fp)) {
 			fp_here(false, s->fp, view);
 			leave_disk();
+			s->walked = true;
+			memcpy(s->masked, masked_last, sizeof(s->masked));
 		}
 		return;
 	}
@@ -1343,8 +1385,11 @@ static void step_disk(struct disk *d, const struct opdef *op, const struct args 
 	mode_t old = umask(0);
 	s->r = op->run(a);
 	umask(old);
-	if (fp)
+	if (fp) {
 		fp_here(false, s->fp, view);
+		s->walked = true;
+		memcpy(s->masked, masked_last, sizeof(s->masked));
+	}
 	leave_disk();
 }
 
@@ -1380,8 +1425,11 @@ static void cmd_op(struct disk *disks, int ndisks, char **w, int nw, bool fp)
 	}
 	for (int i = 0; i < ndisks; i++)
 		print_res(&disks[i], s[i].ran, s[i].r);
-	for (int i = 0; i < ndisks && fp; i++)
+	for (int i = 0; i < ndisks && fp; i++) {
 		out("f %d %s", disks[i].idx, s[i].fp);
+		if (s[i].ran && s[i].walked)
+			print_masked(disks[i].idx, s[i].masked);
+	}
 	if (fp)
 		out("v %.*s", DB_MAX_LEN - 8, view.s);
 	free(view.s);
@@ -1421,6 +1469,8 @@ static void cmd_tree(struct disk *disks, int ndisks, char **w, int nw)
 		} else {
 			disk_fp(&disks[i], time, fp, i == 0 ? &view : NULL);
 			out("f %d %s", disks[i].idx, fp);
+			if (disks[i].mounted && fp[0] != '!')
+				print_masked(disks[i].idx, masked_last);
 		}
 	}
 	if (!dump)

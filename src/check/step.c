@@ -193,6 +193,22 @@ static void parse_view(const char *l, struct op_view *view)
 	}
 }
 
+/* "m DISK H..." (the agent's print_masked): what disk's ignored fields held. */
+static void parse_masked(const char *l, int nfs, struct check_step *s)
+{
+	char *end;
+	long i = strtol(l + 2, &end, 10);
+	if (end == l + 2 || i < 0 || i >= nfs)
+		return;
+	for (int f = 0; f < RULE_NFIELDS; f++) {
+		const char *p = end;
+		s->masked[i][f] = strtoull(p, &end, 16);
+		if (end == p)
+			return;
+	}
+	s->masked_from |= 1u << i;
+}
+
 int check_parse_reply(const char *log, int nfs, bool need_r, struct check_step *s, char *why,
 		      size_t whylen)
 {
@@ -210,6 +226,8 @@ int check_parse_reply(const char *log, int nfs, bool need_r, struct check_step *
 			have_f |= 1u << i;
 		} else if (l[0] == 'v' && l[1] == ' ') {
 			parse_view(l, &s->view);
+		} else if (l[0] == 'm' && l[1] == ' ') {
+			parse_masked(l, nfs, s);
 		}
 	}
 	unsigned all = (1u << nfs) - 1;
@@ -698,8 +716,11 @@ int check_state(struct virt *v, const struct check_machine *m, const struct op *
 		struct check_step t;
 		if (m->time && check_apply(v, m->nfs, "fp time", &t, why, whylen))
 			rc = -1;
-		else if (m->time)
+		else if (m->time) {
 			memcpy(s->fp, t.fp, sizeof(s->fp));
+			memcpy(s->masked, t.masked, sizeof(s->masked)); /* with the root's times */
+			s->masked_from = t.masked_from;
+		}
 	}
 	if (rc == 0)
 		rc = compare_live(v, m, (int)op->kind, s, why, whylen, sig, siglen);

@@ -5,10 +5,11 @@
  *                     rule makes one answer (the check accepted them);
  *   unsupported rule  a state the run checked where its operation, wanted
  *                     by the scope, was left out;
- *   ignore rule       a state whose fingerprints left its field out. The
- *                     agent blanks the field before the host sees it, so
- *                     this counts the fingerprints masked, not how many
- *                     of them the field would have made differ.
+ *   ignore rule       a state where its field differed between two
+ *                     filesystems it is for: the agent leaves the field
+ *                     out of every fingerprint but reports a hash of
+ *                     what it held (its "m" lines, check_step.masked),
+ *                     per field and disk.
  *
  * The report lists every rule with its reason, source and count, the
  * text at the end of explore those that masked something. */
@@ -31,6 +32,23 @@ static int rl_attach(void *state, const struct check_config *cfg, const struct c
 	return 0;
 }
 
+/* Whether a field of ignore rule i held different values on two
+ * filesystems the rule is for (one of the pair), as the agent's hashes of
+ * what it left out say. */
+static bool masked_field(const struct rules *r, int i, const struct check_machine *m,
+			 const struct check_step *s)
+{
+	for (int k = 1; k < m->nfs; k++) {
+		if (!(s->masked_from & 1u) || !(s->masked_from >> k & 1) ||
+		    (!rules_apply_to(r, i, m->fs[0]) && !rules_apply_to(r, i, m->fs[k])))
+			continue;
+		for (int f = 0; f < RULE_NFIELDS; f++)
+			if ((r->r[i].fields >> f & 1) && s->masked[0][f] != s->masked[k][f])
+				return true;
+	}
+	return false;
+}
+
 /* Whether rule i masks something of this state of a run of m. */
 static bool masks(const struct rules *r, int i, const struct check_machine *m, int kind,
 		  const struct check_step *s)
@@ -43,8 +61,7 @@ static bool masks(const struct rules *r, int i, const struct check_machine *m, i
 		return false;
 	switch (x->kind) {
 	case RULE_UNSUPPORTED: return (x->ops & r->dropped) != 0;
-	case RULE_IGNORE: /* roottime masks only under --time */
-		return x->fields != 1u << RULE_FIELD_roottime || m->time;
+	case RULE_IGNORE: return masked_field(r, i, m, s);
 	case RULE_ERRNO:
 		for (int k = 1; k < m->nfs; k++)
 			if (s->ret[k] == s->ret[0] &&
@@ -73,7 +90,7 @@ static int rl_after(void *state, uint64_t *words, struct virt *v, const struct c
 static const char *counted(const struct rule *x)
 {
 	return x->kind == RULE_ERRNO	? "operations whose errnos it made one answer"
-	       : x->kind == RULE_IGNORE ? "states whose fingerprints left the field out"
+	       : x->kind == RULE_IGNORE ? "states where the field it left out differed"
 					: "states where the operation was left out";
 }
 

@@ -31,7 +31,9 @@ count() {
 }
 
 # 1. ext4 vs vfat, depth 2 over create and chmod: vfat's rules leave chmod
-#    out and its mode out of the fingerprints, and say how often.
+#    out and its mode out of the fingerprints, and say how often (for an
+#    ignored field: the states where it differed, from the agent's hashes
+#    of what it left out).
 fat="ext4 vfat --depth 2 --ops create,chmod --paths f0,d0/ --jobs 1 --quiet"
 # shellcheck disable=SC2086
 "$themis" explore $fat --out "$work/fat" >"$work/fat.out" 2>&1
@@ -45,6 +47,11 @@ else
 	fail "ext4 vs vfat under the rules: exit $st, counts chmod '$chmod_n' mode '$mode_n':"
 	cat "$work/fat.out"
 fi
+# The agent reports what an ignored field held: only a difference counts
+# (modes 0644 against vfat's 0755 do; the link counts agree).
+[ "$(count "$work/fat.out" "vfat.rules:37")" -eq 0 ] &&
+	ok "ignore nlink: nothing differed, nothing counted" ||
+	{ fail "ignore nlink counted though link counts agree:"; grep 'vfat.rules:37' "$work/fat.out"; }
 grep -q 'vfat cannot do chmod.*(vfat.rules:17)' "$work/fat.out" &&
 	ok "the start names the rule that drops chmod" || fail "no note naming vfat.rules:17"
 grep -q '"where": "vfat.rules:33".*"masked": [1-9]' "$work/fat/report.json" &&
