@@ -911,6 +911,10 @@ static void sb_field(struct sb *b, const char *path, int bit, const char *value,
 /* A number as sb_field's value. */
 static void sb_field_dec(struct sb *b, const char *path, int bit, unsigned long long v)
 {
+	if (!(ignored >> bit & 1)) { /* the common case: no copy */
+		sb_dec(b, v, 1);
+		return;
+	}
 	struct sb t = {0};
 	sb_dec(&t, v, 1);
 	sb_field(b, path, bit, t.s, t.len);
