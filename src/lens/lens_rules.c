@@ -3,8 +3,9 @@
  *
  *   errno rule        an operation whose filesystems answered errnos the
  *                     rule makes one answer (the check accepted them);
- *   unsupported rule  a state the run checked where its operation, wanted
- *                     by the scope, was left out;
+ *   unsupported rule  a state the run explored (as the summary counts
+ *                     them: not the root) while its operation, wanted by
+ *                     the scope, was left out;
  *   ignore rule       a state where its field differed between two
  *                     filesystems it is for: the agent leaves the field
  *                     out of every fingerprint but reports a hash of
@@ -60,7 +61,8 @@ static bool masks(const struct rules *r, int i, const struct check_machine *m, i
 	if (!mine)
 		return false;
 	switch (x->kind) {
-	case RULE_UNSUPPORTED: return (x->ops & r->dropped) != 0;
+	case RULE_UNSUPPORTED: /* the states the run counts: the root is none */
+		return (x->ops & r->dropped) && kind < OP_NKINDS;
 	case RULE_IGNORE: return masked_field(r, i, m, s);
 	case RULE_ERRNO:
 		for (int k = 1; k < m->nfs; k++)
