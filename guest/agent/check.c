@@ -908,6 +908,18 @@ static void sb_field(struct sb *b, const char *path, int bit, const char *value,
 	XXH3_64bits_update(&masked_st[bit], "", 1);
 }
 
+/* An ignored directory size: "-" (not "*": what every fingerprint held
+ * before directory sizes could be compared), its value hashed. */
+static void dirsize_ignored(struct sb *b, const char *path, unsigned long long size)
+{
+	struct sb t = {0};
+	sb_dec(&t, size, 1);
+	XXH3_64bits_update(&masked_st[IGN_BIT_dirsize], path, strlen(path) + 1);
+	XXH3_64bits_update(&masked_st[IGN_BIT_dirsize], t.s, t.len + 1);
+	free(t.s);
+	sb_str(b, "-");
+}
+
 /* A number as sb_field's value. */
 static void sb_field_dec(struct sb *b, const char *path, int bit, unsigned long long v)
 {
@@ -967,6 +979,10 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 	sb_str(&b, " size=");
 	if (S_ISREG(st->st_mode))
 		sb_dec(&b, (unsigned long long)st->st_size, 1);
+	else if (S_ISDIR(st->st_mode) && !(ignored >> IGN_BIT_dirsize & 1))
+		sb_dec(&b, (unsigned long long)st->st_size, 1);
+	else if (S_ISDIR(st->st_mode))
+		dirsize_ignored(&b, path, (unsigned long long)st->st_size);
 	else
 		sb_str(&b, "-");
 	sb_str(&b, " content=");
@@ -1559,7 +1575,7 @@ static void cmd_mounts(struct disk *disks, int ndisks, bool mounting, char **w, 
 	}
 }
 
-/* ignore FIELD,FIELD... (RULE_FIELDS: mode uid gid nlink xattrs roottime)
+/* ignore FIELD,FIELD... (RULE_FIELDS: mode uid gid nlink xattrs roottime dirsize)
  * or "-": see `ignored`. */
 static void cmd_ignore(char **w, int nw)
 {
@@ -1577,14 +1593,14 @@ static void cmd_ignore(char **w, int nw)
 			if (!strcmp(tok, names[i]))
 				bit = 1u << i;
 		if (!bit) {
-			out("error usage: ignore FIELD,... (mode uid gid nlink xattrs roottime) or "
+			out("error usage: ignore FIELD,... (mode uid gid nlink xattrs roottime dirsize) or "
 			    "-");
 			return;
 		}
 		mask |= bit;
 	}
 	if (!list) {
-		out("error usage: ignore FIELD,... (mode uid gid nlink xattrs roottime) or -");
+		out("error usage: ignore FIELD,... (mode uid gid nlink xattrs roottime dirsize) or -");
 		return;
 	}
 	ignored = mask;

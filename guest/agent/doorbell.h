@@ -94,7 +94,7 @@
  *   dump [time]    every entry of every disk's tree, "e I PATH FIELDS..."
  *   reset          empty every disk's tree, "r I RET ERRNO" per disk
  *   ignore LIST    fields left out of records and fingerprints ("*"), LIST a
- *                  comma list of mode uid gid nlink xattrs roottime
+ *                  comma list of mode uid gid nlink xattrs roottime dirsize
  *                  (rule_fields.h), or - for none: what a filesystem under
  *                  test cannot represent (the host's ignore rules)
  *   umount, mount  unmount / mount every disk, "r I RET ERRNO" per disk (the

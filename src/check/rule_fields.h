@@ -4,7 +4,8 @@
  * Plain macros only: the agent is a static riscv64 program.
  *
  * RULE_FIELDS(X) calls X(name) per field; bit i of an ignore mask is the
- * i-th. roottime: the root directory's times (--time). */
+ * i-th. roottime: the root directory's times (--time); dirsize: a
+ * directory's st_size (a file's size is always compared). */
 #ifndef THEMIS_RULE_FIELDS_H
 #define THEMIS_RULE_FIELDS_H
 
@@ -14,6 +15,7 @@
 	X(gid)                                                                                     \
 	X(nlink)                                                                                   \
 	X(xattrs)                                                                                  \
-	X(roottime)
+	X(roottime)                                                                                \
+	X(dirsize)
 
 #endif

@@ -100,6 +100,9 @@ n=$(count "$work/dirs.out" "xfs.rules:13")
 [ "$st" -eq 0 ] && [ "$n" -gt 0 ] && grep -q 'errno rename ENOTEMPTY EEXIST' "$work/dirs.out" &&
 	ok "ext4 vs xfs, renames onto non-empty directories: the errno rule accepted $n answers" ||
 	{ fail "ext4 vs xfs under the errno rule: exit $st, count '$n':"; cat "$work/dirs.out"; }
+n=$(count "$work/dirs.out" "common.rules:10")
+[ "$n" -gt 0 ] && ok "common.rules' ignore dirsize: ext4's and xfs's directory sizes differed at $n states" ||
+	{ fail "ignore dirsize counted nothing for ext4 vs xfs:"; cat "$work/dirs.out"; }
 without noerrno "errno rename ENOTEMPTY EEXIST" xfs.rules
 # shellcheck disable=SC2086
 "$themis" explore $dirs --rules "$work/noerrno" --out "$work/noerrno-out" >"$work/noerrno.out" 2>&1

@@ -40,11 +40,13 @@ static void test_repo_rules(void)
 	const char *pair[] = {"ext4", "exfat"}, *xfs[] = {"ext4", "xfs"};
 	CHECK(rules_load(&r, "rules", pair, 2, err, sizeof(err)) == 0);
 	rules_ignore_list(&r, pair, 2, list, sizeof(list));
-	CHECK(!strcmp(list, "mode,nlink,xattrs,roottime"));
-	rules_ignore_list(&r, pair, 1, list, sizeof(list)); /* ext4 alone */
-	CHECK(!strcmp(list, "-"));
+	CHECK(!strcmp(list, "mode,nlink,xattrs,roottime,dirsize"));
+	rules_ignore_list(&r, pair, 1, list, sizeof(list)); /* ext4 alone: common.rules */
+	CHECK(!strcmp(list, "dirsize"));
 	CHECK(rules_load(&r, "rules", xfs, 2, err, sizeof(err)) == 0);
 	rules_ignore_list(&r, xfs, 2, list, sizeof(list));
+	CHECK(!strcmp(list, "dirsize"));
+	rules_ignore_list(NULL, xfs, 2, list, sizeof(list)); /* no rules: nothing ignored */
 	CHECK(!strcmp(list, "-"));
 	/* xfs's EEXIST on rename, either side; not for rmdir, not between
 	 * two filesystems neither of which has the rule. */
