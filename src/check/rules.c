@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,11 +74,16 @@ struct parse {
 	size_t errlen;
 };
 
-static int fail(struct parse *p, int line, const char *fmt, const char *a, const char *b)
+__attribute__((format(printf, 3, 4))) static int fail(struct parse *p, int line, const char *fmt,
+						      ...)
 {
 	int n = snprintf(p->err, p->errlen, "%s:%d: ", p->name, line);
-	if (n > 0 && (size_t)n < p->errlen)
-		snprintf(p->err + n, p->errlen - (size_t)n, fmt, a, b);
+	if (n > 0 && (size_t)n < p->errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
 	return -1;
 }
 
@@ -160,10 +166,9 @@ static int parse_ignore(struct parse *p, int line, char **w, int n, struct rule 
 static int parse_errno(struct parse *p, int line, char **w, int n, struct rule *r)
 {
 	if (n < 4)
-		return fail(p, line, "%s%s",
+		return fail(p, line,
 			    "an errno rule is 'errno OP[,OP...]|any ERRNO ERRNO...' (two errnos "
-			    "at least)",
-			    "");
+			    "at least)");
 	if (!strcmp(w[1], "any"))
 		r->ops = OP_ALL_MASK;
 	for (char *tok = r->ops ? NULL : strtok(w[1], ","); tok; tok = strtok(NULL, ",")) {
@@ -174,14 +179,13 @@ static int parse_errno(struct parse *p, int line, char **w, int n, struct rule *
 		r->ops |= 1u << k;
 	}
 	if (!r->ops)
-		return fail(p, line, "no operation in '%s'%s", w[1], "");
+		return fail(p, line, "no operation in '%s'", w[1]);
 	if (n - 2 > RULE_ERRNOS_MAX)
-		return fail(p, line, "more than %s errnos in one rule%s", "4", "");
+		return fail(p, line, "more than %d errnos in one rule", RULE_ERRNOS_MAX);
 	for (int i = 2; i < n; i++) {
 		if (!errno_known(w[i]) || strlen(w[i]) >= sizeof(r->errnos[0]))
 			return fail(p, line,
-				    "unknown errno '%s' (a name as errno(3) lists: EEXIST)", w[i],
-				    "");
+				    "unknown errno '%s' (a name as errno(3) lists: EEXIST)", w[i]);
 		snprintf(r->errnos[r->nerrnos++], sizeof(r->errnos[0]), "%s", w[i]);
 	}
 	return 0;
@@ -195,14 +199,15 @@ static int parse_head(struct parse *p, int line, char *text)
 	char *w[RULE_TEXT_MAX / 2], copy[RULE_TEXT_MAX];
 	int n = 0;
 	if (strlen(text) >= sizeof(copy))
-		return fail(p, line, "a rule's line is longer than %s characters%s", "159", "");
+		return fail(p, line, "a rule's line is longer than %d characters",
+			    RULE_TEXT_MAX - 1);
 	memcpy(copy, text, strlen(text) + 1);
 	for (char *tok = strtok(copy, " \t"); tok; tok = strtok(NULL, " \t"))
 		w[n++] = tok;
 	if (!n) /* parse_line sends no blank line; a guard for the compiler */
-		return fail(p, line, "an empty rule%s%s", "", "");
+		return fail(p, line, "an empty rule");
 	if (p->r->n == RULES_MAX)
-		return fail(p, line, "more than %s rules for one run's filesystems%s", "48", "");
+		return fail(p, line, "more than %d rules for one run's filesystems", RULES_MAX);
 	struct rule *r = &p->r->r[p->r->n];
 	memset(r, 0, sizeof(*r));
 	size_t used = 0;
@@ -222,8 +227,8 @@ static int parse_head(struct parse *p, int line, char *text)
 	} else {
 		return fail(p, line,
 			    "unknown rule kind '%s' (known: unsupported, ignore, errno; a "
-			    "reason: or source: line is indented under its rule)%s",
-			    w[0], "");
+			    "reason: or source: line is indented under its rule)",
+			    w[0]);
 	}
 	if (rc)
 		return -1;
@@ -244,20 +249,20 @@ static int parse_attribute(struct parse *p, int line, char *text)
 	bool source = key == 6 && !strncmp(text, "source", 6);
 	if (!reason && !source)
 		return fail(p, line,
-			    "an indented line is 'reason: TEXT' or 'source: TEXT', not '%.40s'%s",
-			    text, "");
+			    "an indented line is 'reason: TEXT' or 'source: TEXT', not '%.40s'",
+			    text);
 	if (!p->cur)
-		return fail(p, line, "'%.6s:' with no rule above it%s", text, "");
+		return fail(p, line, "'%.6s:' with no rule above it", text);
 	char *v = colon + 1;
 	while (*v == ' ' || *v == '\t')
 		v++;
 	char *field = reason ? p->cur->reason : p->cur->source;
 	if (!*v)
-		return fail(p, line, "an empty %.6s%s", text, "");
+		return fail(p, line, "an empty %.6s", text);
 	if (*field)
-		return fail(p, line, "a second %.6s: for one rule%s", text, "");
+		return fail(p, line, "a second %.6s: for one rule", text);
 	if (strlen(v) >= RULE_WORDS_MAX)
-		return fail(p, line, "a %.6s longer than %s characters", text, "511");
+		return fail(p, line, "a %.6s longer than %d characters", text, RULE_WORDS_MAX - 1);
 	snprintf(field, RULE_WORDS_MAX, "%s", v);
 	return 0;
 }
@@ -269,7 +274,7 @@ static int parse_line(struct parse *p, int line, char *s)
 		s[--n] = 0;
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)s[i] < 0x20 && s[i] != '\t')
-			return fail(p, line, "a control character in the line%s%s", "", "");
+			return fail(p, line, "a control character in the line");
 	char *t = s;
 	while (*t == ' ' || *t == '\t')
 		t++;
@@ -288,9 +293,9 @@ int rules_parse(struct rules *r, const char *fs, const char *name, const char *t
 		size_t len = strcspn(l, "\n");
 		char buf[1024];
 		if (len >= sizeof(buf))
-			return fail(&p, line, "a line longer than %s characters%s", "1023", "");
+			return fail(&p, line, "a line longer than %zu characters", sizeof(buf) - 1);
 		if (memchr(l, 0, len))
-			return fail(&p, line, "a NUL byte%s%s", "", "");
+			return fail(&p, line, "a NUL byte");
 		memcpy(buf, l, len);
 		buf[len] = 0;
 		if (parse_line(&p, line, buf))
