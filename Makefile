@@ -83,7 +83,7 @@ clean:
 # The fuzzers, one file each, linked with the sanitizer build of every
 # module. FUZZERS is the one list: test-fuzz runs each a little, fuzz
 # (not part of test) FUZZ_ROUNDS times, a million by default.
-FUZZERS := cpu virtio layout trace snapshot agent
+FUZZERS := cpu virtio layout trace snapshot agent rules
 FUZZ_BINS := $(FUZZERS:%=build/asan/fuzz_%)
 FUZZ_ROUNDS ?= 1000000
 
@@ -97,6 +97,7 @@ test-fuzz: $(FUZZ_BINS)
 	build/asan/fuzz_trace 20000 1
 	build/asan/fuzz_snapshot 1000 1
 	build/asan/fuzz_agent 20000 1
+	build/asan/fuzz_rules 20000 1
 
 # Seeds start past the ones test-fuzz covers; `make -j2 fuzz` runs two
 # fuzzers at a time.
@@ -146,6 +147,7 @@ test-check: build/themis build/test_crash guest
 	tests/check/test_report.sh build
 	tests/check/test_group.sh build
 	tests/check/test_fsck.sh build
+	tests/check/test_rules.sh build
 	tests/check/test_scope.sh build
 	tests/check/test_campaign.sh
 

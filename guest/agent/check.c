@@ -87,6 +87,7 @@
 
 #include "../../src/check/op_grammar.h"
 #include "../../src/check/op_table.h"
+#include "../../src/check/rule_fields.h"
 #include "agent.h"
 #include "doorbell.h"
 
@@ -953,16 +954,62 @@ static void add_line(struct walk *w, struct sb *line)
 }
 
 /* Fields a filesystem under test cannot represent (FAT has no modes,
- * link counts or xattrs): set by the host with `ignore`, printed as "*" and
- * so left out of every fingerprint. Agent-wide, like the disks. */
-enum { IGN_MODE = 1, IGN_UID = 2, IGN_GID = 4, IGN_NLINK = 8, IGN_XATTRS = 16, IGN_ROOTTIME = 32 };
+ * link counts or xattrs; the host's ignore rules, rules/FS.rules): set by
+ * the host with `ignore`, printed as "*" and so left out of every
+ * fingerprint. Agent-wide, like the disks. Bit i: the i-th of RULE_FIELDS. */
+enum {
+#define IGN_BIT(name) IGN_BIT_##name,
+	RULE_FIELDS(IGN_BIT)
+#undef IGN_BIT
+	    IGN_NFIELDS
+};
+enum { IGN_ROOTTIME = 1 << IGN_BIT_roottime };
 static unsigned ignored;
 
-static bool sb_ignored(struct sb *b, unsigned field)
+/* What the ignored fields held in the last walk, a hash per field (of
+ * each entry's path and value, in walk order), so the host can count the
+ * differences an ignore rule masked (the "m" line) without the values
+ * entering any fingerprint. Agent-wide, like ignored; reset by walk_here. */
+static XXH3_state_t masked_st[IGN_NFIELDS];
+static uint64_t masked_last[IGN_NFIELDS];
+
+/* value, or "*" for an ignored field (bit: its IGN_BIT_), whose value is
+ * then hashed into its masked_st. */
+static void sb_field(struct sb *b, const char *path, int bit, const char *value, size_t n)
 {
-	if (ignored & field)
-		sb_str(b, "*");
-	return ignored & field;
+	if (!(ignored >> bit & 1)) {
+		sb_add(b, value, n);
+		return;
+	}
+	sb_str(b, "*");
+	XXH3_64bits_update(&masked_st[bit], path, strlen(path) + 1);
+	XXH3_64bits_update(&masked_st[bit], value, n);
+	XXH3_64bits_update(&masked_st[bit], "", 1);
+}
+
+/* An ignored directory size: "-" (not "*": what every fingerprint held
+ * before directory sizes could be compared), its value hashed. */
+static void dirsize_ignored(struct sb *b, const char *path, unsigned long long size)
+{
+	struct sb t = {0};
+	sb_dec(&t, size, 1);
+	XXH3_64bits_update(&masked_st[IGN_BIT_dirsize], path, strlen(path) + 1);
+	XXH3_64bits_update(&masked_st[IGN_BIT_dirsize], t.s, t.len + 1);
+	free(t.s);
+	sb_str(b, "-");
+}
+
+/* A number as sb_field's value. */
+static void sb_field_dec(struct sb *b, const char *path, int bit, unsigned long long v)
+{
+	if (!(ignored >> bit & 1)) { /* the common case: no copy */
+		sb_dec(b, v, 1);
+		return;
+	}
+	struct sb t = {0};
+	sb_dec(&t, v, 1);
+	sb_field(b, path, bit, t.s, t.len);
+	free(t.s);
 }
 
 /* The granularities the walk records times in, ns: mtime and ctime, and
@@ -995,25 +1042,26 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 	sb_str(&b, " kind=");
 	sb_str(&b, x->kind);
 	sb_str(&b, " mode=");
-	if (!sb_ignored(&b, IGN_MODE))
-		sb_add(&b,
-		       (const char[]){(char)('0' + (m >> 9)), (char)('0' + (m >> 6 & 7)),
-				      (char)('0' + (m >> 3 & 7)), (char)('0' + (m & 7))},
-		       4);
+	sb_field(&b, path, IGN_BIT_mode,
+		 (const char[]){(char)('0' + (m >> 9)), (char)('0' + (m >> 6 & 7)),
+				(char)('0' + (m >> 3 & 7)), (char)('0' + (m & 7))},
+		 4);
 	sb_str(&b, " uid=");
-	if (!sb_ignored(&b, IGN_UID))
-		sb_dec(&b, st->st_uid, 1);
+	sb_field_dec(&b, path, IGN_BIT_uid, st->st_uid);
 	sb_str(&b, " gid=");
-	if (!sb_ignored(&b, IGN_GID))
-		sb_dec(&b, st->st_gid, 1);
+	sb_field_dec(&b, path, IGN_BIT_gid, st->st_gid);
 	sb_str(&b, " nlink=");
 	if (!strcmp(path, "."))
 		sb_str(&b, "-");
-	else if (!sb_ignored(&b, IGN_NLINK))
-		sb_dec(&b, x->nlink ? x->nlink : st->st_nlink, 1);
+	else
+		sb_field_dec(&b, path, IGN_BIT_nlink, x->nlink ? x->nlink : st->st_nlink);
 	sb_str(&b, " size=");
 	if (S_ISREG(st->st_mode))
 		sb_dec(&b, (unsigned long long)st->st_size, 1);
+	else if (S_ISDIR(st->st_mode) && !(ignored >> IGN_BIT_dirsize & 1))
+		sb_dec(&b, (unsigned long long)st->st_size, 1);
+	else if (S_ISDIR(st->st_mode))
+		dirsize_ignored(&b, path, (unsigned long long)st->st_size);
 	else
 		sb_str(&b, "-");
 	sb_str(&b, " content=");
@@ -1021,10 +1069,16 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 	sb_str(&b, " target=");
 	sb_str(&b, x->target.len ? x->target.s : "-");
 	sb_str(&b, " xattrs=");
-	if (!sb_ignored(&b, IGN_XATTRS))
-		sb_str(&b, x->xattrs.v);
+	sb_field(&b, path, IGN_BIT_xattrs, x->xattrs.v, strlen(x->xattrs.v));
 	if (w->time && !strcmp(path, ".") && (ignored & IGN_ROOTTIME)) {
-		sb_str(&b, " atime=* mtime=* ctime=*"); /* FAT's root has no entry to hold them */
+		/* FAT's root has no entry to hold them: what it shows is hashed */
+		struct sb t = {0};
+		sb_time(&t, " atime=", coarse(&st->st_atim, atime_gran));
+		sb_time(&t, " mtime=", coarse(&st->st_mtim, time_gran));
+		sb_time(&t, " ctime=", coarse(&st->st_ctim, time_gran));
+		XXH3_64bits_update(&masked_st[IGN_BIT_roottime], t.s, t.len);
+		free(t.s);
+		sb_str(&b, " atime=* mtime=* ctime=*");
 	} else if (w->time) {
 		if (S_ISLNK(st->st_mode))
 			sb_str(&b, " atime=-");
@@ -1197,8 +1251,25 @@ static void walk_here(bool time, struct walk *w)
 {
 	memset(w, 0, sizeof(*w));
 	w->time = time;
+	for (int i = 0; i < IGN_NFIELDS; i++)
+		XXH3_64bits_reset(&masked_st[i]);
 	visit(w, AT_FDCWD, ".", ".");
 	qsort(w->lines, w->n, sizeof(char *), cmp_str);
+	for (int i = 0; i < IGN_NFIELDS; i++)
+		masked_last[i] = ignored >> i & 1 ? XXH3_64bits_digest(&masked_st[i]) : 0;
+}
+
+/* "m DISK H..." (a hash per RULE_FIELDS field, 0 for one not ignored): what
+ * the ignored fields held in the walk of h, when any field is ignored. */
+static void print_masked(int idx, const uint64_t *h)
+{
+	char line[32 + 17 * IGN_NFIELDS];
+	int n = snprintf(line, sizeof(line), "m %d", idx);
+	for (int i = 0; i < IGN_NFIELDS && n > 0 && (size_t)n < sizeof(line); i++)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " %016llx",
+			      (unsigned long long)h[i]);
+	if (ignored)
+		out("%s", line);
 }
 
 static void free_walk(struct walk *w)
@@ -1360,6 +1431,8 @@ struct step {
 	struct res r;
 	bool ran; /* false: the disk was not mounted */
 	char fp[FP_LEN];
+	bool walked; /* fp is a walk's, and masked its ignored fields' */
+	uint64_t masked[IGN_NFIELDS];
 };
 
 /* ---- one instant for every disk ----
@@ -1392,11 +1465,14 @@ static void pin_clock(const struct timespec *at)
 static void step_disk(struct disk *d, const struct opdef *op, const struct args *a, struct step *s,
 		      struct sb *view, bool fp)
 {
+	s->walked = false;
 	if (!op->run) {
 		s->r = remount(d);
 		if (fp && enter_or_say(d, s->fp)) {
 			fp_here(false, s->fp, view);
 			leave_disk();
+			s->walked = true;
+			memcpy(s->masked, masked_last, sizeof(s->masked));
 		}
 		return;
 	}
@@ -1408,8 +1484,11 @@ static void step_disk(struct disk *d, const struct opdef *op, const struct args 
 	mode_t old = umask(0);
 	s->r = op->run(a);
 	umask(old);
-	if (fp)
+	if (fp) {
 		fp_here(false, s->fp, view);
+		s->walked = true;
+		memcpy(s->masked, masked_last, sizeof(s->masked));
+	}
 	leave_disk();
 }
 
@@ -1445,8 +1524,11 @@ static void cmd_op(struct disk *disks, int ndisks, char **w, int nw, bool fp)
 	}
 	for (int i = 0; i < ndisks; i++)
 		print_res(&disks[i], s[i].ran, s[i].r);
-	for (int i = 0; i < ndisks && fp; i++)
+	for (int i = 0; i < ndisks && fp; i++) {
 		out("f %d %s", disks[i].idx, s[i].fp);
+		if (s[i].ran && s[i].walked)
+			print_masked(disks[i].idx, s[i].masked);
+	}
 	if (fp)
 		out("v %.*s", DB_MAX_LEN - 8, view.s);
 	free(view.s);
@@ -1486,6 +1568,8 @@ static void cmd_tree(struct disk *disks, int ndisks, char **w, int nw)
 		} else {
 			disk_fp(&disks[i], time, fp, i == 0 ? &view : NULL);
 			out("f %d %s", disks[i].idx, fp);
+			if (disks[i].mounted && fp[0] != '!')
+				print_masked(disks[i].idx, masked_last);
 		}
 	}
 	if (!dump)
@@ -1570,10 +1654,15 @@ static void cmd_mounts(struct disk *disks, int ndisks, bool mounting, char **w, 
 	}
 }
 
-/* ignore FIELD,FIELD... (mode uid gid nlink xattrs) or "-": see `ignored`. */
+/* ignore FIELD,FIELD... (RULE_FIELDS: mode uid gid nlink xattrs roottime dirsize)
+ * or "-": see `ignored`. */
 static void cmd_ignore(char **w, int nw)
 {
-	static const char *const names[] = {"mode", "uid", "gid", "nlink", "xattrs", "roottime"};
+	static const char *const names[] = {
+#define IGN_NAME(name) #name,
+	    RULE_FIELDS(IGN_NAME)
+#undef IGN_NAME
+	};
 	unsigned mask = 0;
 	char *list = nw == 2 ? w[1] : NULL;
 	for (char *tok = list && strcmp(list, "-") ? strtok(list, ",") : NULL; tok;
@@ -1583,14 +1672,14 @@ static void cmd_ignore(char **w, int nw)
 			if (!strcmp(tok, names[i]))
 				bit = 1u << i;
 		if (!bit) {
-			out("error usage: ignore FIELD,... (mode uid gid nlink xattrs roottime) or "
+			out("error usage: ignore FIELD,... (mode uid gid nlink xattrs roottime dirsize) or "
 			    "-");
 			return;
 		}
 		mask |= bit;
 	}
 	if (!list) {
-		out("error usage: ignore FIELD,... (mode uid gid nlink xattrs roottime) or -");
+		out("error usage: ignore FIELD,... (mode uid gid nlink xattrs roottime dirsize) or -");
 		return;
 	}
 	ignored = mask;

@@ -86,12 +86,17 @@
  *   echo TEXT      "echo TEXT": the command line, cleaned as above
  *   op NAME ARGS...  the model checker's: one filesystem operation on
  *                  every disk, "r I RET ERRNO" then "f I HEX32" per disk
- *   fp [time]      the fingerprint of every disk's tree, "f I HEX32"
+ *                  (and, when fields are ignored, "m I H16..." after it: a
+ *                  hash of what each field of src/check/rule_fields.h held,
+ *                  0 for one not ignored)
+ *   fp [time]      the fingerprint of every disk's tree, "f I HEX32" (and
+ *                  "m I H16..." as for op)
  *   dump [time]    every entry of every disk's tree, "e I PATH FIELDS..."
  *   reset          empty every disk's tree, "r I RET ERRNO" per disk
  *   ignore LIST    fields left out of records and fingerprints ("*"), LIST a
- *                  comma list of mode uid gid nlink xattrs, or - for none:
- *                  what a filesystem under test cannot represent
+ *                  comma list of mode uid gid nlink xattrs roottime dirsize
+ *                  (rule_fields.h), or - for none: what a filesystem under
+ *                  test cannot represent (the host's ignore rules)
  *   umount, mount  unmount / mount every disk, "r I RET ERRNO" per disk (the
  *                  benchmark baseline: the host rewrites the images between;
  *                  mount drops the block device cache first)

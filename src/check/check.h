@@ -26,6 +26,7 @@
 #include "../machine/virt.h"
 #include "coverage.h"
 #include "ops.h"
+#include "rules.h"
 
 struct share;
 struct check_group;
@@ -61,6 +62,11 @@ struct check_step {
 	 * into the key so a moved clock is a new state. */
 	uint64_t clock_tag;
 	struct op_view view; /* what exists on the first filesystem */
+	/* What the fields the agent ignores held (its "m" lines): a hash per
+	 * RULE_FIELDS field and disk, for the disks in the bit set
+	 * masked_from; the rules lens counts the differences they hid. */
+	uint64_t masked[CHECK_MAX_FS][RULE_NFIELDS];
+	unsigned masked_from;
 	/* The namespace (check_names_hash of the view) after each operation
 	 * on the path since the last sync or the root, oldest first: what a
 	 * crash may recover on a filesystem that journals its names in order
@@ -104,6 +110,10 @@ struct check_machine {
 	 * NULL), and the words they count into (NULL: thrown away). */
 	const struct lens_set *lenses;
 	uint64_t *lens_words;
+	/* The rules of the run's filesystems (rules.h), loaded before any
+	 * fork: the fields the agent ignores, the errnos taken as one (NULL:
+	 * none, every difference counts). */
+	const struct rules *rules;
 };
 
 struct check_config {

@@ -464,8 +464,8 @@ static int candidates(struct search *s, const struct op_view *view)
 		for (int i = 0; i < n; i++)
 			op_generate(&rng, s->cfg->ops, &s->cfg->pools, view, &s->cand[d][i]);
 	}
-	/* Flag words a filesystem of the run refuses (FS_FLAG_TABLE). */
-	return op_filter_supported(s->cand[d], n, s->cfg->m.fs, s->cfg->m.nfs);
+	/* Flag words a filesystem of the run refuses (its OP:WORD rules). */
+	return rules_filter(s->cfg->m.rules, s->cfg->m.fs, s->cfg->m.nfs, s->cand[d], n);
 }
 
 static void dfs(struct search *s, const struct check_step *node)

@@ -38,11 +38,11 @@
  * Only a kind whose candidates must differ from that (other paths, several
  * sizes) gets a case in ops.c.
  *
- * FS_TABLE(X) calls X(name, unsupported, unrepresented, gran, agran, tmin, tmax)
- * per filesystem the checker knows: the operations it cannot do (a mask of
- * OPB(ENUM) bits), the fingerprint fields it cannot represent (the agent's
- * `ignore` list), and its declared time granularity (mtime and ctime;
- * atime) and range (below).
+ * FS_TABLE(X) calls X(name, gran, agran, tmin, tmax) per filesystem the
+ * checker knows: its declared time granularity (mtime and ctime; atime)
+ * and range (below). What it cannot do or represent, and the errnos it
+ * chooses where POSIX allows several, are rules in rules/FS.rules
+ * (src/check/rules.h, docs/rules.md), where a user sees and extends them.
  *
  * ATIME_TABLE(X) calls X(name, FLAG) per atime mount option the agent's
  * `mountopt` command takes: FLAG is mount(2)'s MS_FLAG. relatime is what
@@ -123,19 +123,7 @@
 	X(ns_b, "@2000000000.000000002", 0)                                                        \
 	X(gran_probe, "@2000000001.999999999", 0)
 
-/* Operations outside ext2's, ext3's and jfs's reach; the FAT family's. */
-#define OPS_NO_FALLOCATE OPB(FALLOCATE)
-#define OPS_NO_XATTR	 (OPB(SETXATTR) | OPB(REMOVEXATTR))
-#define OPS_FAT                                                                                    \
-	(OPB(CHOWN) | OPB(CHGRP) | OPB(LINK) | OPB(SYMLINK) | OPB(CHMOD) | OPS_NO_XATTR |          \
-	 OPS_NO_FALLOCATE)
-
-/* FAT keeps no permission bits (all read 0755 from the mount's umask), no
- * link counts worth the name, no xattrs, and no times for the root
- * directory, which has no directory entry (vfat shows 1970, exfat the
- * mount's time).
- *
- * The time columns are what Linux 6.1 declares for the images
+/* The time columns are what Linux 6.1 declares for the images
  * scripts/mkimages.sh builds (fs/FS/super.c's s_time_gran, s_time_min and
  * s_time_max; the kernel's defaults, 1 s and the whole of time64, where it
  * sets none): the granularity in ns, and the first and last storable
@@ -151,38 +139,17 @@
 #define S32_MIN_ (-2147483648LL)
 #define S32_MAX_ 2147483647LL
 #define FS_TABLE(X)                                                                                \
-	X(ext2, OPS_NO_FALLOCATE, "", 1000000000, 1000000000, S32_MIN_, S32_MAX_)                  \
-	X(ext3, OPS_NO_FALLOCATE, "", 1, 1, S32_MIN_, 15032385535LL)                               \
-	X(ext4, 0, "", 1, 1, S32_MIN_, 15032385535LL)                                              \
-	X(xfs, 0, "", 1, 1, S32_MIN_, 16299260424LL)                                               \
-	X(btrfs, 0, "", 1, 1, T64_MIN, T64_MAX)                                                    \
-	X(f2fs, 0, "", 1, 1, T64_MIN, T64_MAX)                                                     \
-	X(jfs, OPS_NO_FALLOCATE, "", 1, 1, 0, 4294967295LL)                                        \
-	X(nilfs2, OPS_NO_FALLOCATE | OPS_NO_XATTR, "", 1, 1, T64_MIN, T64_MAX)                     \
-	X(minix, OPS_NO_FALLOCATE | OPS_NO_XATTR, "", 1000000000, 1000000000, 0, 4294967295LL)     \
-	X(vfat, OPS_FAT, "mode,nlink,xattrs,roottime", 2000000000, 86400000000000LL, 315532800,    \
-	  4354819198LL)                                                                            \
-	X(exfat, OPS_FAT, "mode,nlink,xattrs,roottime", 10000000, 2000000000, 315532800,           \
-	  4354819199LL)
-
-/* FS_FLAG_TABLE(X) calls X(name, letter, words) per filesystem and flags
- * argument where the filesystem refuses some of the words (the flags of
- * OP_FLAG_WORDS, op_grammar.h) that another does: an operation using one
- * of them is left out of a run with that filesystem, as an unsupported
- * operation is (FS_TABLE). Linux 6.1: renameat2 beyond noreplace is ext4's,
- * xfs's, btrfs's and f2fs's (vfat's exchange too: fs/fat/namei_vfat.c
- * vfat_rename2; the others' rename returns EINVAL); btrfs has no collapse
- * or insert range (fs/btrfs/file.c btrfs_fallocate: EOPNOTSUPP); minix
- * has no direct I/O (no ->direct_IO: open(O_DIRECT) is EINVAL). */
-#define FS_FLAG_TABLE(X)                                                                           \
-	X(ext2, 'R', "exchange,whiteout")                                                          \
-	X(btrfs, 'F', "collapse_range,insert_range")                                               \
-	X(jfs, 'R', "exchange,whiteout")                                                           \
-	X(nilfs2, 'R', "exchange,whiteout")                                                        \
-	X(minix, 'R', "exchange,whiteout")                                                         \
-	X(minix, 'W', "direct")                                                                    \
-	X(vfat, 'R', "whiteout")                                                                   \
-	X(exfat, 'R', "exchange,whiteout")
+	X(ext2, 1000000000, 1000000000, S32_MIN_, S32_MAX_)                                        \
+	X(ext3, 1, 1, S32_MIN_, 15032385535LL)                                                     \
+	X(ext4, 1, 1, S32_MIN_, 15032385535LL)                                                     \
+	X(xfs, 1, 1, S32_MIN_, 16299260424LL)                                                      \
+	X(btrfs, 1, 1, T64_MIN, T64_MAX)                                                           \
+	X(f2fs, 1, 1, T64_MIN, T64_MAX)                                                            \
+	X(jfs, 1, 1, 0, 4294967295LL)                                                              \
+	X(nilfs2, 1, 1, T64_MIN, T64_MAX)                                                          \
+	X(minix, 1000000000, 1000000000, 0, 4294967295LL)                                          \
+	X(vfat, 2000000000, 86400000000000LL, 315532800, 4354819198LL)                             \
+	X(exfat, 10000000, 2000000000, 315532800, 4354819199LL)
 
 #define ATIME_TABLE(X)                                                                             \
 	X(strictatime, STRICTATIME)                                                                \

@@ -156,12 +156,9 @@ int64_t op_mask_parse(const char *list, const char **bad, int *badlen)
 
 static const struct {
 	const char *fs;
-	uint32_t unsupported;
-	const char *unrepresented;
 	struct fs_times times;
 } fs_table[] = {
-#define FS_ROW(name, unsupported, unrepresented, gran, agran, tmin, tmax)                          \
-	{#name, unsupported, unrepresented, {gran, agran, tmin, tmax}},
+#define FS_ROW(name, gran, agran, tmin, tmax) {#name, {gran, agran, tmin, tmax}},
     FS_TABLE(FS_ROW)
 #undef FS_ROW
 };
@@ -175,12 +172,6 @@ static int fs_index(const char *fs)
 	return -1;
 }
 
-const char *fs_unrepresented(const char *fs)
-{
-	int i = fs_index(fs);
-	return i < 0 ? "" : fs_table[i].unrepresented;
-}
-
 const struct fs_times *fs_times(const char *fs)
 {
 	int i = fs_index(fs);
@@ -190,80 +181,6 @@ const struct fs_times *fs_times(const char *fs)
 bool fs_known(const char *fs)
 {
 	return fs_index(fs) >= 0;
-}
-
-uint32_t fs_supported_ops(const char *fs)
-{
-	int i = fs_index(fs);
-	return i < 0 ? 0 : OP_ALL_MASK & ~fs_table[i].unsupported;
-}
-
-static const struct {
-	const char *fs;
-	char letter;
-	const char *words;
-} flag_refusals[] = {
-#define FS_FLAG_ROW(name, letter, words) {#name, letter, words},
-    FS_FLAG_TABLE(FS_FLAG_ROW)
-#undef FS_FLAG_ROW
-};
-
-/* Whether word w[0..n) is in the comma list `list`. */
-static bool in_list(const char *list, const char *w, size_t n)
-{
-	for (const char *l = list; *l; l += strcspn(l, ","), l += *l == ',')
-		if (strcspn(l, ",") == n && !strncmp(l, w, n))
-			return true;
-	return false;
-}
-
-bool fs_takes_flags(const char *fs, const char *text)
-{
-	int k = op_kind_of_text(text);
-	if (k < 0)
-		return true;
-	const char *letters = op_letters((enum op_kind)k), *a = text + 3 + strlen(op_name(k));
-	for (size_t i = 0; letters[i]; i++) {
-		a += strspn(a, " ");
-		size_t n = strcspn(a, " ");
-		for (size_t r = 0; r < sizeof(flag_refusals) / sizeof(flag_refusals[0]); r++) {
-			if (strcmp(flag_refusals[r].fs, fs) ||
-			    flag_refusals[r].letter != letters[i])
-				continue;
-			for (const char *w = a; w < a + n; w += strcspn(w, ", "), w += *w == ',')
-				if (in_list(flag_refusals[r].words, w, strcspn(w, ", ")))
-					return false;
-		}
-		a += n;
-	}
-	return true;
-}
-
-int fs_flag_refusals(const char *fs, uint32_t mask, char *out, size_t cap)
-{
-	size_t len = 0;
-	out[0] = 0;
-	for (size_t r = 0; r < sizeof(flag_refusals) / sizeof(flag_refusals[0]); r++)
-		for (int k = 0; k < OP_NKINDS && !strcmp(flag_refusals[r].fs, fs); k++)
-			if ((mask >> k & 1) && strchr(table[k].letters, flag_refusals[r].letter) &&
-			    len < cap)
-				len += (size_t)snprintf(out + len, cap - len, "%s%s %s",
-							len ? "; " : "", table[k].name,
-							flag_refusals[r].words);
-	return len > 0;
-}
-
-int op_filter_supported(struct op *ops, int n, const char *const *fs, int nfs)
-{
-	int kept = 0;
-	for (int i = 0; i < n; i++) {
-		bool ok = true;
-		for (int f = 0; f < nfs && ok; f++)
-			ok = fs_takes_flags(fs[f], ops[i].text);
-		if (ok)
-			ops[kept++] = ops[i];
-	}
-	return kept;
 }
 
 uint64_t op_rng_next(uint64_t *s)

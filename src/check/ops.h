@@ -1,7 +1,7 @@
 /* ops.h - the model checker's operations: what the guest agent applies to
  * every filesystem under test, their argument pools (Metis-style: a small
  * path pool, power-of-two sizes and their +-1 neighbours, small sets of
- * modes, owners and flags), and which filesystem supports which.
+ * modes, owners and flags), and the filesystems the checker knows.
  *
  * An operation travels as the agent's command text ("op write f0 4096 1 3 -"),
  * which is also what a trace stores, so a trace replays exactly what ran. */
@@ -55,24 +55,9 @@ int op_text_check(const char *text, char *why, size_t whylen);
  * explore tries by default. */
 int64_t op_mask_parse(const char *list, const char **bad, int *badlen);
 
-/* The operations filesystem `fs` supports (known names only: see
- * fs_known). vfat cannot chown or link, ext2 cannot fallocate... */
-uint32_t fs_supported_ops(const char *fs);
+/* Whether `fs` is a filesystem the checker knows (FS_TABLE). What each
+ * one cannot do or represent is in its rules (rules.h). */
 bool fs_known(const char *fs);
-/* Whether filesystem `fs` takes every flag word of the operation `text`
- * ("op renameat2 f0 f1 exchange"): false for a word FS_FLAG_TABLE says it
- * refuses. A run leaves such an operation out (op_filter_supported). */
-bool fs_takes_flags(const char *fs, const char *text);
-/* Of the operations in mask, those whose flag words `fs` refuses, as
- * "renameat2 exchange,whiteout; write direct" into out; 1 if any, else 0. */
-int fs_flag_refusals(const char *fs, uint32_t mask, char *out, size_t cap);
-/* Keep of ops[0..n) those every one of the nfs filesystems takes
- * (fs_takes_flags), in order; returns how many. */
-int op_filter_supported(struct op *ops, int n, const char *const *fs, int nfs);
-
-/* The fingerprint fields filesystem `fs` cannot represent, as the agent's
- * `ignore` list ("mode,nlink,xattrs" for the FAT family), or "" for none. */
-const char *fs_unrepresented(const char *fs);
 
 /* The time granularity (ns) and range (seconds) `fs` declares (FS_TABLE
  * in op_table.h), or NULL for an unknown name. */

@@ -62,20 +62,15 @@ void check_time_grans(const struct check_machine *m, uint64_t *gran, uint64_t *a
 	}
 }
 
-/* Tell the agent the fields some filesystem of the pair cannot represent:
- * they are benign differences, left out of every fingerprint; and, under
- * --time, the granularity the times compare in. */
+/* Tell the agent the fields some filesystem of the pair cannot represent
+ * (the ignore rules, rules/FS.rules): they are benign differences, left
+ * out of every fingerprint; and, under --time, the granularity the times
+ * compare in. */
 static int set_ignored(struct virt *v, const struct check_machine *m, char *err, size_t errlen)
 {
-	char cmd[128] = "ignore -", fields[96] = "";
-	for (int i = 0; i < m->nfs; i++) {
-		const char *f = fs_unrepresented(m->fs[i]);
-		if (*f && !strstr(fields, f))
-			snprintf(fields + strlen(fields), sizeof(fields) - strlen(fields), "%s%s",
-				 *fields ? "," : "", f);
-	}
-	if (*fields)
-		snprintf(cmd, sizeof(cmd), "ignore %s", fields);
+	char cmd[128], fields[96];
+	rules_ignore_list(m->rules, m->fs, m->nfs, fields, sizeof(fields));
+	snprintf(cmd, sizeof(cmd), "ignore %s", fields);
 	if (agent_setting(v, m, cmd, err, errlen))
 		return -1;
 	if (!m->time)
@@ -198,6 +193,22 @@ static void parse_view(const char *l, struct op_view *view)
 	}
 }
 
+/* "m DISK H..." (the agent's print_masked): what disk's ignored fields held. */
+static void parse_masked(const char *l, int nfs, struct check_step *s)
+{
+	char *end;
+	long i = strtol(l + 2, &end, 10);
+	if (end == l + 2 || i < 0 || i >= nfs)
+		return;
+	for (int f = 0; f < RULE_NFIELDS; f++) {
+		const char *p = end;
+		s->masked[i][f] = strtoull(p, &end, 16);
+		if (end == p)
+			return;
+	}
+	s->masked_from |= 1u << i;
+}
+
 int check_parse_reply(const char *log, int nfs, bool need_r, struct check_step *s, char *why,
 		      size_t whylen)
 {
@@ -215,6 +226,8 @@ int check_parse_reply(const char *log, int nfs, bool need_r, struct check_step *
 			have_f |= 1u << i;
 		} else if (l[0] == 'v' && l[1] == ' ') {
 			parse_view(l, &s->view);
+		} else if (l[0] == 'm' && l[1] == ' ') {
+			parse_masked(l, nfs, s);
 		}
 	}
 	unsigned all = (1u << nfs) - 1;
@@ -329,18 +342,17 @@ int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, 
 		   : 0;
 }
 
-/* POSIX lets rmdir of a non-empty directory fail with either. */
-static const char *errno_class(const char *e)
-{
-	return !strcmp(e, "EEXIST") ? "ENOTEMPTY" : e;
-}
-
-static int compare_results(const struct check_machine *m, const struct check_step *s, char *why,
-			   size_t whylen)
+/* Results differ unless return values are equal and the errnos are, or
+ * an errno rule (rules/FS.rules) makes them one answer to this operation
+ * (xfs's EEXIST for ENOTEMPTY on rename, which POSIX allows). */
+static int compare_results(const struct check_machine *m, int kind, const struct check_step *s,
+			   char *why, size_t whylen)
 {
 	for (int i = 1; i < m->nfs; i++)
 		if (s->ret[i] != s->ret[0] ||
-		    strcmp(errno_class(s->err[i]), errno_class(s->err[0]))) {
+		    (strcmp(s->err[i], s->err[0]) &&
+		     rules_errno_match(m->rules, kind, m->fs[0], s->err[0], m->fs[i], s->err[i]) <
+			 0)) {
 			size_t n = (size_t)snprintf(why, whylen, "return values differ:");
 			for (int k = 0; k < m->nfs && n < whylen; k++)
 				n += (size_t)snprintf(why + n, whylen - n, " %s %lld %s", m->fs[k],
@@ -518,10 +530,11 @@ char *check_dump(struct virt *v, int nfs, const char *cmd, char *why, size_t why
 	return copy;
 }
 
-static int compare_live(struct virt *v, const struct check_machine *m, const struct check_step *s,
-			char *why, size_t whylen, char *sig, size_t siglen)
+static int compare_live(struct virt *v, const struct check_machine *m, int kind,
+			const struct check_step *s, char *why, size_t whylen, char *sig,
+			size_t siglen)
 {
-	if (compare_results(m, s, why, whylen)) {
+	if (compare_results(m, kind, s, why, whylen)) {
 		snprintf(sig, siglen, "result");
 		return 1;
 	}
@@ -703,11 +716,14 @@ int check_state(struct virt *v, const struct check_machine *m, const struct op *
 		struct check_step t;
 		if (m->time && check_apply(v, m->nfs, "fp time", &t, why, whylen))
 			rc = -1;
-		else if (m->time)
+		else if (m->time) {
 			memcpy(s->fp, t.fp, sizeof(s->fp));
+			memcpy(s->masked, t.masked, sizeof(s->masked)); /* with the root's times */
+			s->masked_from = t.masked_from;
+		}
 	}
 	if (rc == 0)
-		rc = compare_live(v, m, s, why, whylen, sig, siglen);
+		rc = compare_live(v, m, (int)op->kind, s, why, whylen, sig, siglen);
 	s->verdict = rc;
 	if (rc < 0)
 		snprintf(sig, siglen, "finding");

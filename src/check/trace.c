@@ -92,7 +92,7 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 	struct identity *id = malloc(sizeof(*id));
 	char *text = malloc(TRACE_ID_MAX);
 	char(*abs)[PATH_MAX] = malloc(sizeof(char[CHECK_MAX_FS + 2][PATH_MAX]));
-	char version[512];
+	char version[512], abs_rules[PATH_MAX];
 	int rc = id && text && abs ? 0 : -1;
 	if (rc)
 		snprintf(err, errlen, "%s: cannot write the trace: out of memory", path);
@@ -138,6 +138,9 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 		fprintf(f, "crash-states %u\n", m->crash_states);
 	if (m->fsck)
 		fprintf(f, "fsck 1\n");
+	if (m->rules && !strchr(m->rules->dir, '\n'))
+		fprintf(f, "rules %016llx %s\n", (unsigned long long)m->rules->hash,
+			absolute(m->rules->dir, abs_rules));
 	if (m->options && !strchr(m->options, '\n'))
 		fprintf(f, "options %s\n", m->options);
 	for (int i = 0; i < nops; i++)
@@ -222,6 +225,15 @@ static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, c
 			m->nfs++;
 			p += n;
 		}
+	} else if (!strncmp(line, "rules ", 6)) {
+		if (t->rules_dir[0] || sscanf(line + 6, "%16llx %n", &u, &n) != 1 ||
+		    strspn(line + 6, "0123456789abcdef") != 16 || !line[6 + n] ||
+		    strlen(line + 6 + n) >= sizeof(t->rules_dir)) {
+			snprintf(why, whylen, "one rules line: rules HASH16 DIR");
+			return -1;
+		}
+		t->rules_hash = u;
+		snprintf(t->rules_dir, sizeof(t->rules_dir), "%s", line + 6 + n);
 	} else if (!strncmp(line, "kernel-version ", 15)) {
 		snprintf(t->kernel_version, sizeof(t->kernel_version), "%.*s",
 			 (int)sizeof(t->kernel_version) - 1, line + 15);

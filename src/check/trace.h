@@ -33,6 +33,10 @@ struct trace {
 	int version;		  /* the format's */
 	char kernel_version[512]; /* the kernel's banner as recorded ("": none) */
 	char options[1024];	  /* the exploring run's options as recorded */
+	/* The rules in force when it was recorded (rules.h): their hash and
+	 * folder ("": a trace from before rules were files). */
+	char rules_dir[1024];
+	uint64_t rules_hash;
 	/* Files found elsewhere than recorded (beside the trace, or by
 	 * content in the build), in words for the caller to say; "" if none. */
 	char notes[4 * IDENTITY_PATH_MAX];

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../check/rules.h"
 #include "../disk/fstype.h"
 #include "cli.h"
 
@@ -159,6 +160,18 @@ int resolve_image(const char *fs, const char *given, char *out, size_t cap)
 			"themis: %s holds %s, not %s (too small, damaged, or another "
 			"filesystem)\n",
 			out, t ? t : "no filesystem Themis knows", fs);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+int load_rules(struct rules *r, const char *dir, const char *const *fs, int nfs)
+{
+	char def[RULES_PATH_MAX], err[1024];
+	if (!dir)
+		rules_default_dir(def, sizeof(def));
+	if (rules_load(r, dir ? dir : def, fs, nfs, err, sizeof(err))) {
+		fprintf(stderr, "themis: %s\n", err);
 		return EXIT_USAGE;
 	}
 	return 0;

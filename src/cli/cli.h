@@ -41,6 +41,12 @@ void beside_exe(const char *sub, const char *name, char *out, size_t outlen);
  * readable and holds fs; else EXIT_USAGE, said on stderr. */
 int resolve_image(const char *fs, const char *given, char *out, size_t cap);
 
+struct rules;
+/* Load the rules of fs[0..nfs) from dir (NULL: the build's rules/,
+ * rules_default_dir) into r. 0, or EXIT_USAGE after saying why on stderr
+ * (the file and line of a bad rule). */
+int load_rules(struct rules *r, const char *dir, const char *const *fs, int nfs);
+
 /* True when argv asks for help (--help or -h anywhere): every verb then
  * prints its help to stdout and exits 0. */
 bool wants_help(int argc, char **argv);

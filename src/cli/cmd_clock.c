@@ -13,6 +13,7 @@
 #include "../lens/clock.h"
 #include "../lens/rawtime.h"
 #include "../util/clock.h"
+#include "../check/rules.h"
 #include "cli.h"
 
 #define CLOCK_DEFAULT_MEM (256ULL << 20)
@@ -110,6 +111,7 @@ struct clock_args {
 	bool instants[CLOCK_MAX_TRIES];
 	struct check_machine m;
 	char kernel[PATH_MAX], initrd[PATH_MAX];
+	struct rules rules; /* every driver's, for the fields the agent ignores */
 };
 
 static int parse_instants(const char *list, bool *on)
@@ -191,6 +193,13 @@ static int parse_clock_args(int argc, char **argv, struct clock_args *a)
 	if (!a->initrd[0])
 		beside_exe("guest", "initramfs.cpio.gz", a->initrd, sizeof(a->initrd));
 	a->m.kernel = a->kernel, a->m.initrd = a->initrd;
+	const char *drivers[64];
+	int ndrivers = 0;
+	for (int i = 0; i < clock_nvariants && ndrivers < 64; i++)
+		drivers[ndrivers++] = clock_variants[i].driver;
+	if (load_rules(&a->rules, NULL, drivers, ndrivers))
+		return EXIT_USAGE;
+	a->m.rules = &a->rules;
 	for (const char *f = a->kernel; f; f = f == a->kernel ? a->initrd : NULL)
 		if (access(f, R_OK)) {
 			fprintf(stderr, "themis: %s: cannot read: %s (make guest builds it)\n", f,

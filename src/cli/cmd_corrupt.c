@@ -64,6 +64,7 @@ struct corrupt_args {
 	const char *json, *svg, *at;
 	bool bits_given;
 	char kernel[PATH_MAX], initrd[PATH_MAX], images[CHECK_MAX_FS][PATH_MAX];
+	struct rules rules; /* the filesystems' (c.m.rules) */
 };
 
 /* LBA:BYTE:BIT, byte below 512 and bit below 8. */
@@ -198,7 +199,8 @@ static int resolve_files(struct corrupt_args *a)
 	struct stat st;
 	if (a->c.at && !stat(m->images[0], &st) && a->c.at_lba >= (uint64_t)st.st_size / 512)
 		return usage_error("--at %s lies past the end of the disk", a->at);
-	return 0;
+	m->rules = &a->rules;
+	return load_rules(&a->rules, NULL, m->fs, m->nfs);
 }
 
 static void put_json(const void *r, FILE *f)

@@ -54,6 +54,9 @@ const char explore_help[] =
     "                      symlink, fsync, fallocate, remount, sync, fdatasync,\n"
     "                      mwrite, renameat2, copyrange; --time adds settime and\n"
     "                      utimes; 'all' is every one: stat and read too)\n"
+    "  --rules DIR         the documented differences to accept, DIR/FS.rules per\n"
+    "                      filesystem and DIR/common.rules (default: the build's\n"
+    "                      rules/; docs/rules.md)\n"
     "  --lens LIST         lenses to add, comma-separated: io (each operation's\n"
     "                      disk requests by structure, in the report and in every\n"
     "                      discrepancy); coverage and the on-disk view are always on\n"
@@ -113,9 +116,9 @@ const char explore_help[] =
     "  --baseline-remount  (benchmarks) backtrack without the fork, as an in-OS\n"
     "                      checker must: unmount, write saved images back, mount\n"
     "\n"
-    "Operations a filesystem given cannot do (vfat: chmod, chown, links, xattrs,\n"
-    "fallocate...) are left out of the scope for all of them; the run says which\n"
-    "at its start.\n"
+    "Operations a filesystem given cannot do (its rules: vfat's chmod, chown,\n"
+    "links, xattrs, fallocate...) are left out of the scope for all of them; the\n"
+    "run says which at its start, and counts what each rule masked at its end.\n"
     "\n"
     "explore exit status: 0 no discrepancy in the whole scope (or the whole sample\n"
     "of --branch K / --swarm N); 1 at least one discrepancy or finding; 2 usage or\n"
@@ -132,8 +135,10 @@ struct explore_args {
 	const char *disks[CHECK_MAX_FS];
 	int ndisks;
 	const char *ops;
-	char paths[4096];   /* storage for the --paths pool */
-	char options[1024]; /* the arguments as given, for the traces */
+	char paths[4096];      /* storage for the --paths pool */
+	char options[1024];    /* the arguments as given, for the traces */
+	const char *rules_dir; /* --rules DIR (NULL: the build's rules/) */
+	struct rules rules;    /* the run's filesystems' (m.rules) */
 };
 
 /* Seconds, or a number with s, m or h. */
@@ -242,6 +247,8 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 		c->m.load = val;
 	} else if (!strcmp(opt, "--ops")) {
 		a->ops = val;
+	} else if (!strcmp(opt, "--rules")) {
+		a->rules_dir = val;
 	} else if (!strcmp(opt, "--lens")) {
 		c->lens_names = val;
 	} else if (!strcmp(opt, "--out")) {
@@ -312,13 +319,37 @@ static int resolve_images(struct explore_args *a)
 	return 0;
 }
 
+/* Say, once per filesystem, which flag words of the operations in
+ * `wanted` it refuses where another takes them (OP:WORD rules): those
+ * calls are left out for every filesystem. */
+static void note_refused(const struct check_machine *m, uint32_t wanted)
+{
+	for (int i = 0; i < m->nfs; i++) {
+		bool seen = false;
+		for (int j = 0; j < i; j++)
+			seen |= !strcmp(m->fs[j], m->fs[i]);
+		const struct rules *r = m->rules;
+		for (int x = 0; !seen && r && x < r->n; x++)
+			for (int j = 0; r->r[x].kind == RULE_UNSUPPORTED &&
+					rules_apply_to(r, x, m->fs[i]) && j < r->r[x].nrefusals;
+			     j++)
+				if (wanted >> r->r[x].refusals[j].op & 1)
+					fprintf(stderr,
+						"themis: note: %s refuses %s %s: those calls are "
+						"left out of the scope for every filesystem (%s)\n",
+						m->fs[i], op_name(r->r[x].refusals[j].op),
+						r->r[x].refusals[j].words, r->r[x].where);
+	}
+}
+
 /* Say, once per filesystem, which of the operations in `wanted` it
- * cannot do: they are left out of the run for every filesystem, and a
- * user comparing ext4 with vfat must know chmod was never tried. */
+ * cannot do (its unsupported rules): they are left out of the run for
+ * every filesystem, and a user comparing ext4 with vfat must know chmod
+ * was never tried. */
 static void note_dropped(const struct check_machine *m, uint32_t wanted)
 {
 	for (int i = 0; i < m->nfs; i++) {
-		uint32_t missing = wanted & ~fs_supported_ops(m->fs[i]);
+		uint32_t missing = wanted & rules_unsupported(m->rules, m->fs[i]);
 		bool seen = false;
 		for (int j = 0; j < i; j++)
 			seen |= !strcmp(m->fs[j], m->fs[i]);
@@ -328,33 +359,35 @@ static void note_dropped(const struct check_machine *m, uint32_t wanted)
 		for (int k = 0, n = 0; k < OP_NKINDS; k++)
 			if (missing >> k & 1)
 				fprintf(stderr, "%s %s", n++ ? "," : "", op_name((enum op_kind)k));
-		fprintf(stderr, ": left out of the scope for every filesystem\n");
+		fprintf(stderr, ": left out of the scope for every filesystem (");
+		for (int k = 0, n = 0, last = -1; k < OP_NKINDS; k++) {
+			int r =
+			    missing >> k & 1 ? rules_unsupported_rule(m->rules, m->fs[i], k) : -1;
+			if (r >= 0 && r != last)
+				fprintf(stderr, "%s%s", n++ ? ", " : "", m->rules->r[r].where);
+			last = r >= 0 ? r : last;
+		}
+		fprintf(stderr, ")\n");
 	}
-	for (int i = 0; i < m->nfs; i++) {
-		char refused[256];
-		bool seen = false;
-		for (int j = 0; j < i; j++)
-			seen |= !strcmp(m->fs[j], m->fs[i]);
-		if (!seen && fs_flag_refusals(m->fs[i], wanted & fs_supported_ops(m->fs[i]),
-					      refused, sizeof(refused)))
-			fprintf(stderr,
-				"themis: note: %s refuses %s: those calls are left out of the "
-				"scope for every filesystem\n",
-				m->fs[i], refused);
-	}
+	note_refused(m, wanted);
 }
 
-/* Operations: --ops, restricted to what every filesystem supports. */
+/* Operations: --ops, restricted to what every filesystem supports; the
+ * calls with flag words one refuses are left out as the search meets
+ * them (rules_filter). */
 static int resolve_ops(struct explore_args *a)
 {
 	struct check_config *c = &a->cfg;
-	uint32_t common = OP_ALL_MASK;
-	for (int i = 0; i < c->m.nfs; i++)
-		common &= fs_supported_ops(c->m.fs[i]);
+	uint32_t common = OP_ALL_MASK, refusing = 0;
+	for (int i = 0; i < c->m.nfs; i++) {
+		common &= ~rules_unsupported(c->m.rules, c->m.fs[i]);
+		refusing |= rules_refusing(c->m.rules, c->m.fs[i]);
+	}
 	if (!a->ops) {
 		uint32_t scope = op_scope_mask() | (c->m.time ? op_flag_mask(OPF_TIME) : 0);
 		note_dropped(&c->m, scope);
 		c->ops = common & scope;
+		a->rules.dropped = scope & (~common | refusing); /* the rules lens counts them */
 		return 0;
 	}
 	const char *bad = NULL;
@@ -367,6 +400,7 @@ static int resolve_ops(struct explore_args *a)
 	}
 	note_dropped(&c->m, (uint32_t)mask);
 	c->ops = (uint32_t)mask & common;
+	a->rules.dropped = (uint32_t)mask & (~common | refusing);
 	if (!c->ops)
 		return usage_error("%s", "--ops leaves no operation every filesystem supports");
 	return 0;
@@ -432,7 +466,10 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 	if (c->redis && c->m.load)
 		return usage_error("%s", "--redis with --load: a saved machine cannot be shared "
 					 "(workers boot theirs)");
-	int rc = resolve_images(a);
+	c->m.rules = &a->rules;
+	int rc = load_rules(&a->rules, a->rules_dir, c->m.fs, c->m.nfs);
+	if (!rc)
+		rc = resolve_images(a);
 	return rc ? rc : resolve_ops(a);
 }
 
@@ -486,7 +523,27 @@ static int run_config(const struct explore_args *a, int argc, char **argv, char 
 			return -1;
 		n += (size_t)snprintf(out + n, cap - n, "arg %s\n", argv[i]);
 	}
+	/* After the arguments (what workers read stops at them): the rules
+	 * the run accepts differences by, which each worker loads itself. */
+	if (n < cap)
+		n += (size_t)snprintf(out + n, cap - n, "rules %016llx\n",
+				      (unsigned long long)a->rules.hash);
 	return n < cap ? 0 : -1;
+}
+
+/* 0 if this worker's rules hash as the run's (its config's rules line;
+ * none: a run from before rules files); else EXIT_USAGE, said. */
+static int same_rules(const char *config, const struct explore_args *run)
+{
+	const char *l = strstr(config, "\nrules ");
+	unsigned long long want;
+	if (!l || sscanf(l + 7, "%16llx", &want) != 1 || want == run->rules.hash)
+		return 0;
+	fprintf(stderr,
+		"themis: this worker's rules (%s, hash %016llx) differ from the run's (hash "
+		"%016llx): it cannot join (give it the run's with --rules DIR)\n",
+		run->rules.dir, (unsigned long long)run->rules.hash, want);
+	return EXIT_USAGE;
 }
 
 /* A worker's arguments: the run's, then its own (files, jobs, quiet). */
@@ -559,6 +616,8 @@ static int cmd_worker(struct explore_args *a, int argc, char **argv)
 		rc = parse_explore(n, args, &run);
 	if (!rc)
 		rc = same_machine(config, &run);
+	if (!rc)
+		rc = same_rules(config, &run);
 	if (rc) {
 		sh->ops->close(sh);
 		return rc;
@@ -667,7 +726,7 @@ int cmd_explore(int argc, char **argv)
 /* ---- replay ---- */
 
 static const char replay_help[] =
-    "usage: themis replay TRACE [--kernel IMAGE] [--save-disks DIR]\n"
+    "usage: themis replay TRACE [--kernel IMAGE] [--save-disks DIR] [--rules DIR]\n"
     "       themis replay TRACE --passes N [--hash-every-op] [--clock host]\n"
     "\n"
     "Re-runs a trace's operations on the machine it names and says whether the\n"
@@ -681,6 +740,9 @@ static const char replay_help[] =
     "                     of the trace's (the one nondeterminism a user can opt\n"
     "                     into): the hashes then differ\n"
     "  --kernel IMAGE     the same operations on another kernel\n"
+    "  --rules DIR        the rules to accept differences by (default: the\n"
+    "                     trace's folder of rules when their hash still matches,\n"
+    "                     else the build's rules/; a mismatch is warned about)\n"
     "  --save-disks DIR   after the root and after every operation, each disk as\n"
     "                     synced to it (in a fork: the replay is not changed), as\n"
     "                     DIR/NN-FS.img (NN the step, 00 the root): two states of\n"
@@ -710,7 +772,7 @@ static int save_step(struct virt *v, const struct check_machine *m, const char *
 
 /* What a replay was asked for. */
 struct replay_args {
-	const char *file, *kernel, *save;
+	const char *file, *kernel, *save, *rules;
 	int passes;	    /* 0: one plain replay */
 	bool hash_every_op; /* with passes: a hash after every operation */
 	bool clock_host;
@@ -718,8 +780,9 @@ struct replay_args {
 
 static int replay_usage(void)
 {
-	return usage_error("%s", "usage: themis replay TRACE [--kernel IMAGE] [--save-disks DIR] "
-				 "[--passes N [--hash-every-op] [--clock host]]");
+	return usage_error(
+	    "%s", "usage: themis replay TRACE [--kernel IMAGE] [--save-disks DIR] [--rules DIR] "
+		  "[--passes N [--hash-every-op] [--clock host]]");
 }
 
 static int parse_replay(int argc, char **argv, struct replay_args *a)
@@ -740,6 +803,8 @@ static int parse_replay(int argc, char **argv, struct replay_args *a)
 			a->kernel = argv[++i];
 		} else if (!strcmp(arg, "--save-disks")) {
 			a->save = argv[++i];
+		} else if (!strcmp(arg, "--rules")) {
+			a->rules = argv[++i];
 		} else if (!strcmp(arg, "--passes")) {
 			if (!parse_u64(val, &n) || n < 1 || n > 100000)
 				return usage_error(
@@ -879,6 +944,30 @@ static int replay_passes(const struct replay_args *a, struct trace *t)
 	return rc < 0 ? -1 : distinct > 1;
 }
 
+/* The rules a replay runs by into r: --rules DIR; else the trace's folder
+ * when its rules still hash as recorded; else the build's, with a warning
+ * when they differ from the recorded ones (the answers may differ). 0, or
+ * EXIT_USAGE said. */
+static int replay_rules(const struct replay_args *a, const struct trace *t, struct rules *r)
+{
+	const char *const *fs = t->m.fs;
+	if (a->rules)
+		return load_rules(r, a->rules, fs, t->m.nfs);
+	char err[1024];
+	if (t->rules_dir[0] && !rules_load(r, t->rules_dir, fs, t->m.nfs, err, sizeof(err)) &&
+	    r->hash == t->rules_hash)
+		return 0;
+	if (load_rules(r, NULL, fs, t->m.nfs))
+		return EXIT_USAGE;
+	if (t->rules_dir[0] && r->hash != t->rules_hash)
+		fprintf(stderr,
+			"themis: warning: the trace was recorded under other rules (%016llx in "
+			"%s) than %s/ has (%016llx): differences they accept may differ\n",
+			(unsigned long long)t->rules_hash, t->rules_dir, r->dir,
+			(unsigned long long)r->hash);
+	return 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	if (wants_help(argc, argv)) {
@@ -890,8 +979,16 @@ int cmd_replay(int argc, char **argv)
 	if (rc)
 		return rc;
 	struct trace *t = malloc(sizeof(*t));
+	struct rules *rules = malloc(sizeof(*rules));
 	char err[1024];
-	bool ok = t && trace_read(a.file, t, !a.kernel, err, sizeof(err)) == 0;
+	bool ok = t && rules && trace_read(a.file, t, !a.kernel, err, sizeof(err)) == 0;
+	if (ok && replay_rules(&a, t, rules)) {
+		free(t);
+		free(rules);
+		return EXIT_USAGE;
+	}
+	if (ok)
+		t->m.rules = rules;
 	if (ok && t->notes[0])
 		fprintf(stderr, "themis: note: %s\n", t->notes);
 	if (ok && a.kernel)
@@ -920,8 +1017,9 @@ int cmd_replay(int argc, char **argv)
 	struct lens_set ls = {0}; /* the always-on ones: the views of the trace's signature */
 	ok = ok && lens_set_open(&ls, NULL, NULL, &t->m, err, sizeof(err)) == 0;
 	if (!ok) {
-		fprintf(stderr, "themis: %s\n", t ? err : "out of memory");
+		fprintf(stderr, "themis: %s\n", t && rules ? err : "out of memory");
 		free(t);
+		free(rules);
 		return EXIT_USAGE;
 	}
 	t->m.lenses = &ls;
@@ -929,5 +1027,6 @@ int cmd_replay(int argc, char **argv)
 	rc = a.passes ? replay_passes(&a, t) : replay_once(&a, t, false, h);
 	lens_set_close(&ls);
 	free(t);
+	free(rules);
 	return rc < 0 ? EXIT_USAGE : rc ? EXIT_FINDING : 0;
 }

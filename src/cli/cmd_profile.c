@@ -54,6 +54,7 @@ struct profile_args {
 	const char *ops, *sizes, *json, *svg;
 	bool semantics;
 	char kernel[PATH_MAX], initrd[PATH_MAX], images[CHECK_MAX_FS][PATH_MAX];
+	struct rules rules; /* the filesystems' (m.rules) */
 };
 
 static int parse_option(struct profile_args *a, const char *opt, const char *val)
@@ -135,14 +136,15 @@ static int resolve_files(struct profile_args *a)
 		m->fs[i] = a->fs[i];
 		m->images[i] = a->images[i];
 	}
-	return 0;
+	m->rules = &a->rules;
+	return load_rules(&a->rules, NULL, m->fs, m->nfs);
 }
 
 static int select_ops(const struct profile_args *a, struct op *ops, int max)
 {
 	uint32_t mask = OP_ALL_MASK & ~(OPB(REMOUNT) | OPB(SYNC));
 	for (int i = 0; i < a->m.nfs; i++)
-		mask &= fs_supported_ops(a->fs[i]);
+		mask &= ~rules_unsupported(&a->rules, a->fs[i]);
 	if (a->ops) {
 		const char *bad;
 		int badlen;

@@ -307,7 +307,7 @@ static bool kernel_lines(const struct fs_run *s, unsigned from, struct corrupt_f
 static int populate_more(struct fs_run *s, char *err, size_t errlen)
 {
 	char why[512] = "", cmd[64];
-	bool links = fs_supported_ops(s->fs) & OPB(SYMLINK);
+	bool links = !(rules_unsupported(s->cfg->m.rules, s->fs) & OPB(SYMLINK));
 	for (int i = 0; i < CORRUPT_SMALL_FILES + 2; i++) {
 		if (i < CORRUPT_SMALL_FILES)
 			snprintf(cmd, sizeof(cmd), "op create e0/g%02d 0644 -", i);

@@ -258,7 +258,7 @@ static int populate(struct virt *v, const struct check_machine *m, char *err, si
 {
 	uint32_t common = OP_ALL_MASK;
 	for (int i = 0; i < m->nfs; i++)
-		common &= fs_supported_ops(m->fs[i]);
+		common &= ~rules_unsupported(m->rules, m->fs[i]);
 	for (size_t i = 0; i < sizeof(populate_ops) / sizeof(populate_ops[0]); i++) {
 		struct check_step st;
 		if (op_kind_of_text(populate_ops[i]) == OP_SETXATTR && !(common & OPB(SETXATTR)))

@@ -122,14 +122,15 @@ static void coverage(FILE *f, const json_t *root)
 	fputs("</section>\n", f);
 }
 
-/* The other lenses: io as its chart, each with its JSON. */
+/* The other lenses: io as its chart, each with its JSON (rules have a
+ * section of their own, report_rules.c). */
 static void lenses(FILE *f, const json_t *root)
 {
 	const char *name;
 	json_t *v;
 	json_object_foreach(json_object_get(root, "lenses"), name, v)
 	{
-		if (!strcmp(name, "coverage") || !json_object_size(v))
+		if (!strcmp(name, "coverage") || !strcmp(name, "rules") || !json_object_size(v))
 			continue;
 		fputs("<section class=\"lens\">\n<h2>Lens: ", f);
 		report_html_text(f, name);
@@ -241,6 +242,7 @@ static void page(FILE *f, const char *dir, const json_t *root)
 	coverage(f, root);
 	growth(f, root);
 	report_groups(f, dir, root);
+	report_rules(f, root);
 	lenses(f, root);
 	pictures(f, dir);
 	report_html_end(f);

@@ -55,5 +55,8 @@ void report_svg_io(FILE *f, const json_t *io);
 /* The groups section: report.json's "groups", or each "results" entry as
  * a group of one. */
 void report_groups(FILE *f, const char *dir, const json_t *root);
+/* The rules that masked differences (report_rules.c): a table of each,
+ * with its count, reason and source, from the rules lens's data. */
+void report_rules(FILE *f, const json_t *root);
 
 #endif

@@ -24,6 +24,15 @@ static inline void crash_machine(const char *build, const char *fs0, const char 
 				    .mem = 256ULL << 20,
 				    .clock_ns = 1767225600ULL * 1000000000ULL,
 				    .machine_seed = 1};
+	/* The repository's rules (BUILD/../rules), as explore loads them:
+	 * what the agent ignores (directory sizes) is what a run ignores. */
+	static struct rules rules;
+	char dir[600], err[512];
+	snprintf(dir, sizeof(dir), "%s/../rules", build);
+	if (rules_load(&rules, dir, m->fs, m->nfs, err, sizeof(err)))
+		fprintf(stderr, "crash_machine: %s (running without rules)\n", err);
+	else
+		m->rules = &rules;
 }
 
 #endif

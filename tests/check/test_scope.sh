@@ -11,7 +11,7 @@
 #     opening it is ENXIO) where the source was; copyrange copies;
 #   - fallocate: every mode runs on ext4, xfs and f2fs alike, O_DIRECT
 #     writes too;
-#   - refusals (FS_FLAG_TABLE): with btrfs in the run collapse_range and
+#   - refusals (OP:WORD rules, rules/FS.rules): with btrfs in the run collapse_range and
 #     insert_range are never tried, with ext2 renameat2 exchange and
 #     whiteout never, each said in a note; the rest of those operations
 #     still is, and nothing differs (without the filter, ext2 against ext4

@@ -48,22 +48,16 @@ static void test_mask_parse(void)
 	      !strncmp(bad, "frob", 4));
 }
 
-/* FS_TABLE: the FAT family cannot chown or link; ext2 cannot fallocate;
- * the time columns. */
+/* FS_TABLE: the known names and the time columns (what each filesystem
+ * cannot do is its rules': test_rules.c). */
 static void test_fs_table(void)
 {
 	CHECK(fs_known("ext4") && !fs_known("ext9"));
-	CHECK(!(fs_supported_ops("vfat") & OPB(CHOWN)) && !(fs_supported_ops("vfat") & OPB(LINK)));
-	CHECK(fs_supported_ops("ext4") == OP_ALL_MASK);
-	CHECK(!(fs_supported_ops("ext2") & OPB(FALLOCATE)));
-	CHECK(!strcmp(fs_unrepresented("exfat"), "mode,nlink,xattrs,roottime"));
 	/* The declared times (Linux 6.1): ext2's driver 1 s and 32 bits, xfs
 	 * bigtime to 2486-07-02T20:20:24Z, FAT's atime a day. */
 	CHECK(fs_times("ext2")->gran_ns == 1000000000 && fs_times("ext2")->max == 2147483647);
 	CHECK(fs_times("xfs")->max == 16299260424LL && fs_times("xfs")->gran_ns == 1);
 	CHECK(fs_times("vfat")->atime_gran_ns == 86400000000000ULL && !fs_times("ext9"));
-	CHECK(!strcmp(fs_unrepresented("xfs"), ""));
-	CHECK(fs_supported_ops("ext9") == 0);
 }
 
 /* The enumeration interleaves kinds round robin and, with a view, keeps
@@ -118,32 +112,6 @@ static void test_flag_words(void)
 	CHECK(op_text_check("op renameat2 f0 f1 exchange,", why, sizeof(why)) < 0);
 	CHECK(op_text_check("op fallocate f0 - 0 1", why, sizeof(why)) < 0);
 	CHECK(op_text_check("op renameat2 f0 f1", why, sizeof(why)) < 0);
-}
-
-/* FS_FLAG_TABLE: a filesystem refuses some words of an operation it can
- * do; the run leaves those calls out, keeping the rest in order. */
-static void test_flag_refusals(void)
-{
-	CHECK(!fs_takes_flags("btrfs", "op fallocate f0 collapse_range 0 4096"));
-	CHECK(fs_takes_flags("btrfs", "op fallocate f0 punch_hole,keep_size 0 4096"));
-	CHECK(fs_takes_flags("xfs", "op fallocate f0 collapse_range 0 4096"));
-	CHECK(!fs_takes_flags("ext2", "op renameat2 f0 f1 noreplace,exchange"));
-	CHECK(fs_takes_flags("ext2", "op renameat2 f0 f1 noreplace"));
-	CHECK(!fs_takes_flags("minix", "op write f0 0 4096 1 direct"));
-	CHECK(fs_takes_flags("minix", "op write f0 0 4096 1 sync"));
-	CHECK(fs_takes_flags("vfat", "op renameat2 f0 f1 exchange") &&
-	      !fs_takes_flags("vfat", "op renameat2 f0 f1 whiteout"));
-	struct op ops[3] = {{OP_RENAMEAT2, "op renameat2 f0 f1 exchange"},
-			    {OP_RENAMEAT2, "op renameat2 f0 f1 noreplace"},
-			    {OP_FSYNC, "op fsync f0"}};
-	const char *fs[] = {"ext4", "ext2"};
-	CHECK(op_filter_supported(ops, 3, fs, 2) == 2 && strstr(ops[0].text, "noreplace") &&
-	      ops[1].kind == OP_FSYNC);
-	char out[256];
-	CHECK(fs_flag_refusals("btrfs", OP_ALL_MASK, out, sizeof(out)) == 1 &&
-	      !strcmp(out, "fallocate collapse_range,insert_range"));
-	CHECK(fs_flag_refusals("btrfs", OPB(WRITE), out, sizeof(out)) == 0);
-	CHECK(fs_flag_refusals("xfs", OP_ALL_MASK, out, sizeof(out)) == 0);
 }
 
 /* Every candidate of the whole table's enumeration is one the agent runs,
@@ -297,7 +265,6 @@ static const struct unit_test tests[] = {
     {"fs_table", test_fs_table},
     {"enumerate", test_enumerate},
     {"flag_words", test_flag_words},
-    {"flag_refusals", test_flag_refusals},
     {"enumeration_is_grammatical", test_enumeration_is_grammatical},
     {"coverage_bins", test_coverage_bins},
     {"parse_reply", test_parse_reply},
