@@ -25,7 +25,7 @@ expect 2 "no such file" -- "$campaign" --kernel /nonexistent/Image --out "$work/
 [ ! -e "$work/bad" ] && ok "bad input ran nothing" || fail "bad input made $work/bad"
 
 "$campaign" --fs "ext4 xfs" --kernel "$b/guest/Image-ext4-fsync-async" --depth 2 \
-	--time-budget 120s --out "$work/bug" >"$work/out" 2>&1
+	--time-budget 40s --out "$work/bug" >"$work/out" 2>&1
 rc=$?
 [ "$rc" -eq 1 ] && ok "the planted fsync bug: exit 1" || fail "planted run: exit $rc (want 1): $(tail -n 3 "$work/out")"
 run=$work/bug/Image-ext4-fsync-async/ext4-xfs
