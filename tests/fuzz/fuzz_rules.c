@@ -11,7 +11,7 @@
  *   build/asan/fuzz_rules ROUNDS FIRST-SEED
  *
  * The seed input is the repository's vfat.rules and xfs.rules together
- * (every kind of rule); each round applies 0 to 8 text mutations
+ * (every kind of rule, an OP:WORD refusal among them); each round applies 0 to 8 text mutations
  * (tests/fuzz/fuzz.h). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +21,10 @@
 #include "fuzz.h"
 
 static const char *const dict[] = {
-    "unsupported ", "ignore ", "errno ",    "reason: ", "source: ", "\treason: x\n\tsource: y\n",
-    "any ",	    "EEXIST ", "ENOTEMPTY", "roottime", "chmod,",   "#",
-    "\n",	    "\r\n",    "\t",	    " ",	",",	    NULL};
+    "unsupported ", "ignore ",	 "errno ",     "reason: ", "source: ", "\treason: x\n\tsource: y\n",
+    "any ",	    "EEXIST ",	 "ENOTEMPTY",  "roottime", "chmod,",   "#",
+    "\n",	    "\r\n",	 "\t",	       " ",	   ",",	       ":",
+    "renameat2:",   "exchange,", "fallocate:", NULL};
 
 static void append_file(struct fuzz_buf *b, const char *path)
 {
@@ -43,8 +44,13 @@ static int check_accepted(const struct rules *r, uint64_t seed)
 	bool bad = r->n < 0 || r->n > RULES_MAX;
 	for (int i = 0; !bad && i < r->n; i++) {
 		const struct rule *x = &r->r[i];
+		for (int j = 0; j < x->nrefusals && j < RULE_REFUSALS_MAX; j++)
+			bad |= x->refusals[j].op < 0 || x->refusals[j].op >= OP_NKINDS ||
+			       !x->refusals[j].letter || !x->refusals[j].words[0];
 		bad = !x->reason[0] || !x->source[0] || !x->where[0] || !x->text[0] ||
-		      (x->kind == RULE_UNSUPPORTED && (!x->ops || x->ops & ~OP_ALL_MASK)) ||
+		      (x->kind == RULE_UNSUPPORTED &&
+		       ((!x->ops && !x->nrefusals) || x->ops & ~OP_ALL_MASK ||
+			x->nrefusals > RULE_REFUSALS_MAX)) ||
 		      (x->kind == RULE_IGNORE && (!x->fields || x->fields >> RULE_NFIELDS)) ||
 		      (x->kind == RULE_ERRNO &&
 		       (x->nerrnos < 2 || x->nerrnos > RULE_ERRNOS_MAX || !x->ops));
