@@ -146,6 +146,7 @@ test-check: build/themis build/test_crash guest
 	tests/check/test_report.sh build
 	tests/check/test_group.sh build
 	tests/check/test_fsck.sh build
+	tests/check/test_kpair.sh build
 
 # The lenses: every tests/lens/test_*.sh, each given the build folder.
 test-lens: build/themis build/asan/themis guest
