@@ -33,6 +33,7 @@
 
 const char explore_help[] =
     "usage: themis explore [FS FS...] [options]     (default: ext4 xfs)\n"
+    "       themis explore FS --kernel A --kernel B [options]\n"
     "       themis explore --worker redis://HOST:PORT [--jobs N] [machine options]\n"
     "\n"
     "Applies every operation of a bounded scope to every filesystem given, at every\n"
@@ -105,6 +106,10 @@ const char explore_help[] =
     "  --disk IMG          base image, one per filesystem in order (default\n"
     "                      build/images/FS.img; never written)\n"
     "  --kernel, --initrd, --mem, --clock, --machine-seed: as for boot\n"
+    "  --kernel A --kernel B  one FS on two machines, kernel A's and kernel B's,\n"
+    "                      compared as two filesystems are (a regression finder:\n"
+    "                      discrepancies name FS@A and FS@B); not with --crash,\n"
+    "                      --fsck, --time, --lens io, --load, --redis, --worker\n"
     "  --load FILE         start from a saved machine (themis boot --save, with one\n"
     "                      disk per filesystem, in order) instead of booting\n"
     "  --op-budget N       instructions an operation may take before it counts as\n"
@@ -467,7 +472,8 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 	}
 	if (c->m.nfs < 2)
 		return usage_error("%s", "explore needs at least two filesystems to compare "
-					 "(e.g. themis explore ext4 xfs)");
+					 "(e.g. themis explore ext4 xfs), or one and two kernels "
+					 "(themis explore ext4 --kernel A --kernel B)");
 	c->m.kernel = a->kernel;
 	c->m.initrd = a->initrd;
 	if (c->swarm || c->baseline)
