@@ -35,7 +35,7 @@ if [ -f "$link3" ]; then
 		[ -n "$trace" ] && cat "$trace"
 	fi
 	if [ -n "$trace" ]; then
-		grep -q "^kernel-b $link3 [0-9a-f]\{32\}$" "$trace" &&
+		grep -q "^kernel-b $(realpath "$link3") [0-9a-f]\{32\}$" "$trace" &&
 			grep -q '^kernel-b-version Linux version' "$trace" &&
 			ok "the trace records the second kernel and its version" ||
 			{ fail "no kernel-b line in the trace"; cat "$trace"; }
