@@ -54,6 +54,23 @@ else
 	fail "$link3 missing (make guest builds the planted-bug kernels)"
 fi
 
+# 1b. The on-disk view across kernels: the planted lost-size bug shows on
+#     the second machine's disk only, and its disk (the peer's) is the one
+#     e2fsck reads for the second side.
+data=$b/guest/Image-ext4-data
+if [ -f "$data" ]; then
+	"$themis" explore ext4 --kernel "$stock" --kernel "$data" --ops create,write,remount \
+		--paths f0 --sizes 0,512 --depth 4 --stop-on-first --jobs 1 --quiet \
+		--out "$work/data" >"$work/data.out" 2>&1
+	st=$?
+	grep -q "^discrepancy at depth [0-9]: disk differs at f0: size=1024 on ext4@Image's disk, size=512 on ext4@Image-ext4-data's disk" "$work/data.out" &&
+		grep -q '^    ext4@Image-ext4-data: clean (e2fsck' "$work/data.out" && [ "$st" -eq 1 ] &&
+		ok "ext4-data against stock: on the second kernel's disk only, fsck of each machine's disk" ||
+		{ fail "ext4-data against stock (exit $st):"; head -n 8 "$work/data.out"; }
+else
+	fail "$data missing (make guest builds the planted-bug kernels)"
+fi
+
 # 2. Stock against stock: nothing, and the very states of ext4 against
 #    ext4 on one kernel (the peer machine forked, restored and compared in
 #    lockstep; a peer left unrestored would differ at once). Two workers
