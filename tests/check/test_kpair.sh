@@ -41,6 +41,7 @@ if [ -f "$link3" ]; then
 			{ fail "no kernel-b line in the trace"; cat "$trace"; }
 		expect 1 "reproduced" -- "$themis" replay "$trace"
 		expect 2 "compares two kernels" -- "$themis" replay "$trace" --kernel "$stock"
+		expect 2 "across two kernels" -- "$themis" repro "$trace" --out "$work/repro"
 		# The same operations with the bug on neither side: the second
 		# kernel's line is what makes the discrepancy.
 		sed "s|^kernel-b .*|kernel-b $stock $(grep '^kernel ' "$trace" | cut -d' ' -f3)|" \
