@@ -733,8 +733,9 @@ static const char replay_help[] =
     "  --kernel IMAGE     the same operations on another kernel\n"
     "  --save-disks DIR   after the root and after every operation, each disk as\n"
     "                     synced to it (in a fork: the replay is not changed), as\n"
-    "                     DIR/NN-FS.img (NN the step, 00 the root): two states of\n"
-    "                     one run, for `themis diff`\n";
+    "                     DIR/NN-FS.img (NN the step, 00 the root; NN-FS-b.img\n"
+    "                     the second kernel's): two states of one run, for\n"
+    "                     `themis diff`\n";
 
 /* Each disk of the machine's state after `step`, synced in a fork thrown
  * away afterwards, to DIR/NN-FS.img. 0, or -1 said. */

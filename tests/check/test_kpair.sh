@@ -42,6 +42,12 @@ if [ -f "$link3" ]; then
 		expect 1 "reproduced" -- "$themis" replay "$trace"
 		expect 2 "compares two kernels" -- "$themis" replay "$trace" --kernel "$stock"
 		expect 2 "across two kernels" -- "$themis" repro "$trace" --out "$work/repro"
+		"$themis" replay "$trace" --save-disks "$work/sd" >/dev/null 2>&1
+		last=$(ls "$work/sd" | sed -n 's/^\([0-9]*\)-ext4-b.img$/\1/p' | tail -n 1)
+		[ -n "$last" ] && "$themis" diff "$work/sd/$last-ext4.img" "$work/sd/$last-ext4-b.img" \
+			2>&1 | grep -q 'inode 12 i_links_count' &&
+			ok "replay --save-disks: each kernel's disk; diff names i_links_count" ||
+			{ fail "no second kernel's disks, or diff does not name the link count"; ls "$work/sd"; }
 		# The same operations with the bug on neither side: the second
 		# kernel's line is what makes the discrepancy.
 		sed "s|^kernel-b .*|kernel-b $stock $(grep '^kernel ' "$trace" | cut -d' ' -f3)|" \
