@@ -150,6 +150,7 @@ test-check: build/themis build/test_crash guest
 	tests/check/test_rules.sh build
 	tests/check/test_scope.sh build
 	tests/check/test_campaign.sh
+	tests/check/test_kpair.sh build
 
 # The lenses: every tests/lens/test_*.sh, each given the build folder.
 test-lens: build/themis build/asan/themis guest

@@ -84,6 +84,13 @@ struct check_machine {
 	const char *fs[CHECK_MAX_FS];
 	int nfs;
 	const char *kernel, *initrd, *images[CHECK_MAX_FS];
+	/* A second kernel (explore FS --kernel A --kernel B, a regression
+	 * finder): fs[0] and fs[1] are then one filesystem, disk 0 on a
+	 * machine booting `kernel` and disk 1 on its peer (virt.h) booting
+	 * kernel_b, each over its own copy-on-write of the one base image,
+	 * stepped and forked together and compared as two filesystems are.
+	 * NULL: one machine, every disk in it. */
+	const char *kernel_b;
 	uint64_t mem, clock_ns, machine_seed;
 	bool clock_host;     /* the host's clock at power-on instead (nondeterministic) */
 	bool time;	     /* fingerprints include timestamps */
@@ -163,6 +170,14 @@ struct check_result {
 };
 
 void check_result_free(struct check_result *res);
+
+#define CHECK_LABEL_MAX 96
+/* What messages call filesystem i of m: its name, or under two kernels
+ * its name at its kernel's file name ("ext4@Image", "ext4@Image-6.12";
+ * "ext4@Image#2" for the second of two alike). Returns out. */
+const char *check_label(const struct check_machine *m, int i, char out[CHECK_LABEL_MAX]);
+/* Disk i of the machine v (past v's own disks, its peer's). */
+struct disk *check_disk(struct virt *v, int i);
 
 /* Boot the machine to the agent's command loop with one disk per fs.
  * 0, or -1 with a reason in err. */

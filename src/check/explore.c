@@ -359,7 +359,9 @@ static void try_op(struct search *s, const struct op *op, const struct check_ste
 		end_progress();
 		fprintf(stderr, "%*s%s ->", 2 * s->depth, "", op->text);
 		for (int i = 0; i < m->nfs; i++)
-			fprintf(stderr, " %s %lld %s", m->fs[i], (long long)st->ret[i], st->err[i]);
+			fprintf(stderr, " %s %lld %s",
+				check_label(m, i, (char[CHECK_LABEL_MAX]){0}),
+				(long long)st->ret[i], st->err[i]);
 		fprintf(stderr, "\n");
 	}
 	int remaining = s->cfg->depth - (s->depth + 1);
@@ -941,6 +943,13 @@ static int write_report(const struct check_config *cfg, const struct lens_set *l
 	free(recs);
 	free(of);
 	const struct check_machine *m = &cfg->m;
+	if (m->kernel_b) { /* one filesystem, disk 0 under the first, 1 the second */
+		fprintf(f, "  \"kernels\": [");
+		json_string(f, m->kernel);
+		fprintf(f, ", ");
+		json_string(f, m->kernel_b);
+		fprintf(f, "],\n");
+	}
 	fprintf(f, "  \"filesystems\": [");
 	for (int i = 0; i < m->nfs; i++)
 		fprintf(f, "%s\"%s\"", i ? ", " : "", m->fs[i]);

@@ -110,6 +110,15 @@ static int refuse(const char *path, const struct trace *t, char *err, size_t err
 			    path, i + 1, t->ops[i] + 3);
 			return -1;
 		}
+	if (t->kernel_b.known) {
+		snprintf(err, errlen,
+			 "%s: the trace compares %s across two kernels (kernel-b): a reproducer "
+			 "runs one filesystem set on the kernel it boots, and cannot tell the two "
+			 "apart; replay the trace, or run one filesystem's reproducer under each "
+			 "kernel",
+			 path, t->m.fs[0]);
+		return -1;
+	}
 	for (int i = 0; i < t->m.nfs; i++) {
 		if (find_mkfs(t->m.fs[i]) < 0) {
 			snprintf(err, errlen,

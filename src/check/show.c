@@ -48,7 +48,8 @@ void check_show_stat(const struct check_machine *m, const char *log, const char 
 		char prefix[300];
 		snprintf(prefix, sizeof(prefix), "e %d %s ", i, path);
 		const char *e = line_after(log, prefix);
-		appendf(out, cap, "\n    %s%s: %.*s", m->fs[i], suffix,
+		char l[CHECK_LABEL_MAX];
+		appendf(out, cap, "\n    %s%s: %.*s", check_label(m, i, l), suffix,
 			e ? (int)strcspn(e, "\n") : 6, e ? e : "absent");
 	}
 }
@@ -89,6 +90,32 @@ static void xxd(const char *l, long long off, char *out, size_t cap)
 	}
 }
 
+/* Under two kernels: the first offset where disk 0's and disk 1's
+ * windows ("b I START HEX", each from the file's start) differ, into *off:
+ * 0; else -1 with what to say in out. */
+static int peer_first_diff(const char *log, const char *path, char *out, size_t cap, long long *off)
+{
+	const char *b0 = line_after(log, "b 0 "), *b1 = line_after(log, "b 1 ");
+	long long s0, s1;
+	int n0, n1;
+	if (!b0 || !b1 || sscanf(b0, "%lld %n", &s0, &n0) != 1 ||
+	    sscanf(b1, "%lld %n", &s1, &n1) != 1 || s0 != s1) {
+		appendf(out, cap, "\n  bytes of %s: not compared (a side is missing or unread)",
+			path);
+		return -1;
+	}
+	size_t l0 = strcspn(b0 + n0, "\n"), l1 = strcspn(b1 + n1, "\n"), k = 0;
+	while (k < l0 && k < l1 && b0[n0 + k] == b1[n1 + k])
+		k++;
+	if (k == l0 && k == l1) {
+		appendf(out, cap, "\n  bytes of %s: alike in the first %zu bytes compared", path,
+			l0 / 2);
+		return -1;
+	}
+	*off = s0 + (long long)(k / 2);
+	return 0;
+}
+
 int check_show_bytes(struct virt *v, const struct check_machine *m, const char *path,
 		     const char *suffix, char *out, size_t cap)
 {
@@ -101,7 +128,11 @@ int check_show_bytes(struct virt *v, const struct check_machine *m, const char *
 	}
 	const char *d = line_after(v->log, "d ");
 	long long off = -1;
+	if (v->peer) /* each machine compared its one disk with itself */
+		d = peer_first_diff(v->log, path, out, cap, &off) ? NULL : "0";
 	unsigned long long scanned;
+	if (v->peer && !d)
+		return 0;
 	if (!d || !strncmp(d, "error", 5)) {
 		appendf(out, cap, "\n  bytes of %s: the agent did not say (%.100s)", path,
 			v->log ? v->log : "");
@@ -112,7 +143,7 @@ int check_show_bytes(struct virt *v, const struct check_machine *m, const char *
 			scanned);
 		return 0;
 	}
-	if (sscanf(d, "%lld", &off) != 1 || off < 0) {
+	if (!v->peer && (sscanf(d, "%lld", &off) != 1 || off < 0)) {
 		appendf(out, cap, "\n  bytes of %s: the agent said 'd %.40s'", path, d);
 		return 0;
 	}
@@ -122,7 +153,8 @@ int check_show_bytes(struct virt *v, const struct check_machine *m, const char *
 		char prefix[16];
 		snprintf(prefix, sizeof(prefix), "b %d ", i);
 		const char *b = line_after(v->log, prefix);
-		appendf(out, cap, "\n    %s%s:", m->fs[i], suffix);
+		char l[CHECK_LABEL_MAX];
+		appendf(out, cap, "\n    %s%s:", check_label(m, i, l), suffix);
 		xxd(b ? b : "(no answer)", off, out, cap);
 	}
 	return 0;
@@ -141,9 +173,10 @@ int check_show_fsck(struct virt *v, const struct check_machine *m, char *out, si
 		char said[256];
 		int status;
 		enum corrupt_fsck_verdict verdict = corrupt_fsck_disk(
-		    &v->disks[i], m->fs[i], SHOW_FSCK_TIMEOUT, &status, said, sizeof(said));
+		    check_disk(v, i), m->fs[i], SHOW_FSCK_TIMEOUT, &status, said, sizeof(said));
 		const char *how = corrupt_fsck_command(m->fs[i]);
-		appendf(out, cap, "\n    %s: %s", m->fs[i], corrupt_fsck_name(verdict));
+		char l[CHECK_LABEL_MAX];
+		appendf(out, cap, "\n    %s: %s", check_label(m, i, l), corrupt_fsck_name(verdict));
 		if (how)
 			appendf(out, cap, " (%s, exit %d)", how, status);
 		if (said[0])

@@ -93,28 +93,51 @@ static int set_ignored(struct virt *v, const struct check_machine *m, char *err,
 	return agent_setting(v, m, cmd, err, errlen);
 }
 
-int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t errlen)
+const char *check_label(const struct check_machine *m, int i, char out[CHECK_LABEL_MAX])
+{
+	if (!m->kernel_b || i > 1) {
+		snprintf(out, CHECK_LABEL_MAX, "%s", m->fs[i]);
+		return out;
+	}
+	const char *k[2] = {m->kernel, m->kernel_b};
+	for (int j = 0; j < 2; j++)
+		k[j] = strrchr(k[j], '/') ? strrchr(k[j], '/') + 1 : k[j];
+	snprintf(out, CHECK_LABEL_MAX, "%s@%s%s", m->fs[i], k[i],
+		 i && !strcmp(k[0], k[1]) ? "#2" : "");
+	return out;
+}
+
+struct disk *check_disk(struct virt *v, int i)
+{
+	return i < v->ndisks || !v->peer ? &v->disks[i] : &v->peer->disks[i - v->ndisks];
+}
+
+/* Boot one machine of m to the agent's command loop: `kernel` with the
+ * disks of m from `first` on, n of them (a saved machine instead when
+ * m->load). 0, or -1 with err (v freed). */
+static int boot_one(struct virt *v, const struct check_machine *m, const char *kernel, int first,
+		    int n, char *err, size_t errlen)
 {
 	char append[256] = "";
 	size_t used = (size_t)snprintf(
 	    append, sizeof(append),
 	    "console=ttyS0 panic=-1 %s themis.fs=", m->warnings ? "loglevel=5" : "quiet");
 	struct virt_config cfg = {
-	    .kernel = m->kernel,
+	    .kernel = kernel,
 	    .initrd = m->initrd,
 	    .append = append,
 	    .mem = m->mem,
-	    .ndisks = m->nfs,
+	    .ndisks = n,
 	    .clock_ns = m->clock_ns,
 	    .clock_host = m->clock_host,
 	    .seed = m->machine_seed,
 	    .wait = true,
 	    .console = m->console,
 	};
-	for (int i = 0; i < m->nfs; i++) {
-		cfg.disks[i] = (struct virt_disk_config){m->images[i], false};
+	for (int i = 0; i < n; i++) {
+		cfg.disks[i] = (struct virt_disk_config){m->images[first + i], false};
 		used += (size_t)snprintf(append + used, sizeof(append) - used, "%s%s", i ? "," : "",
-					 m->fs[i]);
+					 m->fs[first + i]);
 	}
 	if (used >= sizeof(append)) {
 		snprintf(err, errlen, "kernel command line too long");
@@ -123,14 +146,14 @@ int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t 
 	if (m->load) {
 		if (virt_load(v, &cfg, m->load, err, errlen))
 			return -1;
-		if (v->ndisks != m->nfs) {
+		if (v->ndisks != n) {
 			snprintf(err, errlen, "%s: the saved machine has %d disks, not %d", m->load,
-				 v->ndisks, m->nfs);
+				 v->ndisks, n);
 			virt_free(v);
 			return -1;
 		}
 		v->op_budget = m->op_budget;
-		return set_ignored(v, m, err, errlen);
+		return 0;
 	}
 	if (virt_init(v, &cfg, err, errlen))
 		return -1;
@@ -142,6 +165,37 @@ int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t 
 		virt_free(v);
 		return -1;
 	}
+	return 0;
+}
+
+int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t errlen)
+{
+	if (!m->kernel_b)
+		return boot_one(v, m, m->kernel, 0, m->nfs, err, errlen) ||
+			       set_ignored(v, m, err, errlen)
+			   ? -1
+			   : 0;
+	if (m->nfs != 2 || m->load) { /* the CLI refuses these */
+		snprintf(err, errlen, "two kernels need one filesystem and no saved machine");
+		return -1;
+	}
+	struct virt *b = calloc(1, sizeof(*b));
+	if (!b) {
+		snprintf(err, errlen, "out of memory for the second kernel's machine");
+		return -1;
+	}
+	if (boot_one(v, m, m->kernel, 0, 1, err, errlen)) {
+		free(b);
+		return -1;
+	}
+	char why[512];
+	if (boot_one(b, m, m->kernel_b, 1, 1, why, sizeof(why))) {
+		snprintf(err, errlen, "the second kernel (%s): %s", m->kernel_b, why);
+		free(b);
+		virt_free(v);
+		return -1;
+	}
+	v->peer = b;
 	return set_ignored(v, m, err, errlen);
 }
 
@@ -311,13 +365,13 @@ static void chain_names(const struct op *op, const struct check_step *parent, st
 	s->names[s->nnames++] = check_names_of_view(&s->view);
 }
 
-int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
-		size_t whylen)
+/* Run one agent command on one machine: 0, or -1 with why (`who` names
+ * the machine in it: "" or " under the second kernel"). */
+static int run_command(struct virt *v, const char *cmd, const char *who, char *why, size_t whylen)
 {
-	memset(s, 0, sizeof(*s)); /* a failed step leaves no stale answers */
 	virt_clear_log(v);
 	if (virt_command(v, cmd)) {
-		snprintf(why, whylen, "the agent was not waiting for a command");
+		snprintf(why, whylen, "the agent was not waiting for a command%s", who);
 		return -1;
 	}
 	uint64_t budget = v->op_budget ? v->op_budget : CHECK_OP_BUDGET;
@@ -332,11 +386,58 @@ int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, 
 	if (stop != VIRT_WAITING || v->dev.panic_at) {
 		char last[160];
 		agent_last_words(v, last, sizeof(last));
-		snprintf(why, whylen, "guest failure during '%s': %s%s%s%s", cmd,
+		snprintf(why, whylen, "guest failure during '%s'%s: %s%s%s%s", cmd, who,
 			 virt_stop_name(v->dev.panic_at ? VIRT_PANIC : stop),
 			 v->stop_detail[0] ? ": " : "", v->stop_detail, last);
 		return -1;
 	}
+	return 0;
+}
+
+/* Under two kernels: v's log becomes its own reply followed by its peer's
+ * per-disk lines ("r I", "f I", "m I", "e I", "t I", "b I"), each disk renumbered
+ * past v's own, so the reply reads as one machine's with every disk. The
+ * peer's other lines (its view, a setting's echo) say what v's say. */
+static int merge_peer_log(struct virt *v, char *why, size_t whylen)
+{
+	const char *a = v->log ? v->log : "", *b = v->peer->log ? v->peer->log : "";
+	size_t lines = 1;
+	for (const char *c = b; *c; c++)
+		lines += *c == '\n';
+	/* A renumbered head ("f 1 ") is at most 12 bytes longer than the
+	 * one it replaces, and every line may need its newline. */
+	size_t cap = strlen(a) + strlen(b) + 13 * lines + 1, n = strlen(a);
+	char *out = malloc(cap);
+	if (!out) {
+		snprintf(why, whylen, "out of memory for the second kernel's reply");
+		return -1;
+	}
+	memcpy(out, a, n + 1);
+	for (const char *l = b; *l;) {
+		size_t len = strcspn(l, "\n");
+		int disk, at = 0;
+		char kind;
+		if (strchr("rfmetb", l[0]) && l[1] == ' ' &&
+		    sscanf(l, "%c %d %n", &kind, &disk, &at) == 2 && at > 0 && (size_t)at <= len)
+			n += (size_t)snprintf(out + n, cap - n, "%c %d %.*s\n", kind,
+					      disk + v->ndisks, (int)(len - (size_t)at), l + at);
+		l += len + (l[len] == '\n');
+	}
+	free(v->log);
+	v->log = out;
+	v->log_len = n;
+	v->log_cap = cap;
+	return 0;
+}
+
+int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
+		size_t whylen)
+{
+	memset(s, 0, sizeof(*s)); /* a failed step leaves no stale answers */
+	if (run_command(v, cmd, "", why, whylen) ||
+	    (v->peer && (run_command(v->peer, cmd, " under the second kernel", why, whylen) ||
+			 merge_peer_log(v, why, whylen))))
+		return -1;
 	return answers_fp(cmd)
 		   ? check_parse_reply(v->log, nfs, !strncmp(cmd, "op ", 3), s, why, whylen)
 		   : 0;
@@ -354,9 +455,11 @@ static int compare_results(const struct check_machine *m, int kind, const struct
 		     rules_errno_match(m->rules, kind, m->fs[0], s->err[0], m->fs[i], s->err[i]) <
 			 0)) {
 			size_t n = (size_t)snprintf(why, whylen, "return values differ:");
+			char l[CHECK_LABEL_MAX];
 			for (int k = 0; k < m->nfs && n < whylen; k++)
-				n += (size_t)snprintf(why + n, whylen - n, " %s %lld %s", m->fs[k],
-						      (long long)s->ret[k], s->err[k]);
+				n += (size_t)snprintf(why + n, whylen - n, " %s %lld %s",
+						      check_label(m, k, l), (long long)s->ret[k],
+						      s->err[k]);
 			return 1;
 		}
 	return 0;
@@ -397,7 +500,7 @@ static void time_limit_note(const char *f, struct side side, char *out, size_t c
 	char fs[16];
 	long long sec;
 	out[0] = 0;
-	snprintf(fs, sizeof(fs), "%.*s", (int)strcspn(side.name, "' "), side.name);
+	snprintf(fs, sizeof(fs), "%.*s", (int)strcspn(side.name, "'@ "), side.name);
 	const struct fs_times *t = fs_times(fs);
 	bool atime = !strncmp(f, "atime=", 6);
 	if (!t || (strncmp(f, "mtime=", 6) && strncmp(f, "ctime=", 6) && !atime) ||
@@ -482,8 +585,9 @@ void check_explain_dumps(const struct check_machine *m, const char *log_a, int a
 			 int b, const char *kind, char *why, size_t whylen, char *sig,
 			 size_t siglen)
 {
-	check_explain_named(m, log_a, a, m->fs[a], log_b, b, m->fs[b], kind, why, whylen, sig,
-			    siglen);
+	char la[CHECK_LABEL_MAX], lb[CHECK_LABEL_MAX];
+	check_explain_named(m, log_a, a, check_label(m, a, la), log_b, b, check_label(m, b, lb),
+			    kind, why, whylen, sig, siglen);
 }
 
 void check_explain_named(const struct check_machine *m, const char *log_a, int a,
@@ -548,9 +652,10 @@ static int compare_live(struct virt *v, const struct check_machine *m, int kind,
 		snprintf(sig, siglen, "state:fingerprint");
 		return 1;
 	}
-	char path[256];
-	first_difference((struct side){log, 0, m->fs[0], m}, (struct side){log, k, m->fs[k], m},
-			 "state", why, whylen, sig, siglen, path);
+	char path[256], l0[CHECK_LABEL_MAX], lk[CHECK_LABEL_MAX];
+	first_difference((struct side){log, 0, check_label(m, 0, l0), m},
+			 (struct side){log, k, check_label(m, k, lk), m}, "state", why, whylen, sig,
+			 siglen, path);
 	show_difference(v, m, log, path, sig, "", why, whylen);
 	free(log);
 	return 1;
@@ -561,13 +666,13 @@ static int compare_live(struct virt *v, const struct check_machine *m, int kind,
 static void explain_disk(struct virt *v, const struct check_machine *m, const struct check_step *s,
 			 char *why, size_t whylen, char *sig, size_t siglen)
 {
-	char cmd[64], err[256], names[2][64], path[256];
+	char cmd[64], err[256], names[2][CHECK_LABEL_MAX + 32], path[256], l[CHECK_LABEL_MAX];
 	snprintf(cmd, sizeof(cmd), "durable %s dump", check_durability_name(m->durability));
 	char *disk = check_dump(v, m->nfs, cmd, err, sizeof(err));
 	int k = first_unlike(s->disk, m->nfs);
 	if (k < m->nfs) { /* the filesystems' disks disagree */
-		snprintf(names[0], 64, "%s's disk", m->fs[0]);
-		snprintf(names[1], 64, "%s's disk", m->fs[k]);
+		snprintf(names[0], sizeof(names[0]), "%s's disk", check_label(m, 0, l));
+		snprintf(names[1], sizeof(names[1]), "%s's disk", check_label(m, k, l));
 		if (disk) {
 			first_difference((struct side){disk, 0, names[0], m},
 					 (struct side){disk, k, names[1], m}, "disk", why, whylen,
@@ -589,8 +694,8 @@ static void explain_disk(struct virt *v, const struct check_machine *m, const st
 	while (i < m->nfs && !memcmp(s->disk[i], s->plain[i], 16))
 		i++;
 	char *live = check_dump(v, m->nfs, "dump", err, sizeof(err));
-	snprintf(names[0], 64, "%s's cache", m->fs[i]);
-	snprintf(names[1], 64, "%s's disk after sync", m->fs[i]);
+	snprintf(names[0], sizeof(names[0]), "%s's cache", check_label(m, i, l));
+	snprintf(names[1], sizeof(names[1]), "%s's disk after sync", check_label(m, i, l));
 	if (live && disk) {
 		first_difference((struct side){live, i, names[0], m},
 				 (struct side){disk, i, names[1], m}, "durability", why, whylen,

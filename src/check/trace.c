@@ -7,6 +7,8 @@
  *   initrd PATH HASH
  *   image FS PATH HASH        (one per filesystem, in disk order)
  *   kernel-version TEXT       (the kernel's banner: for people, not checked)
+ *   kernel-b PATH HASH        (explore FS --kernel A --kernel B only: the
+ *   kernel-b-version TEXT      second kernel, disk 1's, and its banner)
  *   mem BYTES
  *   clock NS
  *   machine-seed N
@@ -106,8 +108,19 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 		snprintf(err, errlen, "%s: cannot write the trace: paths too long", path);
 		rc = -1;
 	}
-	if (!rc)
+	char kb_abs[PATH_MAX], kb_version[512] = "";
+	const char *kb = m->kernel_b ? absolute(m->kernel_b, kb_abs) : NULL;
+	uint8_t kb_hash[16];
+	if (!rc && kb && !identity_file_hash(kb, kb_hash)) {
+		snprintf(err, errlen, "%s: cannot write the trace: cannot read %s", path,
+			 m->kernel_b);
+		rc = -1;
+	}
+	if (!rc) {
 		kernel_version(m->kernel, version, sizeof(version));
+		if (m->kernel_b)
+			kernel_version(m->kernel_b, kb_version, sizeof(kb_version));
+	}
 	FILE *f = rc ? NULL : fopen(path, "w");
 	if (!rc && !f) {
 		snprintf(err, errlen, "%s: cannot write the trace: %s", path, strerror(errno));
@@ -126,6 +139,14 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 	free(text);
 	if (version[0])
 		fprintf(f, "kernel-version %s\n", version);
+	if (m->kernel_b) {
+		fprintf(f, "kernel-b %s ", kb);
+		for (int i = 0; i < 16; i++)
+			fprintf(f, "%02x", kb_hash[i]);
+		fprintf(f, "\n");
+		if (kb_version[0])
+			fprintf(f, "kernel-b-version %s\n", kb_version);
+	}
 	fprintf(f, "mem %llu\nclock %llu\nmachine-seed %llu\ntime %d\nwarnings %d\n",
 		(unsigned long long)m->mem, (unsigned long long)m->clock_ns,
 		(unsigned long long)m->machine_seed, m->time, m->warnings);
@@ -186,6 +207,24 @@ static bool number_line(const char *line, const char *word, unsigned long long *
 	return errno == 0;
 }
 
+/* "kernel-b PATH HASH": read as an identity's kernel line is. */
+static int parse_kernel_b(struct trace *t, const char *rest, char *why, size_t whylen)
+{
+	struct identity *scratch = calloc(1, sizeof(*scratch));
+	char *line = malloc(strlen(rest) + 8);
+	int rc = -1;
+	if (scratch && line && !t->kernel_b.known) {
+		sprintf(line, "kernel %s", rest);
+		rc = identity_parse_line(scratch, line) == 1 && scratch->kernel.path[0] ? 0 : -1;
+		t->kernel_b = scratch->kernel;
+	}
+	if (rc)
+		snprintf(why, whylen, "kernel-b is one line: kernel-b PATH HASH (32 hex digits)");
+	free(scratch);
+	free(line);
+	return rc;
+}
+
 /* One line (without its newline): 0, or -1 with why. */
 static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, char *why,
 		      size_t whylen)
@@ -234,6 +273,11 @@ static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, c
 		}
 		t->rules_hash = u;
 		snprintf(t->rules_dir, sizeof(t->rules_dir), "%s", line + 6 + n);
+	} else if (!strncmp(line, "kernel-b-version ", 17)) {
+		snprintf(t->kernel_b_version, sizeof(t->kernel_b_version), "%.*s",
+			 (int)sizeof(t->kernel_b_version) - 1, line + 17);
+	} else if (!strncmp(line, "kernel-b ", 9)) {
+		return parse_kernel_b(t, line + 9, why, whylen);
 	} else if (!strncmp(line, "kernel-version ", 15)) {
 		snprintf(t->kernel_version, sizeof(t->kernel_version), "%.*s",
 			 (int)sizeof(t->kernel_version) - 1, line + 15);
@@ -499,6 +543,12 @@ int trace_parse(const char *path, struct trace *t, char *err, size_t errlen)
 		    path, version >= 3 ? ", warnings, durability, op-budget" : "");
 		return -1;
 	}
+	if (t->kernel_b.known && (m->nfs != 2 || strcmp(m->fs[0], m->fs[1]))) {
+		snprintf(err, errlen,
+			 "%s: damaged trace: kernel-b with filesystems other than one, twice",
+			 path);
+		return -1;
+	}
 	for (int i = 0; i < m->nfs; i++)
 		if (!id->images[i].path[0]) {
 			snprintf(err, errlen, "%s: damaged trace: image %d has no path", path, i);
@@ -520,6 +570,21 @@ int trace_read(const char *path, struct trace *t, bool check_kernel, char *err, 
 		locate(path, &t->id.images[i], t->id.image_names[i], t->notes, sizeof(t->notes));
 	m->kernel = id->kernel.path;
 	m->initrd = id->initrd.path;
+	if (t->kernel_b.known) {
+		if (check_kernel)
+			locate(path, &t->kernel_b, "the second kernel", t->notes, sizeof(t->notes));
+		m->kernel_b = t->kernel_b.path;
+		if (check_kernel && !holds(m->kernel_b, t->kernel_b.hash)) {
+			snprintf(
+			    err, errlen,
+			    "%s: the second kernel (%s) changed since the trace was recorded, "
+			    "and no file with the recorded content is beside the trace or in "
+			    "the build (another configuration: rebuild it as it was, or record "
+			    "the trace again)",
+			    path, m->kernel_b);
+			return -1;
+		}
+	}
 	for (int i = 0; i < m->nfs; i++)
 		m->images[i] = id->images[i].path;
 	return check_files(path, t, check_kernel, err, errlen);

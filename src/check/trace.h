@@ -32,7 +32,11 @@ struct trace {
 	char detail[CHECK_DETAIL_MAX];
 	int version;		  /* the format's */
 	char kernel_version[512]; /* the kernel's banner as recorded ("": none) */
-	char options[1024];	  /* the exploring run's options as recorded */
+	/* The second kernel of a run of two (m.kernel_b points into it; not
+	 * known: one kernel), and its banner. */
+	struct identity_file kernel_b;
+	char kernel_b_version[512];
+	char options[1024]; /* the exploring run's options as recorded */
 	/* The rules in force when it was recorded (rules.h): their hash and
 	 * folder ("": a trace from before rules were files). */
 	char rules_dir[1024];

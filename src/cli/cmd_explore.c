@@ -33,6 +33,7 @@
 
 const char explore_help[] =
     "usage: themis explore [FS FS...] [options]     (default: ext4 xfs)\n"
+    "       themis explore FS --kernel A --kernel B [options]\n"
     "       themis explore --worker redis://HOST:PORT [--jobs N] [machine options]\n"
     "\n"
     "Applies every operation of a bounded scope to every filesystem given, at every\n"
@@ -109,6 +110,10 @@ const char explore_help[] =
     "  --disk IMG          base image, one per filesystem in order (default\n"
     "                      build/images/FS.img; never written)\n"
     "  --kernel, --initrd, --mem, --clock, --machine-seed: as for boot\n"
+    "  --kernel A --kernel B  one FS on two machines, kernel A's and kernel B's,\n"
+    "                      compared as two filesystems are (a regression finder:\n"
+    "                      discrepancies name FS@A and FS@B); not with --crash,\n"
+    "                      --fsck, --time, --lens io, --load, --redis, --worker\n"
     "  --load FILE         start from a saved machine (themis boot --save, with one\n"
     "                      disk per filesystem, in order) instead of booting\n"
     "  --op-budget N       instructions an operation may take before it counts as\n"
@@ -132,6 +137,8 @@ struct explore_args {
 	struct check_config cfg;
 	const char *worker; /* --worker URL */
 	char kernel[PATH_MAX], initrd[PATH_MAX], images[CHECK_MAX_FS][PATH_MAX];
+	char kernel_b[PATH_MAX]; /* a second --kernel */
+	int nkernels;		 /* --kernel options given */
 	const char *disks[CHECK_MAX_FS];
 	int ndisks;
 	const char *ops;
@@ -254,7 +261,11 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 	} else if (!strcmp(opt, "--out")) {
 		c->out_dir = val;
 	} else if (!strcmp(opt, "--kernel")) {
-		snprintf(a->kernel, sizeof(a->kernel), "%s", val);
+		if (a->nkernels == 2)
+			return usage_error("%s", "--kernel at most twice (two kernels compare one "
+						 "filesystem across them)");
+		char *to = a->nkernels++ ? a->kernel_b : a->kernel;
+		snprintf(to, PATH_MAX, "%s", val);
 	} else if (!strcmp(opt, "--initrd")) {
 		snprintf(a->initrd, sizeof(a->initrd), "%s", val);
 	} else if (!strcmp(opt, "--disk")) {
@@ -406,6 +417,51 @@ static int resolve_ops(struct explore_args *a)
 	return 0;
 }
 
+/* --kernel A --kernel B: one filesystem on two machines, one a kernel
+ * (check.h's kernel_b). What a run of two kernels cannot do is refused
+ * here, by name, rather than done wrong. */
+static int kernel_pair(struct explore_args *a)
+{
+	struct check_config *c = &a->cfg;
+	struct check_machine *m = &c->m;
+	if (m->nfs != 1)
+		return usage_error("%s", m->nfs ? "--kernel twice compares one filesystem across "
+						  "two kernels: name one filesystem, not several"
+						: "--kernel twice compares one filesystem across "
+						  "two kernels: name it (e.g. themis explore ext4 "
+						  "--kernel A --kernel B)");
+	struct {
+		bool on;
+		const char *what;
+	} refused[] = {
+	    {a->worker != NULL, "--worker (a worker takes the run's kernel)"},
+	    {c->redis != NULL, "--redis (a shared run names one kernel)"},
+	    {m->load != NULL, "--load (a saved machine holds one kernel)"},
+	    {m->crash_states > 0, "--crash (the crash lens reads the disks of one machine)"},
+	    {m->fsck, "--fsck (the fsck lens reads the disks of one machine)"},
+	    {m->time, "--time (each kernel's clock runs with its own boot: times differ)"},
+	    {c->baseline, "--baseline-remount (it saves the disks of one machine)"},
+	    {c->lens_names && strstr(c->lens_names, "io"),
+	     "--lens io (it reads the requests of one machine's disks)"},
+	    {a->ndisks > 1, "more than one --disk (the one filesystem has one image)"},
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (refused[i].on)
+			return usage_error("two kernels do not go with %s", refused[i].what);
+	const char *k[2] = {a->kernel, a->kernel_b};
+	for (int i = 0; i < 2; i++)
+		if (access(k[i], R_OK) != 0) {
+			fprintf(stderr, "themis: --kernel %s: cannot read it: %s\n", k[i],
+				strerror(errno));
+			return EXIT_USAGE;
+		}
+	m->fs[m->nfs++] = m->fs[0];
+	if (a->ndisks == 1)
+		a->disks[a->ndisks++] = a->disks[0];
+	m->kernel_b = a->kernel_b;
+	return 0;
+}
+
 static int parse_explore(int argc, char **argv, struct explore_args *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -450,6 +506,11 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 					 i ? " " : "", argv[i]);
 	if (used < sizeof(a->options) && !strchr(a->options, '\n'))
 		c->m.options = a->options;
+	if (a->nkernels == 2) {
+		int rc = kernel_pair(a);
+		if (rc)
+			return rc;
+	}
 	if (a->worker)
 		return 0;    /* the rest comes from the run (worker_args) */
 	if (c->m.nfs == 0) { /* the default pair */
@@ -458,7 +519,8 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 	}
 	if (c->m.nfs < 2)
 		return usage_error("%s", "explore needs at least two filesystems to compare "
-					 "(e.g. themis explore ext4 xfs)");
+					 "(e.g. themis explore ext4 xfs), or one and two kernels "
+					 "(themis explore ext4 --kernel A --kernel B)");
 	c->m.kernel = a->kernel;
 	c->m.initrd = a->initrd;
 	if (c->swarm || c->baseline)
@@ -643,9 +705,10 @@ static int cmd_worker(struct explore_args *a, int argc, char **argv)
 
 static void print_summary(const struct check_config *c, const struct check_result *r)
 {
-	printf("explored %s", c->m.fs[0]);
+	char l[CHECK_LABEL_MAX];
+	printf("explored %s", check_label(&c->m, 0, l));
 	for (int i = 1; i < c->m.nfs; i++)
-		printf(" vs %s", c->m.fs[i]);
+		printf(" vs %s", check_label(&c->m, i, l));
 	char branch[64];
 	if (c->swarm)
 		snprintf(branch, sizeof(branch), "a swarm of %d exhaustive slices", c->swarm);
@@ -745,8 +808,9 @@ static const char replay_help[] =
     "                     else the build's rules/; a mismatch is warned about)\n"
     "  --save-disks DIR   after the root and after every operation, each disk as\n"
     "                     synced to it (in a fork: the replay is not changed), as\n"
-    "                     DIR/NN-FS.img (NN the step, 00 the root): two states of\n"
-    "                     one run, for `themis diff`\n";
+    "                     DIR/NN-FS.img (NN the step, 00 the root; NN-FS-b.img\n"
+    "                     the second kernel's): two states of one run, for\n"
+    "                     `themis diff`\n";
 
 /* Each disk of the machine's state after `step`, synced in a fork thrown
  * away afterwards, to DIR/NN-FS.img. 0, or -1 said. */
@@ -762,8 +826,9 @@ static int save_step(struct virt *v, const struct check_machine *m, const char *
 	if (rc)
 		fprintf(stderr, "themis: --save-disks: sync failed: %s\n", why);
 	for (int i = 0; i < m->nfs && !rc; i++) {
-		snprintf(path, sizeof(path), "%s/%02d-%s.img", dir, step, m->fs[i]);
-		if ((rc = disk_save(&v->disks[i], path, err, sizeof(err))))
+		snprintf(path, sizeof(path), "%s/%02d-%s%s.img", dir, step, m->fs[i],
+			 m->kernel_b && i ? "-b" : ""); /* the second kernel's */
+		if ((rc = disk_save(check_disk(v, i), path, err, sizeof(err))))
 			fprintf(stderr, "themis: --save-disks: %s: %s\n", path, err);
 	}
 	virt_release(v);
@@ -842,6 +907,19 @@ static void hex16(const uint8_t h[16], char out[33])
 		snprintf(out + 2 * i, 3, "%02x", h[i]);
 }
 
+/* The whole-machine hash, of both machines under two kernels (the
+ * peer's folded in: a pass differs if either machine does). */
+static void machine_hash(const struct virt *v, uint8_t out[16])
+{
+	virt_state_hash(v, out);
+	if (!v->peer)
+		return;
+	uint8_t b[16];
+	virt_state_hash(v->peer, b);
+	for (int i = 0; i < 16; i++)
+		out[i] ^= (uint8_t)(b[(i + 1) % 16] + i);
+}
+
 /* One run of the trace from power-on: 1 the recorded discrepancy (or
  * another) came back, 0 not, -1 an error (said). quiet: no step lines
  * (passes); with hashes, each operation's whole-machine hash is printed,
@@ -888,7 +966,7 @@ static int replay_once(const struct replay_args *a, struct trace *t, bool quiet,
 			rc = -1;
 		if (a->hash_every_op) {
 			char h[33];
-			virt_state_hash(v, final);
+			machine_hash(v, final);
 			hex16(final, h);
 			printf("  op %d hash %s\n", i + 1, h);
 		}
@@ -900,7 +978,7 @@ static int replay_once(const struct replay_args *a, struct trace *t, bool quiet,
 		if (rc > 0)
 			break;
 	}
-	virt_state_hash(v, final);
+	machine_hash(v, final);
 	if (!rc && !quiet)
 		printf("not reproduced: the filesystems agree after all %d operations (recorded: "
 		       "%s)\n",
@@ -991,6 +1069,13 @@ int cmd_replay(int argc, char **argv)
 		t->m.rules = rules;
 	if (ok && t->notes[0])
 		fprintf(stderr, "themis: note: %s\n", t->notes);
+	if (ok && a.kernel && t->kernel_b.known) {
+		snprintf(err, sizeof(err),
+			 "%s: replay --kernel: the trace compares two kernels (its kernel-b "
+			 "line); replay it as recorded",
+			 a.file);
+		ok = false;
+	}
 	if (ok && a.kernel)
 		t->m.kernel = a.kernel; /* the same operations on another kernel */
 	if (ok)

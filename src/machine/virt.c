@@ -539,6 +539,11 @@ void virt_free(struct virt *v)
 		fprintf(stderr, "holds_expired %llu steps %llu\n",
 			(unsigned long long)v->holds_expired,
 			(unsigned long long)cpu_steps(&v->cpu));
+	if (v->peer) {
+		virt_free(v->peer);
+		free(v->peer);
+		v->peer = NULL;
+	}
 	for (int i = 0; i < v->ndisks; i++) {
 		disk_close(&v->disks[i]);
 		free(v->disk_path[i]);

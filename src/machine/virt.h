@@ -164,6 +164,12 @@ struct virt {
 	 * their release: not machine state. */
 	uint64_t holds_expired;
 
+	/* A second machine stepped beside this one (explore with two
+	 * kernels): virt_fork, virt_restore and virt_release act on both,
+	 * virt_free frees it (it is malloc'd). Running and commands are each
+	 * machine's own. NULL: none. */
+	struct virt *peer;
+
 	FILE *console_out; /* not owned */
 	FILE *console;	   /* the UART's stream: tees into console_out and the lines */
 	char line[VIRT_LINE_MAX];
@@ -208,7 +214,8 @@ void virt_clear_log(struct virt *v);
  * devices and disks. Only between runs (no request is ever in flight: the
  * devices finish every request within the instruction that started it).
  * virt_fork opens a level; virt_restore puts the machine back to it and
- * keeps it open; virt_release does that and closes it. 0 or -errno
+ * keeps it open; virt_release does that and closes it; each acts on
+ * v->peer too. 0 or -errno
  * (-EINVAL: no level open; nothing changed). */
 int virt_fork(struct virt *v);
 int virt_restore(struct virt *v);

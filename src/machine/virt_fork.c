@@ -23,7 +23,7 @@ static bool depths_agree(const struct virt *v)
 	return ram_depth(&v->ram) == v->depth;
 }
 
-int virt_fork(struct virt *v)
+static int one_fork(struct virt *v)
 {
 	if (v->depth == VIRT_MAX_LEVELS)
 		return -EOVERFLOW;
@@ -48,7 +48,7 @@ int virt_fork(struct virt *v)
 	return 0;
 }
 
-int virt_restore(struct virt *v)
+static int one_restore(struct virt *v)
 {
 	if (v->depth == 0)
 		return -EINVAL;
@@ -67,9 +67,9 @@ int virt_restore(struct virt *v)
 	return 0;
 }
 
-int virt_release(struct virt *v)
+static int one_release(struct virt *v)
 {
-	int rc = virt_restore(v);
+	int rc = one_restore(v);
 	if (rc)
 		return rc;
 	ram_release(&v->ram, forget_page, v);
@@ -78,4 +78,26 @@ int virt_release(struct virt *v)
 	v->depth--;
 	assert(depths_agree(v));
 	return 0;
+}
+
+/* A machine and its peer (virt.h) open, restore and close their levels
+ * together, so a search that forks one forks both. */
+int virt_fork(struct virt *v)
+{
+	int rc = one_fork(v);
+	if (rc == 0 && v->peer && (rc = one_fork(v->peer)) != 0)
+		(void)one_release(v);
+	return rc;
+}
+
+int virt_restore(struct virt *v)
+{
+	int rc = one_restore(v);
+	return rc == 0 && v->peer ? one_restore(v->peer) : rc;
+}
+
+int virt_release(struct virt *v)
+{
+	int rc = one_release(v);
+	return rc == 0 && v->peer ? one_release(v->peer) : rc;
 }

@@ -36,6 +36,7 @@ static const char *const dict[] = {"op ",
 				   "end",
 				   "image ",
 				   "kernel ",
+				   "kernel-b ",
 				   "initrd ",
 				   "build ",
 				   "discrepancy ",
@@ -97,6 +98,9 @@ static void check_accepted(const struct trace *t, uint64_t seed)
 		ok = t->nops > 0 && m->crash_states && memchr(t->crash, 0, sizeof(t->crash)) &&
 		     !crash_step_parse(t->crash + 6, &cs);
 	}
+	/* A second kernel is one filesystem twice, its path set. */
+	if (ok && t->kernel_b.known)
+		ok = m->kernel_b && m->nfs == 2 && !strcmp(m->fs[0], m->fs[1]);
 	if (!ok) {
 		fprintf(stderr, "fuzz_trace: seed %llu: an accepted trace is unusable\n",
 			(unsigned long long)seed);
@@ -108,13 +112,16 @@ int main(int argc, char **argv)
 {
 	uint64_t rounds = 2000, first = 1;
 	fuzz_args(argc, argv, "fuzz_trace", &rounds, &first);
-	char dir[] = "/tmp/fuzz_trace.XXXXXX", kernel[64], initrd[64], img[2][64], path[64];
+	char dir[] = "/tmp/fuzz_trace.XXXXXX", kernel[64], kernel_b[64], initrd[64], img[2][64],
+	     path[64];
 	if (!mkdtemp(dir))
 		fuzz_die("cannot make a temporary folder");
 	snprintf(kernel, sizeof(kernel), "%s/Image", dir);
 	snprintf(initrd, sizeof(initrd), "%s/initrd", dir);
 	snprintf(path, sizeof(path), "%s/trace", dir);
+	snprintf(kernel_b, sizeof(kernel_b), "%s/Image-b", dir);
 	make_file(kernel, 8192, 1);
+	make_file(kernel_b, 8192, 9);
 	make_file(initrd, 4096, 2);
 	struct check_machine m = {.nfs = 2,
 				  .kernel = kernel,
@@ -150,6 +157,13 @@ int main(int argc, char **argv)
 	if (trace_write(path, &m, ops, n2, "disk:content", "disk differs at f0", err, sizeof(err)))
 		fuzz_die(err);
 	read_file(path, &seed2);
+	/* A third, of one filesystem across two kernels (a kernel-b line):
+	 * every fourth round mutates it. */
+	struct fuzz_buf seed3 = {0};
+	m.fs[1] = m.fs[0], m.images[1] = m.images[0], m.kernel_b = kernel_b;
+	if (trace_write(path, &m, ops, n2, "state:nlink", "state differs at f0", err, sizeof(err)))
+		fuzz_die(err);
+	read_file(path, &seed3);
 	struct trace *t = malloc(sizeof(*t));
 	if (!t)
 		fuzz_die("out of memory");
@@ -159,7 +173,8 @@ int main(int argc, char **argv)
 	for (uint64_t r = 0; r < rounds; r++) {
 		uint64_t seed = first + r, rng = seed;
 		fuzz_round_start(seed);
-		fuzz_set(&b, r % 2 ? seed2.p : seedbuf.p, r % 2 ? seed2.n : seedbuf.n);
+		const struct fuzz_buf *from = r % 4 == 3 ? &seed3 : r % 2 ? &seed2 : &seedbuf;
+		fuzz_set(&b, from->p, from->n);
 		int nmut = (int)fuzz_below(&rng, 9); /* 0: the clean trace */
 		for (int i = 0; i < nmut; i++)
 			fuzz_mutate_text(&rng, &b, dict);
@@ -209,6 +224,6 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 2; i++)
 		remove(img[i]);
 	remove(kernel), remove(initrd), remove(path), rmdir(dir);
-	free(t), free(b.p), free(seedbuf.p), free(seed2.p);
+	free(t), free(b.p), free(seedbuf.p), free(seed2.p), free(seed3.p);
 	return 0;
 }
