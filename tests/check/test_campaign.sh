@@ -5,7 +5,9 @@
 #     (Image-ext4-fsync-async) the ext4-xfs run exits 1, the summary lists
 #     its crash:lost-fsync group with the run's folder, and the run's
 #     folder holds its HTML report and the group's reproducer folder;
-#   - the stock kernel at depth 1: exit 0 and "None" in the summary;
+#   - the stock kernels at depth 1, 6.1 and 6.12: exit 0, "None" in the
+#     summary, a row per pair and kernel and one per filesystem across
+#     the two kernels;
 #   - bad input (a budget that is no time, one filesystem, a missing
 #     kernel or image): exit 2 naming it, nothing run.
 # It runs the repository's build/ (where the campaign looks).
@@ -39,14 +41,17 @@ ls -d "$run"/group-0001 >/dev/null 2>&1 && ok "the group's folder" || fail "no $
 grep -q "1 with discrepancies" "$work/out" && ok "the campaign's last line counts it" ||
 	fail "last line: $(tail -n 1 "$work/out")"
 
-"$campaign" --fs "ext4 xfs" --kernel "$b/guest/Image" --depth 1 --no-crash \
-	--time-budget 60s --out "$work/stock" >"$work/out" 2>&1
+"$campaign" --fs "ext4 xfs" --kernel "$b/guest/Image" --kernel "$b/guest/Image-6.12" \
+	--depth 1 --no-crash --time-budget 60s --out "$work/stock" >"$work/out" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && ok "stock at depth 1: exit 0" || fail "stock run: exit $rc (want 0): $(tail -n 3 "$work/out")"
 grep -q "^None" "$work/stock/summary.md" && ok "stock summary: None" ||
 	fail "stock summary: $(cat "$work/stock/summary.md")"
-grep -q "| Image | ext4-xfs | 0 | [1-9][0-9]* | yes | 0 | 0 |" "$work/stock/summary.md" &&
-	ok "the stock row: states, whole scope, nothing found" ||
-	fail "stock row: $(grep ext4-xfs "$work/stock/summary.md")"
+for row in "Image | ext4-xfs" "Image-6.12 | ext4-xfs" "Image-vs-Image-6.12 | ext4" \
+	"Image-vs-Image-6.12 | xfs"; do
+	grep -q "| $row | 0 | [1-9][0-9]* | yes | 0 | 0 |" "$work/stock/summary.md" &&
+		ok "the stock row $row: states, whole scope, nothing found" ||
+		fail "no stock row '$row': $(cat "$work/stock/summary.md")"
+done
 
 finish test_campaign

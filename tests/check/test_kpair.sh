@@ -7,12 +7,8 @@
 # is refused.
 #   tests/check/test_kpair.sh [BUILD_DIR]
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-b=$(cd "${1:-$top/build}" && pwd)
-themis=$b/themis
-work=$(mktemp -d)
-. "$top/tests/lib.sh"
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/../lib.sh"
+test_setup "$@"
 cd "$work" || exit 1
 
 stock=$b/guest/Image link3=$b/guest/Image-ext4-link3 new=$b/guest/Image-6.12
