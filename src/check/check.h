@@ -182,6 +182,13 @@ struct disk *check_disk(struct virt *v, int i);
 /* Boot the machine to the agent's command loop with one disk per fs.
  * 0, or -1 with a reason in err. */
 int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t errlen);
+/* Why a guest booted on `kernel` cannot serve the checker, in what the
+ * kernel lacks (bootdiag.c): from the console's last lines when it
+ * stopped before the agent's command loop (ready false: 0 when nothing
+ * known was said), or from the agent's ready report of its disks (ready
+ * true: 0 when every disk mounted). -1 with err otherwise. */
+int check_boot_diagnose(const struct virt *v, const char *kernel, bool ready, char *err,
+			size_t errlen);
 
 /* The granularities times compare in under --time, ns (mtime and ctime;
  * atime): the coarsest any of m's filesystems declares (FS_TABLE), so that

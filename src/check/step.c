@@ -158,7 +158,12 @@ static int boot_one(struct virt *v, const struct check_machine *m, const char *k
 	if (virt_init(v, &cfg, err, errlen))
 		return -1;
 	v->op_budget = m->op_budget;
-	if (virt_run(v, 40000000000ULL) != VIRT_WAITING) {
+	bool ready = virt_run(v, 40000000000ULL) == VIRT_WAITING;
+	if (check_boot_diagnose(v, kernel, ready, err, errlen)) {
+		virt_free(v);
+		return -1;
+	}
+	if (!ready) {
 		snprintf(err, errlen,
 			 "the guest did not reach the agent's command loop (stop %d%s%s)", v->stop,
 			 v->stop_detail[0] ? ": " : "", v->stop_detail);

@@ -198,6 +198,15 @@ void virt_print_last_lines(const struct virt *v, FILE *out, unsigned n)
 		fprintf(out, "  | %.*s\n", (int)v->line_len, v->line);
 }
 
+bool virt_console_has(const struct virt *v, const char *needle)
+{
+	unsigned have = v->nlines < VIRT_CONSOLE_KEEP ? v->nlines : VIRT_CONSOLE_KEEP;
+	for (unsigned i = v->nlines - have; i < v->nlines; i++)
+		if (strstr(v->lines[i % VIRT_CONSOLE_KEEP], needle))
+			return true;
+	return v->line_len && memmem(v->line, v->line_len, needle, strlen(needle));
+}
+
 /* ---- building the board ---- */
 
 /* What the board hands a device's glue. */

@@ -228,5 +228,7 @@ int virt_parts(const struct virt *v, struct virt_part parts[VIRT_MAX_PARTS]);
 
 /* The last console lines, oldest first, for error reports. */
 void virt_print_last_lines(const struct virt *v, FILE *out, unsigned n);
+/* Whether one of the last console lines (VIRT_CONSOLE_KEEP) holds needle. */
+bool virt_console_has(const struct virt *v, const char *needle);
 
 #endif

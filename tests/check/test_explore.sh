@@ -155,6 +155,10 @@ else
 fi
 expect 2 "cannot reach Redis" -- "$themis" explore --worker redis://127.0.0.1:1
 expect 2 "cannot reach Redis" -- "$themis" explore ext4 xfs --redis redis://127.0.0.1:1
+# A guest that cannot serve: what its kernel lacks is named (bootdiag.c).
+printf 'not an initramfs' >"$work/junk.cpio"
+expect 2 "Initramfs unpacking failed.*CONFIG_RD_GZIP" -- "$themis" explore ext4 xfs --depth 1 \
+	--initrd "$work/junk.cpio" --out "$work/junk"
 
 # 1b. Every filesystem against ext4, exhaustive to depth 2, both views: the
 #     stock kernel reports nothing on any pair.
