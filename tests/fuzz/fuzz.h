@@ -221,6 +221,20 @@ static inline void fuzz_mutate_bytes(uint64_t *rng, struct fuzz_buf *b, size_t l
 	}
 }
 
+/* Append the whole file at path to b (what: the file, for the message
+ * when it cannot be read). */
+static inline void fuzz_read_file(const char *path, struct fuzz_buf *b, const char *what)
+{
+	FILE *f = fopen(path, "rb");
+	char chunk[65536];
+	size_t n;
+	if (!f)
+		fuzz_die(what);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fuzz_splice(b, b->n, 0, chunk, n);
+	fclose(f);
+}
+
 static inline void fuzz_write_file(const char *path, const struct fuzz_buf *b)
 {
 	FILE *f = fopen(path, "wb");

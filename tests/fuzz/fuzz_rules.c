@@ -26,18 +26,6 @@ static const char *const dict[] = {
     "\n",	    "\r\n",	 "\t",	       " ",	   ",",	       ":",
     "renameat2:",   "exchange,", "fallocate:", NULL};
 
-static void append_file(struct fuzz_buf *b, const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char chunk[4096];
-	size_t n;
-	if (!f)
-		fuzz_die("cannot read rules/ (run from the repository's root)");
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		fuzz_splice(b, b->n, 0, chunk, n);
-	fclose(f);
-}
-
 /* An accepted set must be whole: 0, or the round fails. */
 static int check_accepted(const struct rules *r, uint64_t seed)
 {
@@ -66,8 +54,10 @@ int main(int argc, char **argv)
 	uint64_t rounds, first;
 	fuzz_args(argc, argv, "fuzz_rules", &rounds, &first);
 	struct fuzz_buf seedbuf = {0}, b = {0};
-	append_file(&seedbuf, "rules/vfat.rules");
-	append_file(&seedbuf, "rules/xfs.rules");
+	fuzz_read_file("rules/vfat.rules", &seedbuf,
+		       "cannot read rules/ (run from the repository's root)");
+	fuzz_read_file("rules/xfs.rules", &seedbuf,
+		       "cannot read rules/ (run from the repository's root)");
 	struct rules *r = malloc(sizeof(*r));
 	if (!r)
 		fuzz_die("out of memory");

@@ -43,18 +43,6 @@ static void make_image(const char *path)
 	free(b.p);
 }
 
-static void read_whole(const char *path, struct fuzz_buf *b)
-{
-	FILE *f = fopen(path, "rb");
-	char chunk[65536];
-	size_t n;
-	if (!f)
-		fuzz_die("cannot read the seed snapshot");
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		fuzz_splice(b, b->n, 0, chunk, n);
-	fclose(f);
-}
-
 /* Where the identity text ends (magic, version, its length, the text),
  * and where the RAM pages begin: between them lie the fields a parser
  * believes (sizes, counts, the hart, the device block), where most
@@ -97,7 +85,7 @@ static void make_snapshot(const char *image, const char *path, FILE *console, st
 	v->cpu.pc = VIRT_DRAM_BASE; /* the hart runs the random pages */
 	if (virt_save(v, &cfg, path, err, sizeof(err)))
 		fuzz_die(err);
-	read_whole(path, file);
+	fuzz_read_file(path, file, "cannot read the seed snapshot");
 	field_span(file, v, lo, hi);
 	virt_free(v);
 	free(v);
