@@ -9,6 +9,7 @@
 #define THEMIS_OP_GRAMMAR_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 /* A path argument (letter P): relative to the test root, without empty,
@@ -99,6 +100,21 @@ static inline bool op_flags_parse(char letter, const char *s, void (*visit)(int,
 			return true;
 		s += l + 1;
 	}
+}
+
+static inline void op_flag_mark(int i, void *set)
+{
+	*(uint64_t *)set |= 1ull << i;
+}
+
+/* The words of a flags argument of `letter` as a set, bit i for word i of
+ * OP_FLAG_WORDS (0: the none word; of a malformed argument, the words
+ * before the fault): what takes flags compares sets, not strings. */
+static inline uint64_t op_flag_set(char letter, const char *s)
+{
+	uint64_t set = 0;
+	op_flags_parse(letter, s, op_flag_mark, &set);
+	return set;
 }
 
 #endif

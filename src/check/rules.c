@@ -169,6 +169,7 @@ static int parse_refusal(struct parse *p, int line, char *tok, struct rule *r)
 	struct rule_refusal *x = &r->refusals[r->nrefusals++];
 	x->op = k;
 	x->letter = letter;
+	x->set = op_flag_set(letter, words);
 	snprintf(x->words, sizeof(x->words), "%s", words);
 	return 0;
 }
@@ -436,16 +437,6 @@ uint32_t rules_refusing(const struct rules *r, const char *fs)
 	return mask;
 }
 
-/* Whether the comma lists a and b share a word. */
-static bool share_word(const char *a, const char *b)
-{
-	for (; *a; a += strcspn(a, ","), a += *a == ',')
-		for (const char *w = b; *w; w += strcspn(w, ","), w += *w == ',')
-			if (strcspn(a, ",") == strcspn(w, ",") && !strncmp(a, w, strcspn(w, ",")))
-				return true;
-	return false;
-}
-
 /* The flags argument (letter x's) of the operation text into out. */
 static bool flags_arg(const char *text, int k, char letter, char *out, size_t cap)
 {
@@ -473,7 +464,7 @@ bool rules_takes(const struct rules *r, const char *fs, const char *text)
 			const struct rule_refusal *x = &r->r[i].refusals[j];
 			char arg[64];
 			if (x->op == k && flags_arg(text, k, x->letter, arg, sizeof(arg)) &&
-			    share_word(arg, x->words))
+			    (op_flag_set(x->letter, arg) & x->set))
 				return false;
 		}
 	return true;
@@ -481,10 +472,17 @@ bool rules_takes(const struct rules *r, const char *fs, const char *text)
 
 int rules_filter(const struct rules *r, const char *const *fs, int nfs, struct op *ops, int n)
 {
+	/* At every node of a search: only the kinds some rule refuses words
+	 * of are read (none, in most runs). */
+	uint32_t refusing = 0;
+	for (int f = 0; f < nfs; f++)
+		refusing |= rules_refusing(r, fs[f]);
+	if (!refusing)
+		return n;
 	int kept = 0;
 	for (int i = 0; i < n; i++) {
 		bool ok = true;
-		for (int f = 0; f < nfs && ok; f++)
+		for (int f = 0; f < nfs && ok && (refusing >> ops[i].kind & 1); f++)
 			ok = rules_takes(r, fs[f], ops[i].text);
 		if (ok)
 			ops[kept++] = ops[i];

@@ -50,6 +50,7 @@ struct rule_refusal {
 	int op;
 	char letter;
 	char words[64]; /* comma list, as written */
+	uint64_t set;	/* the same, as op_flag_set */
 };
 
 struct rule {

@@ -54,6 +54,7 @@
 
 #include "../check/check.h"
 #include "../check/crash.h"
+#include "../check/op_grammar.h"
 #include "../machine/virt.h"
 #include "../util/rng.h"
 #include "lens.h"
@@ -188,16 +189,6 @@ enum promise {
 	PROMISE_DATA, /* fdatasync, O_DSYNC write, msync: its size and content */
 };
 
-/* Whether a write flags word list holds `word` ("append,sync", "sync"). */
-static bool has_flag(const char *flags, const char *word)
-{
-	size_t n = strlen(word);
-	for (const char *w = flags; *w; w += strcspn(w, ","), w += *w == ',')
-		if (strcspn(w, ",") == n && !strncmp(w, word, n))
-			return true;
-	return false;
-}
-
 /* The path the operation promises durable at its end into path ("" for
  * none) and what of it (*what); true when it promises the whole tree
  * (sync). fdatasync promises the data and what reads it back (the size),
@@ -219,9 +210,9 @@ static bool promised(const struct op *op, char *path, size_t cap, enum promise *
 	else if (op->kind == OP_WRITE &&
 		 sscanf(op->text, "op write %*s %llu %llu %*s %63s", &off, &size, flags) == 3 &&
 		 size)
-		*what = has_flag(flags, "sync")	   ? PROMISE_FILE
-			: has_flag(flags, "dsync") ? PROMISE_DATA
-						   : PROMISE_NONE;
+		*what = op_flag_set('W', flags) & op_flag_set('W', "sync")    ? PROMISE_FILE
+			: op_flag_set('W', flags) & op_flag_set('W', "dsync") ? PROMISE_DATA
+									      : PROMISE_NONE;
 	/* msync(MS_SYNC) after every store landed (RET = size: checked by
 	 * the caller, which skips a failed call). */
 	else if (op->kind == OP_MWRITE)
