@@ -104,6 +104,9 @@ struct check_machine {
 	 * crash lens (src/lens/lens_crash.c) is always there and acts on it,
 	 * so replay and the minimizer crash the same points. */
 	unsigned crash_states;
+	/* Recover every crash disk in the guest (crash_memo.h); or do so and
+	 * also check each answer the memo would have given (memo_check). */
+	bool crash_no_memo, crash_memo_check;
 	/* A trace's crash step (docs/trace.md), as replay runs it: NULL
 	 * crashes every point crash_states derives (explore, the minimizer);
 	 * "" none (the operations before the step, the write log kept); else

@@ -174,6 +174,20 @@ static int crash_recoveries(struct virt *v, int nfs, const struct crash_disk *pt
 	return 0;
 }
 
+/* The live dump of the machine as it is (a copy: the caller frees it),
+ * from the caller's cache when it holds one, else read (inside a fork
+ * level: a dump runs the guest) and cached. */
+static char *live_dump(struct virt *v, int nfs, const struct crash_ask *ask, char *why,
+		       size_t whylen)
+{
+	if (ask->live && *ask->live)
+		return strdup(*ask->live);
+	char *d = check_dump(v, nfs, "dump", why, whylen);
+	if (d && ask->live)
+		*ask->live = strdup(d); /* no memory: read again next time */
+	return d;
+}
+
 /* The crash and the recovery, inside the caller's fork level. */
 static int crash_in_fork(struct virt *v, const struct check_machine *m,
 			 const struct crash_disk *pts, const struct crash_ask *ask,
@@ -183,7 +197,7 @@ static int crash_in_fork(struct virt *v, const struct check_machine *m,
 	struct crash_times scratch, *t = ask->times ? ask->times : &scratch;
 	int nfs = m->nfs;
 	uint64_t start[CHECK_MAX_FS];
-	if (ask->dumps && !(r->live = check_dump(v, nfs, "dump", why, whylen)))
+	if (ask->dumps && !(r->live = live_dump(v, nfs, ask, why, whylen)))
 		return -1;
 	lap(ask, &t->read, t0);
 	for (int i = 0; i < nfs; i++)
@@ -228,25 +242,242 @@ void crash_result_free(struct crash_result *r)
 	r->live = r->recovered = r->nested_first = r->nested_again = NULL;
 }
 
-int crash_recover(struct virt *v, const struct check_machine *m, const struct crash_disk *pts,
-		  const struct crash_ask *ask, struct crash_result *r, char *why, size_t whylen)
+/* The memo's key of disk i at its crash point p: the crash content, made
+ * in a disk fork level and let go. */
+static int crash_key(struct disk *d, int i, const struct crash_disk *p, uint8_t key[16])
 {
-	memset(r, 0, sizeof(*r));
-	r->nested_disk = -1;
-	double t0 = ask->times ? host_seconds() : 0;
+	if (disk_fork(d))
+		return -1;
+	int rc = disk_crash_assemble(d, p->upto, p->extra, p->nextra);
+	if (!rc)
+		disk_private_key(d, (uint64_t)i, key);
+	return disk_release(d) || rc ? -1 : 0;
+}
+
+static bool fsck_asked(const struct crash_ask *ask, int i)
+{
+	return ask->fsck && (ask->fsck_disks >> i & 1);
+}
+
+/* Each crashing disk of run the memo answers into hit[i], and made live
+ * there (it does not crash: its recovery is the memo's); the keys of all
+ * into keys, to remember the others by. */
+static int memo_lookup(struct virt *v, int nfs, const struct crash_ask *ask, struct crash_disk *run,
+		       uint8_t (*keys)[16], const struct crash_memo_entry **hit, char *why,
+		       size_t whylen)
+{
+	for (int i = 0; i < nfs; i++) {
+		if (run[i].live)
+			continue;
+		if (crash_key(&v->disks[i], i, &run[i], keys[i])) {
+			snprintf(why, whylen, "disk %d: no crash disk at write %llu", i,
+				 (unsigned long long)run[i].upto);
+			return -1;
+		}
+		hit[i] = crash_memo_find(ask->memo, keys[i], ask->nested, fsck_asked(ask, i),
+					 ask->dumps);
+		run[i].live = hit[i] && !ask->memo->check;
+		*(hit[i] ? &ask->memo->hits : &ask->memo->misses) += 1;
+	}
+	return 0;
+}
+
+/* Disk i's lines ("e I ...") of a dump, appended to out at *len. */
+static int append_lines(char **out, size_t *len, size_t *cap, const char *dump, int i)
+{
+	char head[16];
+	int n = snprintf(head, sizeof(head), "e %d ", i);
+	for (const char *l = dump; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		size_t w = strcspn(l, "\n");
+		if (strncmp(l, head, (size_t)n))
+			continue;
+		if (*len + w + 2 > *cap) {
+			size_t want = 2 * (*len + w + 2);
+			char *p = realloc(*out, want);
+			if (!p)
+				return -1;
+			*out = p, *cap = want;
+		}
+		memcpy(*out + *len, l, w);
+		*len += w;
+		(*out)[(*len)++] = '\n';
+		(*out)[*len] = 0;
+	}
+	return 0;
+}
+
+/* A dump of every disk: the memo's lines for the disks it answered, the
+ * base's for the others. NULL without memory. */
+static char *splice_dump(const char *base, int nfs, const struct crash_memo_entry *const *hit)
+{
+	size_t len = 0, cap = 256;
+	char *out = malloc(cap);
+	if (!out)
+		return NULL;
+	out[0] = 0;
+	for (int i = 0; i < nfs; i++)
+		if (append_lines(&out, &len, &cap, hit[i] ? hit[i]->dump : base, i)) {
+			free(out);
+			return NULL;
+		}
+	return out;
+}
+
+/* Under crash_memo.check: what the memo answered against what the guest
+ * recovered. 0 the same, else -1 with why. */
+static int memo_check(int nfs, const struct crash_memo_entry *const *hit,
+		      const struct crash_result *r, char *why, size_t whylen)
+{
+	for (int i = 0; i < nfs; i++) {
+		if (!hit[i])
+			continue;
+		char *lines = NULL;
+		size_t len = 0, cap = 0;
+		bool dump_same = true;
+		if (hit[i]->dump && r->recovered) {
+			if (append_lines(&lines, &len, &cap, r->recovered, i))
+				return snprintf(why, whylen, "out of memory for a dump"), -1;
+			dump_same = !strcmp(lines ? lines : "", hit[i]->dump);
+			free(lines);
+		}
+		const char *what = r->mount_ret[i]			 ? "it did not mount"
+				   : memcmp(r->fp.fp[i], hit[i]->fp, 16) ? "its fingerprint"
+				   : !dump_same				 ? "its tree"
+				   : hit[i]->fsck && r->fsck[i] != hit[i]->verdict
+				       ? "the checker's verdict"
+				       : NULL;
+		if (what) {
+			snprintf(why, whylen,
+				 "the memo of crash contents answered disk %d otherwise than its "
+				 "recovery in the guest: %s differs",
+				 i, what);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Fill what the memo answered into r: mounted, its fingerprint, verdict
+ * and dump lines. r->live and r->recovered are the guest's (or, when it
+ * was not asked, both the live dump). */
+static int answer_from_memo(int nfs, const struct crash_memo_entry *const *hit,
+			    struct crash_result *r, char *why, size_t whylen)
+{
+	bool any = false;
+	for (int i = 0; i < nfs; i++) {
+		if (!hit[i])
+			continue;
+		any = true;
+		r->mount_ret[i] = 0;
+		snprintf(r->mount_err[i], sizeof(r->mount_err[i]), "0");
+		memcpy(r->fp.fp[i], hit[i]->fp, 16);
+		if (hit[i]->fsck) {
+			r->fsck[i] = (enum corrupt_fsck_verdict)hit[i]->verdict;
+			snprintf(r->fsck_said[i], sizeof(r->fsck_said[i]), "%s", hit[i]->said);
+		}
+	}
+	if (!any || !r->recovered)
+		return 0;
+	char *spliced = splice_dump(r->recovered, nfs, hit);
+	if (!spliced) {
+		snprintf(why, whylen, "out of memory for a recovered dump");
+		return -1;
+	}
+	free(r->recovered);
+	r->recovered = spliced;
+	return 0;
+}
+
+/* Remember each disk recovered in the guest, when its recovery was clean
+ * (see crash_memo.h). A memo that cannot grow forgets: nothing is lost. */
+static void remember(const struct crash_ask *ask, int nfs, const struct crash_disk *run,
+		     uint8_t (*keys)[16], const struct crash_result *r)
+{
+	if (!r->mounted || r->nested_disk >= 0 || (ask->dumps && !r->recovered))
+		return;
+	for (int i = 0; i < nfs; i++) {
+		if (run[i].live)
+			continue;
+		struct crash_memo_entry e = {.nested = ask->nested, .fsck = fsck_asked(ask, i)};
+		memcpy(e.key, keys[i], 16);
+		memcpy(e.fp, r->fp.fp[i], 16);
+		e.verdict = (uint8_t)r->fsck[i];
+		snprintf(e.said, sizeof(e.said), "%s", r->fsck_said[i]);
+		size_t len = 0, cap = 256;
+		if (ask->dumps &&
+		    (!(e.dump = malloc(cap)) ||
+		     (e.dump[0] = 0, append_lines(&e.dump, &len, &cap, r->recovered, i)))) {
+			free(e.dump);
+			continue;
+		}
+		(void)crash_memo_put(ask->memo, &e); /* -1: not remembered */
+		free(e.dump);
+	}
+}
+
+/* The guest's part of a crash at run: in a fork level, the crash and the
+ * recovery of the disks not live; or, when none crashes (the memo answered
+ * them all), the live dump alone where one is asked for. */
+static int guest_part(struct virt *v, const struct check_machine *m, const struct crash_disk *run,
+		      const struct crash_ask *ask, struct crash_result *r, char *why, size_t whylen,
+		      double *t0)
+{
+	bool crashes = false;
+	for (int i = 0; i < m->nfs; i++)
+		crashes |= !run[i].live;
+	if (!crashes && !ask->dumps) {
+		r->mounted = true;
+		return 0;
+	}
 	if (virt_fork(v)) {
 		snprintf(why, whylen, "cannot fork the machine for a crash");
 		return -1;
 	}
 	double forked = ask->times ? host_seconds() : 0;
 	if (ask->times)
-		ask->times->fork += forked - t0;
-	int rc = crash_in_fork(v, m, pts, ask, r, why, whylen, &forked);
+		ask->times->fork += forked - *t0;
+	int rc;
+	if (crashes) {
+		rc = crash_in_fork(v, m, run, ask, r, why, whylen, &forked);
+	} else {
+		r->mounted = true;
+		rc = (r->live = live_dump(v, m->nfs, ask, why, whylen)) &&
+			     (r->recovered = strdup(r->live))
+			 ? 0
+			 : -1;
+		if (rc && r->live)
+			snprintf(why, whylen, "out of memory for a dump");
+	}
 	virt_release(v);
-	lap(ask, ask->times ? &ask->times->fork : &t0, &forked);
-	if (rc)
-		crash_result_free(r);
+	lap(ask, ask->times ? &ask->times->fork : t0, &forked);
 	return rc;
+}
+
+int crash_recover(struct virt *v, const struct check_machine *m, const struct crash_disk *pts,
+		  const struct crash_ask *ask, struct crash_result *r, char *why, size_t whylen)
+{
+	struct crash_disk run[CHECK_MAX_FS];
+	const struct crash_memo_entry *hit[CHECK_MAX_FS] = {0};
+	uint8_t keys[CHECK_MAX_FS][16];
+	struct crash_times scratch, *t = ask->times ? ask->times : &scratch;
+	memset(r, 0, sizeof(*r));
+	r->nested_disk = -1;
+	memcpy(run, pts, sizeof(*pts) * (size_t)m->nfs);
+	double t0 = ask->times ? host_seconds() : 0;
+	int rc = ask->memo ? memo_lookup(v, m->nfs, ask, run, keys, hit, why, whylen) : 0;
+	lap(ask, &t->memo, &t0);
+	if (!rc)
+		rc = guest_part(v, m, run, ask, r, why, whylen, &t0);
+	if (!rc)
+		rc = ask->memo && ask->memo->check ? memo_check(m->nfs, hit, r, why, whylen)
+						   : answer_from_memo(m->nfs, hit, r, why, whylen);
+	if (rc) {
+		crash_result_free(r);
+		return -1;
+	}
+	if (ask->memo)
+		remember(ask, m->nfs, run, keys, r);
+	return 0;
 }
 
 bool crash_step_of(const char *why, char *out, size_t cap)

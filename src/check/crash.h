@@ -24,12 +24,14 @@
 #ifndef THEMIS_CHECK_CRASH_H
 #define THEMIS_CHECK_CRASH_H
 
-#include "crash_fsck.h"
 #include "check.h"
+#include "crash_fsck.h"
+#include "crash_memo.h"
 
 /* Host seconds spent in each phase of crash_recover, summed over calls
  * (the benchmark's breakdown; never machine state). */
 #define CRASH_PHASES(X)                                                                            \
+	X(memo, "memo keys: crash disks hashed")                                                   \
 	X(fork, "fork and release")                                                                \
 	X(unmount, "power off and unmount")                                                        \
 	X(assemble, "crash disk assembly")                                                         \
@@ -50,6 +52,14 @@ struct crash_ask {
 	bool nested;		   /* crash each recovery again (see crash_recover) */
 	struct crash_fsck *fsck;   /* the checker on recovered disks (NULL: none), */
 	unsigned fsck_disks;	   /* those whose bit is set */
+	/* Recoveries remembered by crash content (crash_memo.h; NULL: every
+	 * crashing disk recovered in the guest). A disk the memo answers
+	 * does not crash: its part of the result is the memo's. */
+	struct crash_memo *memo;
+	/* The live dump of the machine as it is, read once for every crash
+	 * point of one state: the caller's (NULL: read each time), set at the
+	 * first read, freed by the caller. */
+	char **live;
 };
 
 /* How a crash discrepancy's description names its point as a trace step:
@@ -91,7 +101,9 @@ struct crash_result {
 	int mount_ret[CHECK_MAX_FS];	  /* the mount's return: 0, or -1 */
 	char mount_err[CHECK_MAX_FS][24]; /* its errno's name ("0" when mounted) */
 	bool mounted;			  /* every disk mounted: fp holds */
-	struct check_step fp;		  /* the recovered states' fingerprints */
+	/* The recovered states' fingerprints (fp.fp[i] of a disk that did not
+	 * crash: unset when the memo answered every disk that did). */
+	struct check_step fp;
 	/* With dumps asked for: the agent's dump ("e I RECORD" lines) of the
 	 * live state before the crash and of the recovered one (NULL when
 	 * not every disk mounted); crash_result_free frees them. */

@@ -5,33 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
-#include <xxhash.h>
 
 #include "crash_fsck.h"
-
-/* The memo key: the disk's index and every private chunk, number and
- * bytes. A private chunk that holds the base's bytes makes another key
- * for the same content: a missed hit, never a wrong one. */
-static void content_key(const struct disk *d, int i, uint8_t key[16])
-{
-	XXH3_state_t st;
-	uint8_t buf[DISK_CHUNK_SIZE];
-	XXH3_INITSTATE(&st);
-	XXH3_128bits_reset(&st);
-	XXH3_128bits_update(&st, &i, sizeof(i));
-	for (uint64_t c = 0; c < disk_chunks(d); c++) {
-		if (!disk_chunk_private(d, c))
-			continue;
-		uint64_t n = DISK_SECTORS_PER_CHUNK, left = disk_sectors(d) - c * n;
-		disk_peek(d, c * n, buf, left < n ? left : n);
-		XXH3_128bits_update(&st, &c, sizeof(c));
-		XXH3_128bits_update(&st, buf, (left < n ? left : n) * DISK_SECTOR_SIZE);
-	}
-	XXH128_canonical_t h;
-	XXH128_canonicalFromHash(&h, XXH3_128bits_digest(&st));
-	memcpy(key, h.digest, 16);
-}
 
 static int write_chunk(int fd, const struct disk *d, uint64_t c, bool base)
 {
@@ -137,10 +112,10 @@ enum corrupt_fsck_verdict crash_fsck_disk(struct crash_fsck *c, const struct dis
 					  const char *fs, char *said, size_t saidlen)
 {
 	uint8_t key[16];
-	content_key(d, i, key);
+	disk_private_key(d, (uint64_t)i, key);
 	uint64_t slot;
 	memcpy(&slot, key, sizeof(slot));
-	struct crash_memo_entry *e = &c->e[slot % CRASH_MEMO_SLOTS];
+	struct crash_fsck_entry *e = &c->e[slot % CRASH_FSCK_SLOTS];
 	if (e->used && !memcmp(e->key, key, 16) && !c->no_memo) {
 		c->hits++;
 	} else {

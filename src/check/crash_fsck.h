@@ -21,15 +21,15 @@
 #include "../disk/disk.h"
 #include "../lens/corrupt_fsck.h"
 
-#define CRASH_MEMO_SLOTS     1024
+#define CRASH_FSCK_SLOTS     1024
 #define CRASH_FSCK_MAX_DISKS 8
 
 struct crash_fsck {
-	struct crash_memo_entry {
+	struct crash_fsck_entry {
 		uint8_t key[16]; /* XXH3-128 of the disk index and its private chunks */
 		uint8_t used, verdict;
 		char said[160];
-	} e[CRASH_MEMO_SLOTS];
+	} e[CRASH_FSCK_SLOTS];
 	struct crash_scratch {
 		char path[4096]; /* "" until made */
 		int fd;

@@ -74,6 +74,10 @@ const char explore_help[] =
     "                      each recovered in the guest and judged (mounts, what\n"
     "                      sync and fsync promised is there: see the README)\n"
     "  --crash-states K    subsets per operation (default 8; implies --crash)\n"
+    "  --crash-memo M      on (default): a crash disk whose content an earlier crash\n"
+    "                      recovered cleanly is answered from that; off: every one\n"
+    "                      recovered in the guest (to measure the memo); check:\n"
+    "                      recovered in the guest and compared with the memo's answer\n"
     "  --fsck              the filesystems' own checkers judge every state's disks\n"
     "                      after a clean unmount, in a fork (memoized by content)\n"
     "  --fsck-memo on|off  off runs the checker every time (to measure the memo)\n"
@@ -209,6 +213,11 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 		if (strcmp(val, "on") && strcmp(val, "off"))
 			return usage_error("--fsck-memo needs on or off, got '%s'", val);
 		c->m.fsck_no_memo = !strcmp(val, "off");
+	} else if (!strcmp(opt, "--crash-memo")) {
+		if (strcmp(val, "on") && strcmp(val, "off") && strcmp(val, "check"))
+			return usage_error("--crash-memo needs on, off or check, got '%s'", val);
+		c->m.crash_no_memo = !strcmp(val, "off");
+		c->m.crash_memo_check = !strcmp(val, "check");
 	} else if (!strcmp(opt, "--crash-states")) {
 		if (!parse_u64(val, &u) || u < 1 || u > CHECK_CRASH_STATES_MAX)
 			return usage_error(

@@ -544,6 +544,26 @@ void disk_hash(const struct disk *d, uint8_t out[16])
 	memcpy(out, c.digest, sizeof(c.digest));
 }
 
+void disk_private_key(const struct disk *d, uint64_t salt, uint8_t key[16])
+{
+	XXH3_state_t st;
+	uint8_t buf[DISK_CHUNK_SIZE];
+	XXH3_INITSTATE(&st);
+	XXH3_128bits_reset(&st);
+	XXH3_128bits_update(&st, &salt, sizeof(salt));
+	for (uint64_t c = 0; c < disk_chunks(d); c++) {
+		if (!disk_chunk_private(d, c))
+			continue;
+		uint64_t n = DISK_SECTORS_PER_CHUNK, left = disk_sectors(d) - c * n;
+		disk_peek(d, c * n, buf, left < n ? left : n);
+		XXH3_128bits_update(&st, &c, sizeof(c));
+		XXH3_128bits_update(&st, buf, (left < n ? left : n) * DISK_SECTOR_SIZE);
+	}
+	XXH128_canonical_t h;
+	XXH128_canonicalFromHash(&h, XXH3_128bits_digest(&st));
+	memcpy(key, h.digest, 16);
+}
+
 /* --- disk_check: the invariants at the top of this file ------------------ */
 
 /* The end (one past the last entry) of level l's list. */

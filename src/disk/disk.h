@@ -230,6 +230,12 @@ uint64_t disk_level_chunks(const struct disk *d, const uint64_t **list);
  * byte order: equal to the hash of the file disk_save would write. */
 void disk_hash(const struct disk *d, uint8_t out[16]);
 
+/* XXH3-128 of salt and every private chunk (number and bytes): a key for
+ * the content among disks of one base, taken in O(chunks) with only the
+ * private ones read. A private chunk that holds the base's bytes makes
+ * another key for the same content: a missed match, never a false one. */
+void disk_private_key(const struct disk *d, uint64_t salt, uint8_t key[16]);
+
 /* Debugging: check the invariants listed at the top of disk.c, in
  * O(chunks + undo entries). 0 when they hold, else the number of the first
  * one broken, or -ENOMEM when no scratch memory is left for the check. */

@@ -112,6 +112,7 @@ static struct crash_promise promise_of(const char *fs)
 	X(NESTED, "recovery_crashes")                                                              \
 	X(FSCK_RUNS, "fsck_runs")                                                                  \
 	X(FSCK_HITS, "fsck_memo_hits")                                                             \
+	X(MEMO_HITS, "recovery_memo_hits")                                                         \
 	X(DIVERGED, "ends_diverged")
 
 enum {
@@ -128,6 +129,7 @@ struct crash_state {
 	uint64_t start[CHECK_MAX_FS]; /* each write log's end at before() */
 	uint64_t epoch[CHECK_MAX_FS]; /* and each disk's flush count */
 	struct crash_fsck fsck;	      /* the checker, memoized by recovered content */
+	struct crash_memo memo;	      /* recoveries, remembered by crash content */
 };
 
 static int crash_attach(void *state, const struct check_config *cfg, const struct check_machine *m,
@@ -137,12 +139,15 @@ static int crash_attach(void *state, const struct check_config *cfg, const struc
 	struct crash_state *c = state;
 	c->on = m->crash_states > 0;
 	c->fsck.timeout = CRASH_FSCK_TIMEOUT;
+	c->memo.off = m->crash_no_memo;
+	c->memo.check = m->crash_memo_check;
 	return 0;
 }
 
 static void crash_detach(void *state)
 {
 	crash_fsck_free(&((struct crash_state *)state)->fsck);
+	crash_memo_free(&((struct crash_state *)state)->memo);
 }
 
 static void crash_before(void *state, struct virt *v, const struct op *op)
@@ -177,6 +182,7 @@ struct judge {
 	uint64_t *words;
 	uint64_t rng;
 	char step[OP_TEXT_MAX]; /* the crash point being judged, as a trace step */
+	char *live;		/* the state's live dump, once read (crash_ask.live) */
 };
 
 static const char order_digits[] = CRASH_ORDER_DIGITS;
@@ -422,18 +428,19 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 {
 	struct crash_result r;
 	char why[1024], what[1400], path[128];
-	struct crash_ask ask = {.fsck = &j->c->fsck};
+	struct crash_ask ask = {.fsck = &j->c->fsck, .memo = &j->c->memo, .live = &j->live};
 	for (int i = 0; i < j->m->nfs; i++)
 		ask.fsck_disks |= (unsigned)promise_of(j->m->fs[i]).recovers << i;
 	enum promise kind;
 	ask.dumps =
 	    (at_end && (promised(j->op, path, sizeof(path), &kind) || path[0])) || names_op(j->op);
 	ask.nested = at_end; /* the recovery crashed again, at the operation's end */
-	uint64_t runs = j->c->fsck.runs, hits = j->c->fsck.hits;
+	uint64_t runs = j->c->fsck.runs, hits = j->c->fsck.hits, memo = j->c->memo.hits;
 	j->words[CR_STATES]++;
 	int rc = crash_recover(j->v, j->m, pts, &ask, &r, why, sizeof(why));
 	j->words[CR_FSCK_RUNS] += j->c->fsck.runs - runs;
 	j->words[CR_FSCK_HITS] += j->c->fsck.hits - hits;
+	j->words[CR_MEMO_HITS] += j->c->memo.hits - memo;
 	if (rc) {
 		snprintf(what, sizeof(what),
 			 "the guest failed through a crash and its recovery: %s", why);
@@ -648,6 +655,33 @@ static int crash_literal(struct judge *j, const char *step)
 	return crash_at(j, pts, false, where);
 }
 
+/* Every crash point of the operation, judged until one finds something. */
+static int judge_operation(struct judge *j)
+{
+	const struct check_machine *m = j->m;
+	char path[128];
+	enum promise kind;
+	bool promise = promised(j->op, path, sizeof(path), &kind) || path[0];
+	if (!promise && !reached_disk(j))
+		return 0; /* its crash states are its parent's */
+	/* The seed: the operation and the state it left, so a replay draws
+	 * the same subsets. */
+	j->rng = XXH3_64bits(j->op->text, strlen(j->op->text)) ^
+		 XXH3_64bits(j->s->plain, sizeof(j->s->plain));
+	if (m->crash_at)
+		return crash_literal(j, m->crash_at);
+	struct crash_disk pts[CHECK_MAX_FS];
+	crash_point_now(j->v, m->nfs, pts);
+	j->words[CR_ENDS]++;
+	snprintf(j->step, sizeof(j->step), "end");
+	if (crash_at(j, pts, true, "the operation's end, every disk"))
+		return 1;
+	for (int i = 0; i < m->nfs; i++)
+		if (flush_points(j, i))
+			return 1;
+	return subsets(j);
+}
+
 static int crash_after(void *state, uint64_t *words, struct virt *v, const struct check_machine *m,
 		       const struct op *op, const struct check_step *parent, struct check_step *s,
 		       struct lens_out *out)
@@ -655,27 +689,10 @@ static int crash_after(void *state, uint64_t *words, struct virt *v, const struc
 	struct crash_state *c = state;
 	if (!c->on || s->verdict != 0 || op->kind == OP_NKINDS)
 		return 0;
-	struct judge j = {v, m, op, s, parent, out, c, words, 0, ""};
-	char path[128];
-	enum promise kind;
-	bool promise = promised(op, path, sizeof(path), &kind) || path[0];
-	if (!promise && !reached_disk(&j))
-		return 0; /* its crash states are its parent's */
-	/* The seed: the operation and the state it left, so a replay draws
-	 * the same subsets. */
-	j.rng = XXH3_64bits(op->text, strlen(op->text)) ^ XXH3_64bits(s->plain, sizeof(s->plain));
-	if (m->crash_at)
-		return crash_literal(&j, m->crash_at);
-	struct crash_disk pts[CHECK_MAX_FS];
-	crash_point_now(v, m->nfs, pts);
-	words[CR_ENDS]++;
-	snprintf(j.step, sizeof(j.step), "end");
-	if (crash_at(&j, pts, true, "the operation's end, every disk"))
-		return 1;
-	for (int i = 0; i < m->nfs; i++)
-		if (flush_points(&j, i))
-			return 1;
-	return subsets(&j);
+	struct judge j = {v, m, op, s, parent, out, c, words, 0, "", NULL};
+	int rc = judge_operation(&j);
+	free(j.live);
+	return rc;
 }
 
 static void crash_report(const void *state, const uint64_t *w, FILE *f, bool json)
@@ -698,12 +715,15 @@ static void crash_report(const void *state, const uint64_t *w, FILE *f, bool jso
 	fprintf(f,
 		"crash: %llu crash states recovered and judged (%llu at an operation's end, %llu "
 		"after a flush, %llu subsets of an epoch's writes), %llu recoveries crashed "
-		"again; fsck run %llu times, %llu answered by the memo; at %llu operation ends the "
-		"filesystems recovered different trees, each within its promises\n",
+		"again; %llu crashed disks' recoveries answered by the memo of crash contents; "
+		"fsck run "
+		"%llu times, %llu answered by the memo; at %llu operation ends the filesystems "
+		"recovered different trees, each within its promises\n",
 		(unsigned long long)w[CR_STATES], (unsigned long long)w[CR_ENDS],
 		(unsigned long long)w[CR_FLUSHES], (unsigned long long)w[CR_SUBSETS],
-		(unsigned long long)w[CR_NESTED], (unsigned long long)w[CR_FSCK_RUNS],
-		(unsigned long long)w[CR_FSCK_HITS], (unsigned long long)w[CR_DIVERGED]);
+		(unsigned long long)w[CR_NESTED], (unsigned long long)w[CR_MEMO_HITS],
+		(unsigned long long)w[CR_FSCK_RUNS], (unsigned long long)w[CR_FSCK_HITS],
+		(unsigned long long)w[CR_DIVERGED]);
 }
 
 static const struct lens_def crash_lens = {

@@ -22,6 +22,9 @@
 #     promised nothing beyond sync: no discrepancy; where ext4 and vfat,
 #     crashed at one operation's end, recover different trees (each within
 #     its promises), that is counted (ends_diverged), not reported;
+#   - the memo of crash contents (src/check/crash_memo.h) answers
+#     recoveries and changes no finding: the planted fsync and rename
+#     runs and F1's find the same discrepancies with --crash-memo off;
 #   - bad input: --crash-states 0 or past the maximum, exit 2.
 #   tests/check/test_crash.sh [BUILD_DIR]
 set -u
@@ -153,6 +156,44 @@ else
 	grep '^discrepancy' "$work/f2fs-fixed.out" | head -n 2 | sed 's/^/    /'
 fi
 
+# The memo answers recoveries, and every finding is the same without it.
+# findings RUN: the run's discrepancy lines, sorted.
+findings() { cat "$work/$1"/discrepancy-*.trace 2>/dev/null | grep '^discrepancy' | sort; }
+memo_hits() { sed -n 's/.*"recovery_memo_hits": \([0-9]*\).*/\1/p' "$work/$1/report.json"; }
+explore_crash fsync-nomemo "$b/guest/Image-ext4-fsync-async" ext4 xfs --crash-memo off >/dev/null
+explore_crash rename-nomemo "$b/guest/Image-ext4-rename-split" ext4 xfs --minimize \
+	--crash-memo off >/dev/null
+for memo in on off; do
+	"$themis" explore ext4 f2fs --crash --ops create,write,fsync,rename --paths f0,f1 \
+		--sizes 4096 --depth 2 --quiet --crash-memo "$memo" --out "$work/f2fs-wide$memo" \
+		>"$work/f2fs-wide$memo.out" 2>&1
+done
+mv "$work/f2fs-wideon" "$work/f2fs-wide" && mv "$work/f2fs-wideoff" "$work/f2fs-wide-nomemo"
+for run in fsync rename f2fs-wide; do
+	on=$(findings "$run" | md5sum) off=$(findings "$run-nomemo" | md5sum)
+	n=$(findings "$run" | grep -c .)
+	if [ "$on" = "$off" ] && [ "$n" -gt 0 ] && [ "$(memo_hits "$run")" -gt 0 ] &&
+		[ "$(memo_hits "$run-nomemo")" -eq 0 ]; then
+		ok "$run: the memo answered $(memo_hits "$run") recoveries; the same $n discrepancies without it"
+	else
+		fail "$run: with the memo ($(memo_hits "$run") hits) and without it the discrepancies differ ($n with it)"
+		findings "$run" >"$work/on.txt"
+		findings "$run-nomemo" >"$work/off.txt"
+		diff "$work/on.txt" "$work/off.txt" | head -n 4 | sed 's/^/    /'
+	fi
+done
+
+# The memo's premise, checked: every answer it would give is recovered in
+# the guest as well and must be the same (fingerprint, tree, verdict).
+st=$(explore_crash memo-check "$b/guest/Image" ext4 xfs --crash-memo check)
+if [ "$st" -eq 0 ] && [ "$(memo_hits memo-check)" -gt 0 ]; then
+	ok "stock kernel, --crash-memo check: $(memo_hits memo-check) answers of the memo, each the same as the guest's recovery"
+else
+	fail "--crash-memo check: status $st, $(memo_hits memo-check) answers"
+	grep '^discrepancy' "$work/memo-check.out" | head -n 2 | sed 's/^/    /'
+fi
+
 expect 2 "crash-states needs" -- "$themis" explore ext4 xfs --crash-states 0
 expect 2 "crash-states needs" -- "$themis" explore ext4 xfs --crash-states 5000
+expect 2 "crash-memo needs on, off or check" -- "$themis" explore ext4 xfs --crash --crash-memo maybe
 finish "crash"
