@@ -115,6 +115,15 @@ void beside_exe(const char *sub, const char *name, char *out, size_t outlen)
 		snprintf(out, outlen, "%s/%s", sub, name);
 }
 
+void default_kernel(char *out, size_t outlen)
+{
+	const char *env = getenv("THEMIS_KERNEL");
+	if (env && *env && strlen(env) < outlen)
+		snprintf(out, outlen, "%s", env);
+	else
+		beside_exe("guest", "Image", out, outlen);
+}
+
 /* Build BUILD/images/FS.img with scripts/mkimages.sh (a missing default
  * image: a checkout that ran make but not make guest). */
 static void build_image(const char *fs)

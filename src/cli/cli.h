@@ -36,6 +36,10 @@ bool parse_clock(const char *s, uint64_t *ns);
 /* DIR/SUB/NAME, DIR the folder of this executable (build/): where the
  * guest kernel, initramfs and images are found by default. */
 void beside_exe(const char *sub, const char *name, char *out, size_t outlen);
+/* The kernel a verb boots when no --kernel is given: $THEMIS_KERNEL when
+ * set (how `make test-612` runs the tests on Linux 6.12), else
+ * BUILD/guest/Image. */
+void default_kernel(char *out, size_t outlen);
 /* The image of filesystem `fs`: `given` (a --disk), else BUILD/images/FS.img
  * (built with scripts/mkimages.sh if missing), into out. 0 when it is
  * readable and holds fs; else EXIT_USAGE, said on stderr. */

@@ -30,7 +30,8 @@ const char boot_help[] =
     "usage: themis boot [options]\n"
     "\n"
     "boot options:\n"
-    "  --kernel IMAGE      a RISC-V Linux Image (default: build/guest/Image)\n"
+    "  --kernel IMAGE      a RISC-V Linux Image (default: $THEMIS_KERNEL if set,\n"
+    "                      else build/guest/Image)\n"
     "  --initrd FILE       initramfs (default: build/guest/initramfs.cpio.gz)\n"
     "  --disk IMG[,ro]     a virtio-blk disk (repeatable, up to 8); the base image\n"
     "                      is never written: the guest writes to a private copy\n"
@@ -173,7 +174,7 @@ static int parse_boot_args(int argc, char **argv, struct boot_args *a)
 	a->max_insns = BOOT_DEFAULT_MAX_INSNS;
 	if (!parse_clock(BOOT_DEFAULT_CLOCK, &a->cfg.clock_ns))
 		return EXIT_USAGE;
-	beside_exe("guest", "Image", a->kernel, sizeof(a->kernel));
+	default_kernel(a->kernel, sizeof(a->kernel));
 	beside_exe("guest", "initramfs.cpio.gz", a->initrd, sizeof(a->initrd));
 	for (int i = 0; i < argc; i++) {
 		int rc = argv[i][0] == '-' ? parse_option(a, argc, argv, &i)

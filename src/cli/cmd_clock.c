@@ -189,7 +189,7 @@ static int parse_clock_args(int argc, char **argv, struct clock_args *a)
 			return EXIT_USAGE;
 	}
 	if (!a->kernel[0])
-		beside_exe("guest", "Image", a->kernel, sizeof(a->kernel));
+		default_kernel(a->kernel, sizeof(a->kernel));
 	if (!a->initrd[0])
 		beside_exe("guest", "initramfs.cpio.gz", a->initrd, sizeof(a->initrd));
 	a->m.kernel = a->kernel, a->m.initrd = a->initrd;

@@ -487,7 +487,7 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 	c->lease = EXPLORE_DEFAULT_LEASE;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	c->jobs = cores < 1 ? 1 : cores > EXPLORE_MAX_JOBS ? EXPLORE_MAX_JOBS : (int)cores;
-	beside_exe("guest", "Image", a->kernel, sizeof(a->kernel));
+	default_kernel(a->kernel, sizeof(a->kernel));
 	beside_exe("guest", "initramfs.cpio.gz", a->initrd, sizeof(a->initrd));
 	for (int i = 0; i < argc; i++) {
 		const char *arg = argv[i];

@@ -125,7 +125,7 @@ static int resolve_files(struct profile_args *a)
 {
 	struct check_machine *m = &a->m;
 	if (!a->kernel[0])
-		beside_exe("guest", "Image", a->kernel, sizeof(a->kernel));
+		default_kernel(a->kernel, sizeof(a->kernel));
 	if (!a->initrd[0])
 		beside_exe("guest", "initramfs.cpio.gz", a->initrd, sizeof(a->initrd));
 	m->kernel = a->kernel, m->initrd = a->initrd;

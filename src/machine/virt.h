@@ -25,8 +25,11 @@
 #include "../mem/ram.h"
 #include "virt_map.h"
 
-#define VIRT_MAX_DISKS	  VIRT_VIRTIO_SLOTS
-#define VIRT_CONSOLE_KEEP 16 /* console lines kept for error reports */
+#define VIRT_MAX_DISKS VIRT_VIRTIO_SLOTS
+/* Console lines kept for error reports: enough to reach back from a panic
+ * to its cause (Linux 6.12 prints 53 lines between a failed initramfs
+ * unpack and the panic it ends in). */
+#define VIRT_CONSOLE_KEEP 64
 #define VIRT_LINE_MAX	  256
 
 /* RAM the board accepts: whole MiB, from what Linux boots in to what the

@@ -5,14 +5,20 @@
 #define THEMIS_TESTS_CRASH_MACHINE_H
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../../src/check/check.h"
 
-/* m: fs0 and fs1 from BUILD (paths kept in paths, which must outlive m). */
+/* m: fs0 and fs1 from BUILD (paths kept in paths, which must outlive m);
+ * the kernel $THEMIS_KERNEL when set, as for themis. */
 static inline void crash_machine(const char *build, const char *fs0, const char *fs1,
 				 char paths[4][512], struct check_machine *m)
 {
-	snprintf(paths[0], 512, "%s/guest/Image", build);
+	const char *kernel = getenv("THEMIS_KERNEL"); /* as themis reads it */
+	if (kernel && *kernel)
+		snprintf(paths[0], 512, "%s", kernel);
+	else
+		snprintf(paths[0], 512, "%s/guest/Image", build);
 	snprintf(paths[1], 512, "%s/guest/initramfs.cpio.gz", build);
 	snprintf(paths[2], 512, "%s/images/%s.img", build, fs0);
 	snprintf(paths[3], 512, "%s/images/%s.img", build, fs1);
