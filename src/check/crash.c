@@ -464,18 +464,19 @@ int crash_recover(struct virt *v, const struct check_machine *m, const struct cr
 	r->nested_disk = -1;
 	memcpy(run, pts, sizeof(*pts) * (size_t)m->nfs);
 	double t0 = ask->times ? host_seconds() : 0;
-	int rc = ask->memo ? memo_lookup(v, m->nfs, ask, run, keys, hit, why, whylen) : 0;
+	bool memo = ask->memo && !ask->memo->off;
+	int rc = memo ? memo_lookup(v, m->nfs, ask, run, keys, hit, why, whylen) : 0;
 	lap(ask, &t->memo, &t0);
 	if (!rc)
 		rc = guest_part(v, m, run, ask, r, why, whylen, &t0);
 	if (!rc)
-		rc = ask->memo && ask->memo->check ? memo_check(m->nfs, hit, r, why, whylen)
+		rc = memo && ask->memo->check ? memo_check(m->nfs, hit, r, why, whylen)
 						   : answer_from_memo(m->nfs, hit, r, why, whylen);
 	if (rc) {
 		crash_result_free(r);
 		return -1;
 	}
-	if (ask->memo)
+	if (memo)
 		remember(ask, m->nfs, run, keys, r);
 	return 0;
 }
