@@ -8,7 +8,7 @@
 #   scripts/repro-qemu.sh [--timeout SECONDS] BZIMAGE REPRO_DIR
 #
 # The initramfs is made of this machine's own Debian binaries (dash, the
-# mkfs tools the reproducer names, mount, losetup, awk...; each copied with
+# mkfs tools the reproducer names and the tools of its TOOLS line, mount, losetup, awk...; each copied with
 # the shared libraries ldd lists, and /etc/mke2fs.conf, which decides
 # ext2/3/4's features) and repro.c compiled here, statically, as REPRO_BIN.
 # Its init runs repro.sh and prints "repro-exit N". The serial console is
@@ -66,6 +66,8 @@ add_libs() { # add_libs FILE
 }
 for t in sh mount umount losetup mkdir truncate cat awk rm dirname id sync; do add_bin "$t"; done
 for fs in $fslist; do add_bin "mkfs.$fs"; done
+# Tools the reproducer names besides mkfs (TOOLS="jfs_fsck ...").
+for t in $(sed -n 's/^TOOLS="\(.*\)"$/\1/p' "$dir/repro.sh"); do add_bin "$t"; done
 [ -f /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$root/etc/"
 if command -v faketime >/dev/null 2>&1; then
 	add_bin faketime

@@ -6,6 +6,9 @@
 #include "../machine/virt.h"
 #include "../util/clock.h"
 #include "crash.h"
+#include "crash_replay.h"
+
+#define CRASH_REPLAY_TIMEOUT 60.0 /* seconds a host log replay may take */
 
 void crash_arm(struct virt *v, int nfs)
 {
@@ -75,10 +78,11 @@ static void lap(const struct crash_ask *ask, double *phase, double *t0)
 
 /* Cut the power of the crashing disks, unmount them, make each its crash
  * content and mount it: the guest's recovery. The mount's answers in r. */
-static int cut_and_recover(struct virt *v, int nfs, const struct crash_disk *pts,
-			   const struct crash_ask *ask, struct crash_result *r, char *why,
-			   size_t whylen, double *t0)
+static int cut_and_recover(struct virt *v, const struct check_machine *m,
+			   const struct crash_disk *pts, const struct crash_ask *ask,
+			   struct crash_result *r, char *why, size_t whylen, double *t0)
 {
+	int nfs = m->nfs;
 	struct check_step st;
 	struct crash_times scratch, *t = ask->times ? ask->times : &scratch;
 	char umount[64], mount[64];
@@ -98,6 +102,13 @@ static int cut_and_recover(struct virt *v, int nfs, const struct crash_disk *pts
 			return -1;
 		}
 	lap(ask, &t->assemble, t0);
+	for (int i = 0; i < nfs; i++)
+		if (!pts[i].live &&
+		    crash_replay(&v->disks[i], m->fs[i], CRASH_REPLAY_TIMEOUT, r->replay_said[i],
+				 sizeof(r->replay_said[i])) < 0) {
+			snprintf(why, whylen, "disk %d: no log replay: %s", i, r->replay_said[i]);
+			return -1;
+		}
 	rc = check_apply(v, nfs, mount, &st, why, whylen) || parse_mounts(v, nfs, r, why, whylen);
 	lap(ask, &t->recover, t0);
 	return rc ? -1 : 0;
@@ -106,7 +117,7 @@ static int cut_and_recover(struct virt *v, int nfs, const struct crash_disk *pts
 /* One crash of disk i's recovery, before its write `upto`: in a fork, the
  * power cut again and the disk recovered again. 0 when it mounts to the
  * state the whole recovery reached (r), else 1 with what in r. */
-static int crash_one_recovery(struct virt *v, int nfs, int i, uint64_t upto,
+static int crash_one_recovery(struct virt *v, const struct check_machine *m, int i, uint64_t upto,
 			      const struct crash_ask *ask, struct crash_result *r, char *why,
 			      size_t whylen)
 {
@@ -114,6 +125,7 @@ static int crash_one_recovery(struct virt *v, int nfs, int i, uint64_t upto,
 	struct crash_result again = {0};
 	struct crash_ask plain = {.times = ask->times};
 	double t0 = 0;
+	int nfs = m->nfs;
 	for (int o = 0; o < nfs; o++)
 		p[o] = (struct crash_disk){.upto = disk_wlog_end(&v->disks[o]), .live = o != i};
 	p[i].upto = upto;
@@ -122,7 +134,7 @@ static int crash_one_recovery(struct virt *v, int nfs, int i, uint64_t upto,
 		snprintf(why, whylen, "cannot fork the machine for a crash during recovery");
 		return -1;
 	}
-	int rc = cut_and_recover(v, nfs, p, &plain, &again, why, whylen, &t0);
+	int rc = cut_and_recover(v, m, p, &plain, &again, why, whylen, &t0);
 	struct check_step st;
 	if (!rc && again.mounted)
 		rc = check_apply(v, nfs, "fp", &st, why, whylen);
@@ -151,10 +163,12 @@ static int crash_one_recovery(struct virt *v, int nfs, int i, uint64_t upto,
  * completed. A recovery must be repeatable: recovering again from where
  * the cut left it reaches the state the whole recovery reached. 0, 1
  * with r->nested_* set at the first that does not, -1 a guest failure. */
-static int crash_recoveries(struct virt *v, int nfs, const struct crash_disk *pts,
-			    const uint64_t *start, const struct crash_ask *ask,
-			    struct crash_result *r, char *why, size_t whylen)
+static int crash_recoveries(struct virt *v, const struct check_machine *m,
+			    const struct crash_disk *pts, const uint64_t *start,
+			    const struct crash_ask *ask, struct crash_result *r, char *why,
+			    size_t whylen)
 {
+	int nfs = m->nfs;
 	for (int i = 0; i < nfs; i++) {
 		if (pts[i].live)
 			continue;
@@ -165,7 +179,7 @@ static int crash_recoveries(struct virt *v, int nfs, const struct crash_disk *pt
 			    k == start[i] - first || (k < n && e[k].epoch != e[k - 1].epoch);
 			if (!point)
 				continue;
-			int rc = crash_one_recovery(v, nfs, i, first + k, ask, r, why, whylen);
+			int rc = crash_one_recovery(v, m, i, first + k, ask, r, why, whylen);
 			if (rc)
 				return rc;
 			(void)disk_wlog(&v->disks[i], &e, &first); /* the fork moved nothing */
@@ -202,7 +216,7 @@ static int crash_in_fork(struct virt *v, const struct check_machine *m,
 	lap(ask, &t->read, t0);
 	for (int i = 0; i < nfs; i++)
 		start[i] = disk_wlog_end(&v->disks[i]);
-	if (cut_and_recover(v, nfs, pts, ask, r, why, whylen, t0))
+	if (cut_and_recover(v, m, pts, ask, r, why, whylen, t0))
 		return -1;
 	if (!r->mounted)
 		return 0;
@@ -212,7 +226,7 @@ static int crash_in_fork(struct virt *v, const struct check_machine *m,
 		return -1;
 	lap(ask, &t->read, t0);
 	if (ask->nested) {
-		int rc = crash_recoveries(v, nfs, pts, start, ask, r, why, whylen);
+		int rc = crash_recoveries(v, m, pts, start, ask, r, why, whylen);
 		lap(ask, &t->nested, t0);
 		if (rc < 0)
 			return -1;
@@ -471,7 +485,7 @@ int crash_recover(struct virt *v, const struct check_machine *m, const struct cr
 		rc = guest_part(v, m, run, ask, r, why, whylen, &t0);
 	if (!rc)
 		rc = memo && ask->memo->check ? memo_check(m->nfs, hit, r, why, whylen)
-						   : answer_from_memo(m->nfs, hit, r, why, whylen);
+					      : answer_from_memo(m->nfs, hit, r, why, whylen);
 	if (rc) {
 		crash_result_free(r);
 		return -1;

@@ -98,7 +98,10 @@ struct crash_disk {
 
 /* What a crash recovered to, per filesystem. */
 struct crash_result {
-	int mount_ret[CHECK_MAX_FS];	  /* the mount's return: 0, or -1 */
+	int mount_ret[CHECK_MAX_FS]; /* the mount's return: 0, or -1 */
+	/* What the host's log replay said of a disk it failed on
+	 * (crash_replay.h: jfs), before the mount; "" when it did not fail. */
+	char replay_said[CHECK_MAX_FS][160];
 	char mount_err[CHECK_MAX_FS][24]; /* its errno's name ("0" when mounted) */
 	bool mounted;			  /* every disk mounted: fp holds */
 	/* The recovered states' fingerprints (fp.fp[i] of a disk that did not

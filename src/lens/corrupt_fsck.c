@@ -52,18 +52,21 @@ static int checker_of(const char *fs)
 	return -1;
 }
 
+const char *corrupt_fsck_join(const char *const *argv, int max, char *line, size_t cap)
+{
+	size_t n = 0;
+	line[0] = 0;
+	for (int a = 0; a < max && argv[a] && n < cap; a++)
+		n += (size_t)snprintf(line + n, cap - n, "%s%s", a ? " " : "", argv[a]);
+	return line;
+}
+
 const char *corrupt_fsck_command(const char *fs)
 {
 	static char line[128];
 	int k = checker_of(fs);
-	if (k < 0)
-		return NULL;
-	size_t n = 0;
-	line[0] = 0;
-	for (int a = 0; a < FSCK_MAX_ARGS && checkers[k].argv[a] && n < sizeof(line); a++)
-		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s", a ? " " : "",
-				      checkers[k].argv[a]);
-	return line;
+	return k < 0 ? NULL
+		     : corrupt_fsck_join(checkers[k].argv, FSCK_MAX_ARGS, line, sizeof(line));
 }
 
 /* Whether `tool` is an executable file in a folder of $PATH (or the
@@ -83,25 +86,12 @@ static bool installed(const char *tool)
 	return false;
 }
 
-int corrupt_fsck_start(struct corrupt_fsck *c, const char *fs, const char *image, const char *out)
+int corrupt_fsck_spawn(struct corrupt_fsck *c, const char *const *argv, const char *out)
 {
-	memset(c, 0, sizeof(*c));
-	c->fs = fs;
-	snprintf(c->out, sizeof(c->out), "%s", out);
-	int k = checker_of(fs);
-	if (k < 0) {
-		c->now = CORRUPT_FSCK_NONE;
-		return 0;
-	}
-	if (!installed(checkers[k].argv[0])) {
+	if (!installed(argv[0])) {
 		c->now = CORRUPT_FSCK_MISSING;
 		return 0;
 	}
-	const char *argv[FSCK_MAX_ARGS + 2] = {0};
-	int n = 0;
-	for (; n < FSCK_MAX_ARGS && checkers[k].argv[n]; n++)
-		argv[n] = checkers[k].argv[n];
-	argv[n] = image;
 	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		c->now = CORRUPT_FSCK_NOT_RUN;
@@ -131,6 +121,24 @@ int corrupt_fsck_start(struct corrupt_fsck *c, const char *fs, const char *image
 	}
 	c->pid = pid;
 	return 0;
+}
+
+int corrupt_fsck_start(struct corrupt_fsck *c, const char *fs, const char *image, const char *out)
+{
+	memset(c, 0, sizeof(*c));
+	c->fs = fs;
+	snprintf(c->out, sizeof(c->out), "%s", out);
+	int k = checker_of(fs);
+	if (k < 0) {
+		c->now = CORRUPT_FSCK_NONE;
+		return 0;
+	}
+	const char *argv[FSCK_MAX_ARGS + 2] = {0};
+	int n = 0;
+	for (; n < FSCK_MAX_ARGS && checkers[k].argv[n]; n++)
+		argv[n] = checkers[k].argv[n];
+	argv[n] = image;
+	return corrupt_fsck_spawn(c, argv, out);
 }
 
 /* The words that make a line of a checker's output a problem it names. */

@@ -44,6 +44,10 @@ struct corrupt_fsck {
 	char out[4096]; /* the scratch file its output goes to */
 };
 
+/* argv[0..max), up to its first NULL, as one line into line (cap
+ * bytes): line. */
+const char *corrupt_fsck_join(const char *const *argv, int max, char *line, size_t cap);
+
 /* The checker's command for fs, as one line ("e2fsck -fn"), or NULL. */
 const char *corrupt_fsck_command(const char *fs);
 
@@ -51,6 +55,13 @@ const char *corrupt_fsck_command(const char *fs);
  * or truncated). 0 (started, or the verdict is known already: none,
  * missing); -1 when it could not be started (then c->now is NOT_RUN). */
 int corrupt_fsck_start(struct corrupt_fsck *c, const char *fs, const char *image, const char *out);
+
+/* Start any tool as a checker is started: argv (NULL-ended; argv[0] is
+ * looked up in $PATH and the system folders), its output into `out`, no
+ * input. c must be zeroed; c->fs and c->out are the caller's. 0 (started,
+ * or MISSING when argv[0] is not installed); -1 when it could not be
+ * started (then c->now is NOT_RUN). corrupt_fsck_wait waits for it. */
+int corrupt_fsck_spawn(struct corrupt_fsck *c, const char *const *argv, const char *out);
 
 /* Wait for the checker, killing it after timeout_s seconds: the verdict,
  * its exit status in *status (-1 when it did not exit), and the first line

@@ -17,7 +17,8 @@
  *     flush completes, the device may have written any of them.
  *
  * What is checked (signatures "crash:KIND"):
- *   - unmountable: a crash disk does not mount;
+ *   - unmountable: a crash disk does not mount (jfs's after jfs_fsck's
+ *     log replay, which the kernel leaves to user space: crash_replay.h);
  *   - recovery: the guest panics or hangs unmounting or recovering;
  *   - lost-sync: at the end of `sync`, the recovered tree is not the one
  *     sync returned on (every filesystem promises sync);
@@ -25,15 +26,17 @@
  *     on every recovered disk after an unmount lets recovery's writes
  *     land (memoized by content: crash_fsck.h), finds errors, on a
  *     filesystem that recovers (CRASH_TABLE);
- *   - lost-fsync: at the end of `fsync P`, or of a write of 1 byte or more
- *     to P with O_SYNC, P's record (kind, mode, owner, size, content,
- *     target, xattrs; not nlink, which other names share) is not the one
- *     the call returned on; at the end of `fdatasync P`, a write with
- *     O_DSYNC or an mwrite (msync MS_SYNC), P is missing or its size or
- *     content is not the one the call returned on; on a filesystem that
- *     makes a file's name durable with it:
- *     CRASH_FSYNC_NAMES below. Others (ext2, vfat, exfat, minix, jfs,
- *     nilfs2) promise nothing beyond sync here (CRASH_TABLE).
+ *   - lost-fsync: at the end of `fsync P`, P's record (kind, mode, owner,
+ *     size, content, target, xattrs; not nlink, which other names share)
+ *     is not the one the call returned on; at the end of `fdatasync P`, P
+ *     is missing or its size or content is not the one the call returned
+ *     on; at the end of a write of 1 byte or more with O_SYNC (O_DSYNC, or
+ *     an mwrite's msync), which syncs only the range it wrote, P is
+ *     missing, shorter than the range's end, or (O_SYNC) of another kind,
+ *     mode or owner. P is the file a symlink at P leads to (open follows
+ *     it). On a filesystem that makes a file's name durable with it
+ *     (CRASH_TABLE's fsync_names); others (ext2, vfat, exfat, minix, jfs,
+ *     nilfs2) promise nothing beyond sync here.
  *   - recovery-crash: at the operation's end, the recovery itself is
  *     crashed (nesting depth 2: before any of its writes landed, and
  *     after each flush it completed) and recovered again, which must
@@ -54,6 +57,7 @@
 
 #include "../check/check.h"
 #include "../check/crash.h"
+#include "../check/crash_replay.h"
 #include "../check/op_grammar.h"
 #include "../machine/virt.h"
 #include "../util/rng.h"
@@ -191,19 +195,29 @@ _Static_assert(sizeof(order_digits) - 1 == CRASH_EXTRA_MAX, "one digit per write
 /* What an operation promises durable at its end. */
 enum promise {
 	PROMISE_NONE,
-	PROMISE_FILE, /* fsync, O_SYNC write: the file's whole record */
-	PROMISE_DATA, /* fdatasync, O_DSYNC write, msync: its size and content */
+	PROMISE_FILE, /* fsync: the file's whole record */
+	PROMISE_DATA, /* fdatasync: its size and content */
+	/* An O_SYNC write (FILE_RANGE), an O_DSYNC write or msync
+	 * (DATA_RANGE) syncs the range it wrote (vfs_fsync_range), not what
+	 * earlier writes left dirty elsewhere in the file: the file is there,
+	 * at least as long as the range's end, and (O_SYNC) with its mode and
+	 * owner. The range's bytes are not judged: the dump hashes whole
+	 * files. */
+	PROMISE_FILE_RANGE,
+	PROMISE_DATA_RANGE,
 };
 
 /* The path the operation promises durable at its end into path ("" for
- * none) and what of it (*what); true when it promises the whole tree
- * (sync). fdatasync promises the data and what reads it back (the size),
- * not the mode, owner or times (POSIX's fdatasync; Linux's skip the
- * journal commit when only those changed). */
-static bool promised(const struct op *op, char *path, size_t cap, enum promise *what)
+ * none), what of it (*what) and, for a range, the range's end (*upto);
+ * true when it promises the whole tree (sync). fdatasync promises the
+ * data and what reads it back (the size), not the mode, owner or times
+ * (POSIX's fdatasync; Linux's skip the journal commit when only those
+ * changed). */
+static bool promised(const struct op *op, char *path, size_t cap, enum promise *what,
+		     unsigned long long *upto)
 {
 	char name[32], p[128], flags[64] = "";
-	unsigned long long off, size = 0;
+	unsigned long long off = 0, size = 0;
 	path[0] = 0;
 	*what = PROMISE_NONE;
 	if (op->kind == OP_SYNC)
@@ -216,13 +230,15 @@ static bool promised(const struct op *op, char *path, size_t cap, enum promise *
 	else if (op->kind == OP_WRITE &&
 		 sscanf(op->text, "op write %*s %llu %llu %*s %63s", &off, &size, flags) == 3 &&
 		 size)
-		*what = op_flag_set('W', flags) & op_flag_set('W', "sync")    ? PROMISE_FILE
-			: op_flag_set('W', flags) & op_flag_set('W', "dsync") ? PROMISE_DATA
+		*what = op_flag_set('W', flags) & op_flag_set('W', "sync")    ? PROMISE_FILE_RANGE
+			: op_flag_set('W', flags) & op_flag_set('W', "dsync") ? PROMISE_DATA_RANGE
 									      : PROMISE_NONE;
-	/* msync(MS_SYNC) after every store landed (RET = size: checked by
-	 * the caller, which skips a failed call). */
-	else if (op->kind == OP_MWRITE)
-		*what = PROMISE_DATA;
+	/* msync(MS_SYNC) of the mapped range, after every store landed (RET
+	 * = size: checked by the caller, which skips a failed call). */
+	else if (op->kind == OP_MWRITE &&
+		 sscanf(op->text, "op mwrite %*s %llu %llu", &off, &size) == 2 && size)
+		*what = PROMISE_DATA_RANGE;
+	*upto = off + size;
 	if (*what != PROMISE_NONE && sscanf(op->text, "op %31s %127s", name, p) == 2) {
 		size_t len = strlen(p);
 		snprintf(path, cap, "%.*s", (int)(len > 1 && p[len - 1] == '/' ? len - 1 : len), p);
@@ -230,17 +246,37 @@ static bool promised(const struct op *op, char *path, size_t cap, enum promise *
 	return false;
 }
 
-/* A record's size= and content= fields alone: what PROMISE_DATA keeps. */
-static void data_fields(char *rec, size_t cap)
+/* Only a record's fields named in keep (each "NAME=", NULL-ended). */
+static void keep_fields(char *rec, size_t cap, const char *const *keep)
 {
 	char out[1024];
 	size_t len = 0;
 	out[0] = 0;
 	for (const char *f = rec; *f; f += strcspn(f, " "), f += strspn(f, " "))
-		if (!strncmp(f, "size=", 5) || !strncmp(f, "content=", 8))
-			len += (size_t)snprintf(out + len, sizeof(out) - len, "%s%.*s",
-						len ? " " : "", (int)strcspn(f, " "), f);
+		for (const char *const *k = keep; *k; k++)
+			if (!strncmp(f, *k, strlen(*k)))
+				len += (size_t)snprintf(out + len, sizeof(out) - len, "%s%.*s",
+							len ? " " : "", (int)strcspn(f, " "), f);
 	snprintf(rec, cap, "%s", out);
+}
+
+/* The fields each kind of promise holds (PROMISE_FILE: all of them). */
+static const char *const *promise_fields(enum promise kind)
+{
+	static const char *const data[] = {"size=", "content=", NULL};
+	static const char *const file_range[] = {"kind=", "mode=", "uid=", "gid=", NULL};
+	static const char *const data_range[] = {"kind=", NULL};
+	return kind == PROMISE_DATA	    ? data
+	       : kind == PROMISE_FILE_RANGE ? file_range
+	       : kind == PROMISE_DATA_RANGE ? data_range
+					    : NULL;
+}
+
+/* A record's size= field: its value, or -1 when it has none. */
+static long long size_of(const char *rec)
+{
+	const char *f = strstr(rec, " size=");
+	return f && f[6] >= '0' && f[6] <= '9' ? atoll(f + 6) : -1;
 }
 
 /* Disk i's record of path in a dump, without its nlink, into out; false
@@ -259,6 +295,34 @@ static bool record_of(const char *dump, int i, const char *path, char *out, size
 			memmove(nl, end + (*end == ' '), strlen(end + (*end == ' ')) + 1);
 		}
 		return true;
+	}
+	return false;
+}
+
+/* fsync and O_SYNC open their path, and open follows symlinks: what the
+ * call made durable is the file a symlink at path leads to, not the link
+ * (btrfs logs only that inode). path becomes that file's path in disk
+ * i's live dump, and its record goes into rec; false when the chain
+ * leaves the test root or is longer than the kernel follows (the call
+ * failed then, and promised nothing). */
+static bool follow_links(const char *dump, int i, char *path, size_t pathcap, char *rec, size_t cap)
+{
+	for (int hops = 0; hops < 40; hops++) {
+		if (!record_of(dump, i, path, rec, cap))
+			return false;
+		const char *t = strstr(rec, " target=");
+		if (!strstr(rec, "kind=symlink") || !t)
+			return true;
+		t += strlen(" target=");
+		int tlen = (int)strcspn(t, " ");
+		const char *slash = strrchr(path, '/');
+		int dirlen = slash ? (int)(slash - path) + 1 : 0;
+		char next[128];
+		if (*t == '/' || strstr(t, "..") ||
+		    snprintf(next, sizeof(next), "%.*s%.*s", dirlen, path, tlen, t) >=
+			(int)sizeof(next))
+			return false;
+		snprintf(path, pathcap, "%s", next);
 	}
 	return false;
 }
@@ -297,9 +361,10 @@ static int found(struct judge *j, const char *kind, const char *what, const char
 /* What the operation promised, against the recovered state. */
 static int check_promise(struct judge *j, const struct crash_result *r, const char *where)
 {
-	char path[128], what[2400];
+	char path[128], what[2800];
 	enum promise kind;
-	bool sync = promised(j->op, path, sizeof(path), &kind);
+	unsigned long long upto;
+	bool sync = promised(j->op, path, sizeof(path), &kind, &upto);
 	for (int i = 0; i < j->m->nfs; i++) {
 		if (sync && memcmp(r->fp.fp[i], j->s->plain[i], 16)) {
 			char why[1024], sig[64];
@@ -315,18 +380,31 @@ static int check_promise(struct judge *j, const struct crash_result *r, const ch
 		char want[1024], got[1024];
 		/* A call that failed (fsync of a dangling symlink: ENOENT) made
 		 * no promise, though the path names something. */
+		char at[128];
+		snprintf(at, sizeof(at), "%s", path);
 		if (!path[0] || !promise_of(j->m->fs[i]).fsync_names || j->s->ret[i] < 0 ||
-		    !record_of(r->live, i, path, want, sizeof(want)))
+		    !follow_links(r->live, i, at, sizeof(at), want, sizeof(want)))
 			continue;
-		if (!record_of(r->recovered, i, path, got, sizeof(got)))
+		if (!record_of(r->recovered, i, at, got, sizeof(got)))
 			snprintf(got, sizeof(got), "missing");
-		if (kind == PROMISE_DATA && strcmp(got, "missing"))
-			data_fields(want, sizeof(want)), data_fields(got, sizeof(got));
-		if (strcmp(want, got)) {
+		bool range = kind == PROMISE_FILE_RANGE || kind == PROMISE_DATA_RANGE;
+		long long size = size_of(got);
+		bool short_of = range && strcmp(got, "missing") && size < (long long)upto;
+		if (promise_fields(kind) && strcmp(got, "missing"))
+			keep_fields(want, sizeof(want), promise_fields(kind)),
+			    keep_fields(got, sizeof(got), promise_fields(kind));
+		if (short_of)
+			snprintf(got + strlen(got), sizeof(got) - strlen(got),
+				 ", %lld bytes long: short of the written range's end, %llu", size,
+				 upto);
+		if (strcmp(want, got) || short_of) {
 			snprintf(what, sizeof(what),
-				 "%s: a crash lost what '%s' made durable: %s was '%s' when it "
-				 "returned, '%s' after the crash",
-				 j->m->fs[i], j->op->text + 3, path, want, got);
+				 "%s: a crash lost what '%s' made durable: %s%s%s%s was '%s' when "
+				 "it returned, '%s' after the crash",
+				 j->m->fs[i], j->op->text + 3, at,
+				 strcmp(at, path) ? " (through the symlink " : "",
+				 strcmp(at, path) ? path : "", strcmp(at, path) ? ")" : "", want,
+				 got);
 			return found(j, "lost-fsync", what, where);
 		}
 	}
@@ -432,8 +510,9 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 	for (int i = 0; i < j->m->nfs; i++)
 		ask.fsck_disks |= (unsigned)promise_of(j->m->fs[i]).recovers << i;
 	enum promise kind;
-	ask.dumps =
-	    (at_end && (promised(j->op, path, sizeof(path), &kind) || path[0])) || names_op(j->op);
+	unsigned long long upto;
+	ask.dumps = (at_end && (promised(j->op, path, sizeof(path), &kind, &upto) || path[0])) ||
+		    names_op(j->op);
 	ask.nested = at_end; /* the recovery crashed again, at the operation's end */
 	uint64_t runs = j->c->fsck.runs, hits = j->c->fsck.hits, memo = j->c->memo.hits;
 	j->words[CR_STATES]++;
@@ -448,10 +527,22 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 	}
 	for (int i = 0; i < j->m->nfs && !rc; i++)
 		if (r.mount_ret[i]) {
-			snprintf(what, sizeof(what), "%s's crash disk does not mount (%s)",
-				 j->m->fs[i], r.mount_err[i]);
+			char replay[400] = "";
+			if (r.replay_said[i][0])
+				snprintf(replay, sizeof(replay), ": its log replay (%s) failed: %s",
+					 crash_replay_command(j->m->fs[i]), r.replay_said[i]);
+			snprintf(what, sizeof(what), "%s's crash disk does not mount (%s)%s",
+				 j->m->fs[i], r.mount_err[i], replay);
 			rc = found(j, "unmountable", what, where);
 		}
+	j->words[CR_NESTED] += (uint64_t)r.nested;
+	if (!rc && ask.dumps && at_end)
+		rc = check_promise(j, &r, where);
+	if (!rc && ask.dumps && names_op(j->op))
+		rc = check_atomic(j, &r, where);
+	/* After the promises: a recovery that loses what was promised is the
+	 * plainer finding, and would hide behind a recovery that is not
+	 * repeatable (F1 on f2fs). */
 	if (!rc && r.nested_disk >= 0) {
 		char how[1024] = "", sig[64];
 		int d = r.nested_disk;
@@ -468,11 +559,6 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 		    how[0] ? ": " : "", how);
 		rc = found(j, "recovery-crash", what, where);
 	}
-	j->words[CR_NESTED] += (uint64_t)r.nested;
-	if (!rc && ask.dumps && at_end)
-		rc = check_promise(j, &r, where);
-	if (!rc && ask.dumps && names_op(j->op))
-		rc = check_atomic(j, &r, where);
 	if (!rc && r.mounted)
 		rc = check_fsck(j, &r, where);
 	if (!rc && at_end && r.mounted)
@@ -661,7 +747,8 @@ static int judge_operation(struct judge *j)
 	const struct check_machine *m = j->m;
 	char path[128];
 	enum promise kind;
-	bool promise = promised(j->op, path, sizeof(path), &kind) || path[0];
+	unsigned long long upto;
+	bool promise = promised(j->op, path, sizeof(path), &kind, &upto) || path[0];
 	if (!promise && !reached_disk(j))
 		return 0; /* its crash states are its parent's */
 	/* The seed: the operation and the state it left, so a replay draws

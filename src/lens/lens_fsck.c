@@ -62,8 +62,8 @@ static int judge_disks(struct fsck_state *f, uint64_t *words, struct virt *v,
 	for (int i = 0; i < m->nfs && i < CRASH_FSCK_MAX_DISKS; i++) {
 		char said[160];
 		uint64_t runs = f->memo.runs, hits = f->memo.hits;
-		enum corrupt_fsck_verdict r = crash_fsck_disk(&f->memo, &v->disks[i], i, m->fs[i],
-							      said, sizeof(said));
+		enum corrupt_fsck_verdict r =
+		    crash_fsck_disk(&f->memo, &v->disks[i], i, m->fs[i], said, sizeof(said));
 		words[FW_RUNS] += f->memo.runs - runs;
 		words[FW_HITS] += f->memo.hits - hits;
 		if (r == CORRUPT_FSCK_NONE || r == CORRUPT_FSCK_MISSING)
@@ -73,8 +73,8 @@ static int judge_disks(struct fsck_state *f, uint64_t *words, struct virt *v,
 			continue;
 		snprintf(out->sig, out->siglen, "fsck:%s", corrupt_fsck_name(r));
 		snprintf(out->why, out->whylen,
-			 "%s's checker (%s) judges its disk after a clean unmount: %s: %s", m->fs[i],
-			 corrupt_fsck_command(m->fs[i]), corrupt_fsck_name(r), said);
+			 "%s's checker (%s) judges its disk after a clean unmount: %s: %s",
+			 m->fs[i], corrupt_fsck_command(m->fs[i]), corrupt_fsck_name(r), said);
 		return 1;
 	}
 	return 0;

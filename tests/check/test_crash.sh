@@ -25,6 +25,25 @@
 #   - the memo of crash contents (src/check/crash_memo.h) answers
 #     recoveries and changes no finding: the planted fsync and rename
 #     runs and F1's find the same discrepancies with --crash-memo off;
+#   - F3 (docs/findings.md), reachable once F1 is fixed: two O_SYNC writes,
+#     the second extending f0 to a block boundary, and f2fs recovers the
+#     first's size: crash:lost-fsync, "short of the written range's end";
+#     on the kernel with F3's fix (guest/fixes/f2fs-isize-recover) its
+#     trace no longer loses the write (F1 is what it shows there);
+#   - an O_SYNC write promises the range it wrote, not what earlier plain
+#     writes left dirty elsewhere in the file: ext4 and xfs, stock, on a
+#     scope of plain and O_SYNC writes: nothing (the whole-file promise
+#     reported 17 false lost-fsync on ext4);
+#   - fsync through a symlink promises the file the link leads to: btrfs,
+#     which logs only that inode, is not blamed for the link; the planted
+#     fsync is found through the link, naming both;
+#   - jfs's recovery is jfs_fsck's log replay on the host
+#     (src/check/crash_replay.h): after `create; fsync` every crash disk mounts
+#     (without the replay none would: the kernel refuses a dirty jfs);
+#     F2, the replay failing after `create; sync`, is found as
+#     crash:unmountable naming logredo; with --crash-memo check every
+#     answer of the memo equals the guest's recovery after a replay (the
+#     replay is deterministic);
 #   - bad input: --crash-states 0 or past the maximum, exit 2.
 #   tests/check/test_crash.sh [BUILD_DIR]
 set -u
@@ -191,6 +210,76 @@ if [ "$st" -eq 0 ] && [ "$(memo_hits memo-check)" -gt 0 ]; then
 else
 	fail "--crash-memo check: status $st, $(memo_hits memo-check) answers"
 	grep '^discrepancy' "$work/memo-check.out" | head -n 2 | sed 's/^/    /'
+fi
+
+# F3 (docs/findings.md): with F1 fixed, the second of two O_SYNC writes,
+# extending f0 from inside a block to a block boundary, is lost.
+wscope="--ops create,write --paths f0 --sizes 0,4095,4097 --depth 3 --quiet"
+# shellcheck disable=SC2086
+"$themis" explore ext4 f2fs --crash $wscope --kernel "$b/guest/Image-f2fs-recovery-nodes" \
+	--out "$work/f3" >"$work/f3.out" 2>&1
+st=$?
+t=$(trace_of f3 crash:lost-fsync)
+if [ "$st" -eq 1 ] && [ -n "$t" ] &&
+	grep -q "^discrepancy crash:lost-fsync f2fs: a crash lost what 'write f0 [0-9]* [0-9]* 1 sync' made durable: f0 was .*short of the written range's end, 8192" "$t" &&
+	! cat "$work"/f3/*.trace | grep -q '^discrepancy crash:lost-fsync ext4'; then
+	ok "F3: f2fs loses an O_SYNC write that extends the file to a block boundary; ext4 keeps it"
+	expect 1 "a different discrepancy: f2fs: a crash during its recovery" -- \
+		"$themis" replay "$t" --kernel "$b/guest/Image-f2fs-isize-recover"
+else
+	fail "F3 not found: status $st, trace '$t'"
+	grep '^discrepancy' "$work/f3.out" | head -n 2 | sed 's/^/    /'
+fi
+
+# An O_SYNC write after a plain one: only the range written is promised.
+# shellcheck disable=SC2086
+"$themis" explore ext4 xfs --crash $wscope --out "$work/range" >"$work/range.out" 2>&1
+st=$?
+if [ "$st" -eq 0 ] && grep -q "crash states recovered and judged" "$work/range.out"; then
+	ok "O_SYNC writes after plain ones, stock ext4 and xfs: only the written range promised, nothing wrong"
+else
+	fail "O_SYNC range promise: status $st"
+	grep '^discrepancy' "$work/range.out" | head -n 2 | sed 's/^/    /'
+fi
+
+# fsync through a symlink: the file the link leads to is what is synced.
+lscope="--ops create,symlink,fsync --paths f0,f1 --sizes 0 --depth 3 --quiet"
+# shellcheck disable=SC2086
+"$themis" explore ext4 btrfs --crash $lscope --out "$work/link" >"$work/link.out" 2>&1
+st=$?
+# shellcheck disable=SC2086
+"$themis" explore ext4 xfs --crash $lscope --kernel "$b/guest/Image-ext4-fsync-async" \
+	--out "$work/link-bug" >"$work/link-bug.out" 2>&1
+if [ "$st" -eq 0 ] && cat "$work"/link-bug/*.trace | grep -q "^discrepancy crash:lost-fsync ext4: a crash lost what 'fsync f1' made durable: f0 (through the symlink f1) was"; then
+	ok "fsync through a symlink: btrfs not blamed for the link; the planted fsync found through it"
+else
+	fail "fsync through a symlink: status $st on btrfs"
+	grep -h '^discrepancy' "$work/link.out" "$work"/link-bug/*.trace | head -n 3 | sed 's/^/    /'
+fi
+
+# jfs: the kernel does not replay its log; jfs_fsck does, on the host.
+"$themis" explore ext4 jfs --crash --ops create,fsync --paths f0 --depth 2 --quiet \
+	--out "$work/jfs" >"$work/jfs.out" 2>&1
+st=$?
+states=$(sed -n 's/.*"crash_states": \([0-9]*\).*/\1/p' "$work/jfs/report.json")
+if [ "$st" -eq 0 ] && [ "${states:-0}" -gt 0 ]; then
+	ok "jfs after create and fsync: $states crash states, each mounts after jfs_fsck's log replay"
+else
+	fail "jfs after create and fsync: status $st, $states crash states"
+	grep '^discrepancy' "$work/jfs.out" | head -n 2 | sed 's/^/    /'
+fi
+"$themis" explore ext4 jfs --crash --ops create,sync,fsync --paths f0 --depth 2 --quiet \
+	--crash-memo check --out "$work/f2" >"$work/f2.out" 2>&1
+st=$?
+t=$(trace_of f2 crash:unmountable)
+if [ "$st" -eq 1 ] && [ -n "$t" ] && grep -q "^op sync$" "$t" &&
+	grep -q "^discrepancy crash:unmountable jfs's crash disk does not mount (EINVAL): its log replay (jfs_fsck --replay_journal_only) failed: logredo failed" "$t" &&
+	! cat "$work"/f2/*.trace | grep '^discrepancy' | grep -qv "logredo failed" &&
+	[ "$(memo_hits f2)" -gt 0 ]; then
+	ok "F2: after create and sync, jfs's log replay fails and the disk does not mount; the memo's $(memo_hits f2) answers equal the replayed recoveries"
+else
+	fail "F2 not found as it should be: status $st, trace '$t', memo $(memo_hits f2)"
+	grep '^discrepancy' "$work/f2.out" | head -n 2 | sed 's/^/    /'
 fi
 
 expect 2 "crash-states needs" -- "$themis" explore ext4 xfs --crash-states 0

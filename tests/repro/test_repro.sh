@@ -15,6 +15,13 @@
 #   - F1, a stock-kernel finding (docs/findings.md): its reproducer says
 #     REPRODUCED on the stock x86 kernel and NOT REPRODUCED on the one with
 #     its fix (guest/fixes/f2fs-recovery-nodes);
+#   - F2: jfs_fsck's log replay fails after `create; sync` and a power
+#     cut, and the disk does not mount: REPRODUCED on the stock x86 kernel
+#     with Debian's jfsutils;
+#   - F3: f2fs loses the second of two O_SYNC writes that extends a file
+#     to a block boundary: REPRODUCED on the stock x86 kernel, on the one
+#     with F1's fix, and NOT REPRODUCED with its own fix
+#     (guest/fixes/f2fs-isize-recover);
 #   - refused with exit 2 and one line naming the trace: a missing or
 #     malformed trace, a finding, a time discrepancy, settime, a
 #     filesystem compared with itself, a folder that cannot be made;
@@ -97,6 +104,23 @@ if cc -O2 -Wall -Wextra -Werror -o "$work/f1.bin" "$f1/repro.c" 2>"$work/cc.log"
 	expect 0 "NOT REPRODUCED" -- "$top/scripts/repro-qemu.sh" "$x86/bzImage-f2fs-recovery-nodes" "$f1"
 else
 	fail "F1's repro.c does not compile cleanly: $(head -n 3 "$work/cc.log")"
+fi
+
+# F2 and F3 (docs/findings.md), found by explore --crash: their
+# hand-written reproducers under QEMU, with no Themis in the way.
+f2=$top/tests/repro/f2-jfs-logredo
+f3=$top/tests/repro/f3-f2fs-osync-size
+if cc -O2 -Wall -Wextra -Werror -o "$work/f2.bin" "$f2/repro.c" 2>"$work/cc.log" &&
+	cc -O2 -Wall -Wextra -Werror -o "$work/f3.bin" "$f3/repro.c" 2>>"$work/cc.log"; then
+	expect 1 "REPRODUCED: the replayed disk does not mount" -- \
+		"$top/scripts/repro-qemu.sh" "$x86/bzImage" "$f2"
+	expect 1 "REPRODUCED: [0-9]* files lost the second O_SYNC write" -- \
+		"$top/scripts/repro-qemu.sh" "$x86/bzImage" "$f3"
+	expect 1 "REPRODUCED: [0-9]* files lost the second O_SYNC write" -- \
+		"$top/scripts/repro-qemu.sh" "$x86/bzImage-f2fs-recovery-nodes" "$f3"
+	expect 0 "NOT REPRODUCED" -- "$top/scripts/repro-qemu.sh" "$x86/bzImage-f2fs-isize-recover" "$f3"
+else
+	fail "F2's or F3's repro.c does not compile cleanly: $(head -n 3 "$work/cc.log")"
 fi
 
 # Bad input and what a reproducer cannot do: exit 2, one line naming it.

@@ -1,0 +1,32 @@
+/* crash_replay.h - a filesystem whose kernel does not replay its own log:
+ * the user-space step of its recovery, run on the host on a crash disk
+ * before the guest mounts it (src/check/crash.c).
+ *
+ * jfs is the one: Linux mounts a jfs whose superblock says it was not
+ * unmounted only read-only (fs/jfs/jfs_mount.c, chkSuper: "File System
+ * Dirty", EINVAL); its log is replayed by jfs_fsck (logredo), which a
+ * distribution runs at boot before the mount. Themis runs the same step,
+ * `jfs_fsck --replay_journal_only`, on a scratch copy of the crash disk
+ * and writes the sectors it changed back into the disk (host writes: not
+ * in the disk's write log, so a crash of the recovery crashes the
+ * kernel's writes, and the replay runs again after it, as at a reboot).
+ * The tool sees only the disk's bytes, and the replay writes no time:
+ * the same crash disk replays to the same bytes (tests/test_crash.sh). */
+#ifndef THEMIS_CHECK_CRASH_REPLAY_H
+#define THEMIS_CHECK_CRASH_REPLAY_H
+
+#include <stddef.h>
+
+#include "../disk/disk.h"
+
+/* The replay's command for fs as one line, or NULL when fs's kernel
+ * recovers on its own (every filesystem but jfs). */
+const char *crash_replay_command(const char *fs);
+
+/* Replay fs's log on d's content, in place (the caller's fork level).
+ * 0: replayed, or nothing to do for fs; 1: the tool failed or is missing,
+ * with what it said in said (the disk is then as the crash left it); -1:
+ * the host failed (a scratch file, memory), with the reason in said. */
+int crash_replay(struct disk *d, const char *fs, double timeout_s, char *said, size_t saidlen);
+
+#endif
