@@ -29,7 +29,8 @@
 #     the second extending f0 to a block boundary, and f2fs recovers the
 #     first's size: crash:lost-fsync, "short of the written range's end";
 #     on the kernel with F3's fix (guest/fixes/f2fs-isize-recover) its
-#     trace no longer loses the write (F1 is what it shows there);
+#     trace no longer loses the write (F1 is what it shows there), and
+#     with both fixes (guest/fixes/f2fs-all) the scope is clean;
 #   - an O_SYNC write promises the range it wrote, not what earlier plain
 #     writes left dirty elsewhere in the file: ext4 and xfs, stock, on a
 #     scope of plain and O_SYNC writes: nothing (the whole-file promise
@@ -229,6 +230,19 @@ if [ "$st" -eq 1 ] && [ -n "$t" ] &&
 else
 	fail "F3 not found: status $st, trace '$t'"
 	grep '^discrepancy' "$work/f3.out" | head -n 2 | sed 's/^/    /'
+fi
+
+# Its control: with both f2fs fixes (guest/fixes/f2fs-all), the same scope
+# is clean.
+# shellcheck disable=SC2086
+"$themis" explore ext4 f2fs --crash $wscope --kernel "$b/guest/Image-f2fs-all" \
+	--out "$work/f3-fixed" >"$work/f3-fixed.out" 2>&1
+st=$?
+if [ "$st" -eq 0 ] && grep -q "crash states recovered and judged" "$work/f3-fixed.out"; then
+	ok "F1's and F3's fixes together: the two O_SYNC writes survive every crash state"
+else
+	fail "F1's and F3's fixes: status $st"
+	grep '^discrepancy' "$work/f3-fixed.out" | head -n 2 | sed 's/^/    /'
 fi
 
 # An O_SYNC write after a plain one: only the range written is promised.
