@@ -35,8 +35,8 @@
  *     missing, shorter than the range's end, or (O_SYNC) of another kind,
  *     mode or owner. P is the file a symlink at P leads to (open follows
  *     it). On a filesystem that makes a file's name durable with it
- *     (CRASH_TABLE's fsync_names); others (ext2, vfat, exfat, minix, jfs,
- *     nilfs2) promise nothing beyond sync here.
+ *     (CRASH_TABLE's fsync_names); others (ext2, vfat, exfat, minix, jfs)
+ *     promise nothing beyond sync here.
  *   - recovery-crash: at the operation's end, the recovery itself is
  *     crashed (nesting depth 2: before any of its writes landed, and
  *     after each flush it completed) and recovered again, which must
@@ -72,8 +72,12 @@
  * journal committed in order (jbd2's, xfs's log), so a crash recovers the
  * namespace of some prefix of the operations: an operation is atomic.
  * Not btrfs and f2fs, whose fsync logs one inode ahead of the rest (its
- * name may come back without an earlier operation's), nor jfs and nilfs2,
- * not studied here. */
+ * name may come back without an earlier operation's), nor jfs, not
+ * studied here. nilfs2 writes whole checkpoints, a consistent tree each,
+ * and fsync writes one with everything dirty (nilfs_sync_file,
+ * nilfs_construct_segment): held to ext4's promises (F4 in
+ * docs/findings.md is where it breaks them). jfs recovers through
+ * jfs_fsck's log replay (crash_replay.h). */
 #define CRASH_TABLE(X)                                                                             \
 	X(ext2, false, false, false)                                                               \
 	X(ext3, true, true, true)                                                                  \
@@ -82,7 +86,7 @@
 	X(btrfs, true, true, false)                                                                \
 	X(f2fs, true, true, false)                                                                 \
 	X(jfs, true, false, false)                                                                 \
-	X(nilfs2, true, false, false)                                                              \
+	X(nilfs2, true, true, true)                                                                \
 	X(vfat, false, false, false)                                                               \
 	X(exfat, false, false, false)                                                              \
 	X(minix, false, false, false)

@@ -38,6 +38,9 @@
 #   - fsync through a symlink promises the file the link leads to: btrfs,
 #     which logs only that inode, is not blamed for the link; the planted
 #     fsync is found through the link, naming both;
+#   - F4: nilfs2 (held to ext4's promises) loses a new, empty file that
+#     fsync or fdatasync returned on: crash:lost-fsync, "missing"; not
+#     with guest/fixes/nilfs2-fsync-new;
 #   - jfs's recovery is jfs_fsck's log replay on the host
 #     (src/check/crash_replay.h): after `create; fsync` every crash disk mounts
 #     (without the replay none would: the kernel refuses a dirty jfs);
@@ -269,6 +272,26 @@ if [ "$st" -eq 0 ] && cat "$work"/link-bug/*.trace | grep -q "^discrepancy crash
 else
 	fail "fsync through a symlink: status $st on btrfs"
 	grep -h '^discrepancy' "$work/link.out" "$work"/link-bug/*.trace | head -n 3 | sed 's/^/    /'
+fi
+
+# F4 (docs/findings.md): nilfs2's fsync of a new, empty file writes
+# nothing; with guest/fixes/nilfs2-fsync-new it writes the file.
+f4scope="--ops create,fsync,fdatasync --paths f0 --depth 2 --quiet"
+# shellcheck disable=SC2086
+"$themis" explore ext4 nilfs2 --crash $f4scope --out "$work/f4" >"$work/f4.out" 2>&1
+st=$?
+# shellcheck disable=SC2086
+"$themis" explore ext4 nilfs2 --crash $f4scope --kernel "$b/guest/Image-nilfs2-fsync-new" \
+	--out "$work/f4-fixed" >"$work/f4-fixed.out" 2>&1
+st_fixed=$?
+t=$(trace_of f4 crash:lost-fsync)
+if [ "$st" -eq 1 ] && [ -n "$t" ] &&
+	grep -q "^discrepancy crash:lost-fsync nilfs2: a crash lost what 'f\(data\)\{0,1\}sync f0' made durable: f0 was .*, 'missing' after the crash" "$t" &&
+	[ "$st_fixed" -eq 0 ]; then
+	ok "F4: nilfs2 loses a new file fsync'd or fdatasync'd; with the fix it keeps it"
+else
+	fail "F4: status $st (trace '$t'), with the fix $st_fixed"
+	grep -h '^discrepancy' "$work/f4.out" "$work/f4-fixed.out" | head -n 2 | sed 's/^/    /'
 fi
 
 # jfs: the kernel does not replay its log; jfs_fsck does, on the host.

@@ -22,6 +22,9 @@
 #     to a block boundary: REPRODUCED on the stock x86 kernel, on the one
 #     with F1's fix, and NOT REPRODUCED with its own fix
 #     (guest/fixes/f2fs-isize-recover);
+#   - F4: nilfs2 loses new files that fsync and fdatasync returned on:
+#     REPRODUCED on the stock x86 kernel, NOT REPRODUCED with its fix
+#     (guest/fixes/nilfs2-fsync-new);
 #   - refused with exit 2 and one line naming the trace: a missing or
 #     malformed trace, a finding, a time discrepancy, settime, a
 #     filesystem compared with itself, a folder that cannot be made;
@@ -106,12 +109,14 @@ else
 	fail "F1's repro.c does not compile cleanly: $(head -n 3 "$work/cc.log")"
 fi
 
-# F2 and F3 (docs/findings.md), found by explore --crash: their
+# F2, F3 and F4 (docs/findings.md), found by explore --crash: their
 # hand-written reproducers under QEMU, with no Themis in the way.
 f2=$top/tests/repro/f2-jfs-logredo
 f3=$top/tests/repro/f3-f2fs-osync-size
+f4=$top/tests/repro/f4-nilfs2-fsync-new
 if cc -O2 -Wall -Wextra -Werror -o "$work/f2.bin" "$f2/repro.c" 2>"$work/cc.log" &&
-	cc -O2 -Wall -Wextra -Werror -o "$work/f3.bin" "$f3/repro.c" 2>>"$work/cc.log"; then
+	cc -O2 -Wall -Wextra -Werror -o "$work/f3.bin" "$f3/repro.c" 2>>"$work/cc.log" &&
+	cc -O2 -Wall -Wextra -Werror -o "$work/f4.bin" "$f4/repro.c" 2>>"$work/cc.log"; then
 	expect 1 "REPRODUCED: the replayed disk does not mount" -- \
 		"$top/scripts/repro-qemu.sh" "$x86/bzImage" "$f2"
 	expect 1 "REPRODUCED: [0-9]* files lost the second O_SYNC write" -- \
@@ -119,8 +124,11 @@ if cc -O2 -Wall -Wextra -Werror -o "$work/f2.bin" "$f2/repro.c" 2>"$work/cc.log"
 	expect 1 "REPRODUCED: [0-9]* files lost the second O_SYNC write" -- \
 		"$top/scripts/repro-qemu.sh" "$x86/bzImage-f2fs-recovery-nodes" "$f3"
 	expect 0 "NOT REPRODUCED" -- "$top/scripts/repro-qemu.sh" "$x86/bzImage-f2fs-isize-recover" "$f3"
+	expect 1 "REPRODUCED: lost after the power cut: f0 (fsync) f1 (fdatasync)" -- \
+		"$top/scripts/repro-qemu.sh" "$x86/bzImage" "$f4"
+	expect 0 "NOT REPRODUCED" -- "$top/scripts/repro-qemu.sh" "$x86/bzImage-nilfs2-fsync-new" "$f4"
 else
-	fail "F2's or F3's repro.c does not compile cleanly: $(head -n 3 "$work/cc.log")"
+	fail "F2's, F3's or F4's repro.c does not compile cleanly: $(head -n 3 "$work/cc.log")"
 fi
 
 # Bad input and what a reproducer cannot do: exit 2, one line naming it.
