@@ -32,7 +32,8 @@
  *     is missing or its size or content is not the one the call returned
  *     on; at the end of a write of 1 byte or more with O_SYNC (O_DSYNC, or
  *     an mwrite's msync), which syncs only the range it wrote, P is
- *     missing, shorter than the range's end, or (O_SYNC) of another kind,
+ *     missing, shorter than the range's end (or than it was, when an
+ *     mwrite stored past its end), or (O_SYNC) of another kind,
  *     mode or owner. P is the file a symlink at P leads to (open follows
  *     it). On a filesystem that makes a file's name durable with it
  *     (CRASH_TABLE's fsync_names); others (ext2, vfat, exfat, minix, jfs)
@@ -391,16 +392,20 @@ static int check_promise(struct judge *j, const struct crash_result *r, const ch
 			continue;
 		if (!record_of(r->recovered, i, at, got, sizeof(got)))
 			snprintf(got, sizeof(got), "missing");
+		/* A range promises the file at least as long as the range's end,
+		 * or as it was when the call returned if shorter (an mwrite past
+		 * the end of the file stores into its last page, not the file). */
 		bool range = kind == PROMISE_FILE_RANGE || kind == PROMISE_DATA_RANGE;
-		long long size = size_of(got);
-		bool short_of = range && strcmp(got, "missing") && size < (long long)upto;
+		long long size = size_of(got), had = size_of(want);
+		long long least = had >= 0 && had < (long long)upto ? had : (long long)upto;
+		bool short_of = range && strcmp(got, "missing") && size < least;
 		if (promise_fields(kind) && strcmp(got, "missing"))
 			keep_fields(want, sizeof(want), promise_fields(kind)),
 			    keep_fields(got, sizeof(got), promise_fields(kind));
 		if (short_of)
 			snprintf(got + strlen(got), sizeof(got) - strlen(got),
-				 ", %lld bytes long: short of the written range's end, %llu", size,
-				 upto);
+				 ", %lld bytes long: short of the written range's end, %lld", size,
+				 least);
 		if (strcmp(want, got) || short_of) {
 			snprintf(what, sizeof(what),
 				 "%s: a crash lost what '%s' made durable: %s%s%s%s was '%s' when "

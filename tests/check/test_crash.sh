@@ -34,7 +34,8 @@
 #   - an O_SYNC write promises the range it wrote, not what earlier plain
 #     writes left dirty elsewhere in the file: ext4 and xfs, stock, on a
 #     scope of plain and O_SYNC writes: nothing (the whole-file promise
-#     reported 17 false lost-fsync on ext4);
+#     reported 17 false lost-fsync on ext4); an mwrite past the end of a
+#     short file promises the file's own length, not the range's end;
 #   - fsync through a symlink promises the file the link leads to: btrfs,
 #     which logs only that inode, is not blamed for the link; the planted
 #     fsync is found through the link, naming both;
@@ -257,6 +258,18 @@ if [ "$st" -eq 0 ] && grep -q "crash states recovered and judged" "$work/range.o
 else
 	fail "O_SYNC range promise: status $st"
 	grep '^discrepancy' "$work/range.out" | head -n 2 | sed 's/^/    /'
+fi
+
+# An mwrite past the end of the file stores into its last page, not the
+# file: the range promises the file as long as it was, not the range's end.
+"$themis" explore ext4 xfs --crash --ops create,truncate,mwrite --paths f0 --sizes 1,4096 \
+	--depth 3 --quiet --out "$work/mwrite" >"$work/mwrite.out" 2>&1
+st=$?
+if [ "$st" -eq 0 ] && grep -q "crash states recovered and judged" "$work/mwrite.out"; then
+	ok "mwrite past the end of a short file, stock ext4 and xfs: the file's own length promised, nothing wrong"
+else
+	fail "mwrite past the end: status $st"
+	grep '^discrepancy' "$work/mwrite.out" | head -n 2 | sed 's/^/    /'
 fi
 
 # fsync through a symlink: the file the link leads to is what is synced.
