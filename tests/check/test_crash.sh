@@ -81,6 +81,21 @@ else
 	tail -n 5 "$work/stock.out" | sed 's/^/    /'
 fi
 
+# clean NAME WHAT ARGS...: `explore ARGS --crash --out $work/NAME` must
+# judge crash states and find nothing; WHAT says what that shows.
+clean() {
+	name=$1 what=$2
+	shift 2
+	"$themis" explore "$@" --crash --quiet --out "$work/$name" >"$work/$name.out" 2>&1
+	st=$?
+	if [ "$st" -eq 0 ] && grep -q "crash states recovered and judged" "$work/$name.out"; then
+		ok "$what"
+	else
+		fail "$what: status $st"
+		grep '^discrepancy' "$work/$name.out" | head -n 2 | sed 's/^/    /'
+	fi
+}
+
 # A discrepancy's trace whose signature is $2, in run $1 (or nothing).
 trace_of() {
 	grep -l "^discrepancy $2 " "$work/$1"/discrepancy-*.trace 2>/dev/null | head -n 1
@@ -170,15 +185,9 @@ else
 	fail "stock f2fs's recovery crash (F1) not found: status $st, trace '$t'"
 fi
 # Its control: with the fix (guest/fixes/f2fs-recovery-nodes), nothing.
-"$themis" explore ext4 f2fs --crash --ops create,write --paths f0 --sizes 4096 --depth 2 --quiet \
-	--kernel "$b/guest/Image-f2fs-recovery-nodes" --out "$work/f2fs-fixed" >"$work/f2fs-fixed.out" 2>&1
-st=$?
-if [ "$st" -eq 0 ] && grep -q "crash states recovered and judged" "$work/f2fs-fixed.out"; then
-	ok "F1's fix: the recovery crashed again recovers f0 (no discrepancy)"
-else
-	fail "F1's fix: status $st"
-	grep '^discrepancy' "$work/f2fs-fixed.out" | head -n 2 | sed 's/^/    /'
-fi
+clean f2fs-fixed "F1's fix: the recovery crashed again recovers f0 (no discrepancy)" \
+	ext4 f2fs --ops create,write --paths f0 --sizes 4096 --depth 2 \
+	--kernel "$b/guest/Image-f2fs-recovery-nodes"
 
 # The memo answers recoveries, and every finding is the same without it.
 # findings RUN: the run's discrepancy lines, sorted.
@@ -239,38 +248,18 @@ fi
 # Its control: with both f2fs fixes (guest/fixes/f2fs-all), the same scope
 # is clean.
 # shellcheck disable=SC2086
-"$themis" explore ext4 f2fs --crash $wscope --kernel "$b/guest/Image-f2fs-all" \
-	--out "$work/f3-fixed" >"$work/f3-fixed.out" 2>&1
-st=$?
-if [ "$st" -eq 0 ] && grep -q "crash states recovered and judged" "$work/f3-fixed.out"; then
-	ok "F1's and F3's fixes together: the two O_SYNC writes survive every crash state"
-else
-	fail "F1's and F3's fixes: status $st"
-	grep '^discrepancy' "$work/f3-fixed.out" | head -n 2 | sed 's/^/    /'
-fi
+clean f3-fixed "F1's and F3's fixes together: the two O_SYNC writes survive every crash state" \
+	ext4 f2fs $wscope --kernel "$b/guest/Image-f2fs-all"
 
 # An O_SYNC write after a plain one: only the range written is promised.
 # shellcheck disable=SC2086
-"$themis" explore ext4 xfs --crash $wscope --out "$work/range" >"$work/range.out" 2>&1
-st=$?
-if [ "$st" -eq 0 ] && grep -q "crash states recovered and judged" "$work/range.out"; then
-	ok "O_SYNC writes after plain ones, stock ext4 and xfs: only the written range promised, nothing wrong"
-else
-	fail "O_SYNC range promise: status $st"
-	grep '^discrepancy' "$work/range.out" | head -n 2 | sed 's/^/    /'
-fi
+clean range "O_SYNC writes after plain ones, stock ext4 and xfs: only the written range promised, nothing wrong" \
+	ext4 xfs $wscope
 
 # An mwrite past the end of the file stores into its last page, not the
 # file: the range promises the file as long as it was, not the range's end.
-"$themis" explore ext4 xfs --crash --ops create,truncate,mwrite --paths f0 --sizes 1,4096 \
-	--depth 3 --quiet --out "$work/mwrite" >"$work/mwrite.out" 2>&1
-st=$?
-if [ "$st" -eq 0 ] && grep -q "crash states recovered and judged" "$work/mwrite.out"; then
-	ok "mwrite past the end of a short file, stock ext4 and xfs: the file's own length promised, nothing wrong"
-else
-	fail "mwrite past the end: status $st"
-	grep '^discrepancy' "$work/mwrite.out" | head -n 2 | sed 's/^/    /'
-fi
+clean mwrite "mwrite past the end of a short file, stock ext4 and xfs: the file's own length promised, nothing wrong" \
+	ext4 xfs --ops create,truncate,mwrite --paths f0 --sizes 1,4096 --depth 3
 
 # fsync through a symlink: the file the link leads to is what is synced.
 lscope="--ops create,symlink,fsync --paths f0,f1 --sizes 0 --depth 3 --quiet"
