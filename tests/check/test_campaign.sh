@@ -8,8 +8,11 @@
 #   - the stock kernels at depth 1, 6.1 and 6.12: exit 0, "None" in the
 #     summary, a row per pair and kernel and one per filesystem across
 #     the two kernels;
+#   - --reference: each filesystem against the reference only, the
+#     reference first (ext4-btrfs, ext4-xfs; no btrfs-xfs);
 #   - bad input (a budget that is no time, one filesystem, a missing
-#     kernel or image): exit 2 naming it, nothing run.
+#     kernel or image, a reference not among the filesystems): exit 2
+#     naming it, nothing run.
 # It runs the repository's build/ (where the campaign looks).
 #   tests/check/test_campaign.sh
 set -u
@@ -24,6 +27,8 @@ expect 2 "not a time" -- "$campaign" --time-budget soon --out "$work/bad"
 expect 2 "need two filesystems" -- "$campaign" --fs ext4 --out "$work/bad"
 expect 2 "no image build/images/ext9.img" -- "$campaign" --fs "ext4 ext9" --out "$work/bad"
 expect 2 "no such file" -- "$campaign" --kernel /nonexistent/Image --out "$work/bad"
+expect 2 "--reference btrfs: not one of the filesystems" -- \
+	"$campaign" --fs "ext4 xfs" --reference btrfs --out "$work/bad"
 [ ! -e "$work/bad" ] && ok "bad input ran nothing" || fail "bad input made $work/bad"
 
 "$campaign" --fs "ext4 xfs" --kernel "$b/guest/Image-ext4-fsync-async" --depth 2 \
@@ -53,5 +58,17 @@ for row in "Image | ext4-xfs" "Image-6.12 | ext4-xfs" "Image-vs-Image-6.12 | ext
 		ok "the stock row $row: states, whole scope, nothing found" ||
 		fail "no stock row '$row': $(cat "$work/stock/summary.md")"
 done
+
+"$campaign" --fs "xfs ext4 btrfs" --reference ext4 --kernel "$b/guest/Image" \
+	--depth 1 --no-crash --time-budget 40s --out "$work/ref" >"$work/out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && ok "--reference at depth 1: exit 0" || fail "--reference run: exit $rc: $(tail -n 3 "$work/out")"
+rows=$(grep -c "^| Image | " "$work/ref/summary.md")
+if [ "$rows" -eq 2 ] && grep -q "^| Image | ext4-xfs | 0 |" "$work/ref/summary.md" &&
+	grep -q "^| Image | ext4-btrfs | 0 |" "$work/ref/summary.md"; then
+	ok "--reference ext4: the runs ext4-xfs and ext4-btrfs, not btrfs-xfs"
+else
+	fail "--reference rows: $(cat "$work/ref/summary.md")"
+fi
 
 finish test_campaign

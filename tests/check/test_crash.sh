@@ -30,7 +30,7 @@
 #     first's size: crash:lost-fsync, "short of the written range's end";
 #     on the kernel with F3's fix (guest/fixes/f2fs-isize-recover) its
 #     trace no longer loses the write (F1 is what it shows there), and
-#     with both fixes (guest/fixes/f2fs-all) the scope is clean;
+#     with both fixes (guest/fixes/all) the scope is clean;
 #   - an O_SYNC write promises the range it wrote, not what earlier plain
 #     writes left dirty elsewhere in the file: ext4 and xfs, stock, on a
 #     scope of plain and O_SYNC writes: nothing (the whole-file promise
@@ -245,11 +245,11 @@ else
 	grep '^discrepancy' "$work/f3.out" | head -n 2 | sed 's/^/    /'
 fi
 
-# Its control: with both f2fs fixes (guest/fixes/f2fs-all), the same scope
+# Its control: with every fix (guest/fixes/all, both f2fs fixes), the same scope
 # is clean.
 # shellcheck disable=SC2086
 clean f3-fixed "F1's and F3's fixes together: the two O_SYNC writes survive every crash state" \
-	ext4 f2fs $wscope --kernel "$b/guest/Image-f2fs-all"
+	ext4 f2fs $wscope --kernel "$b/guest/Image-all"
 
 # An O_SYNC write after a plain one: only the range written is promised.
 # shellcheck disable=SC2086
