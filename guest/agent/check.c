@@ -38,6 +38,13 @@
  *                    are alike; then per disk "b I START HEX", its bytes
  *                    [START, START + DIFF_WINDOW) around OFFSET (fewer at
  *                    the end of the file), or "b I !ERRNO", "b I unmounted"
+ *   range PATH OFF LEN...
+ *                    the bytes [OFF, OFF + LEN) of PATH, opened as an
+ *                    operation opens it (following symlinks), up to its
+ *                    end: per disk "h I N HASH", N the bytes read and HASH
+ *                    their XXH3-128 (or "h I !ERRNO", "h I unmounted");
+ *                    one LEN for every disk, or one per disk. The crash
+ *                    lens holds an O_SYNC write's range to it.
  *   sleep SECONDS[.FRACTION]
  *                    nanosleep up to 3600 s, then "slept SECONDS": lets
  *                    the guest's clock move on (it is virtual, so a sleep
@@ -1672,14 +1679,16 @@ static void cmd_ignore(char **w, int nw)
 			if (!strcmp(tok, names[i]))
 				bit = 1u << i;
 		if (!bit) {
-			out("error usage: ignore FIELD,... (mode uid gid nlink xattrs roottime dirsize) or "
+			out("error usage: ignore FIELD,... (mode uid gid nlink xattrs roottime "
+			    "dirsize) or "
 			    "-");
 			return;
 		}
 		mask |= bit;
 	}
 	if (!list) {
-		out("error usage: ignore FIELD,... (mode uid gid nlink xattrs roottime dirsize) or -");
+		out("error usage: ignore FIELD,... (mode uid gid nlink xattrs roottime dirsize) or "
+		    "-");
 		return;
 	}
 	ignored = mask;
@@ -1831,6 +1840,67 @@ static void cmd_diff(struct disk *disks, int ndisks, char **w, int nw)
 	free(buf);
 }
 
+/* The XXH3-128 of fd's bytes [off, off + len) up to its end into hex,
+ * their count into *n; -1 with errno on a failed read. */
+static int hash_range(int fd, uint64_t off, uint64_t len, char hex[33], unsigned long long *n)
+{
+	uint8_t buf[BLOCK];
+	XXH3_state_t st;
+	XXH3_128bits_reset(&st);
+	for (*n = 0; *n < len;) {
+		size_t want = len - *n < BLOCK ? (size_t)(len - *n) : BLOCK;
+		ssize_t got = pread(fd, buf, want, (off_t)(off + *n));
+		if (got < 0)
+			return -1;
+		if (!got)
+			break;
+		XXH3_128bits_update(&st, buf, (size_t)got);
+		*n += (unsigned long long)got;
+	}
+	hex128(XXH3_128bits_digest(&st), hex);
+	return 0;
+}
+
+/* range PATH OFF LEN...: see the top of this file. */
+static void cmd_range(struct disk *disks, int ndisks, char **w, int nw)
+{
+	uint64_t off, len[DIFF_DISKS];
+	bool ok = (nw == 4 || nw == 3 + ndisks) && ndisks <= DIFF_DISKS && op_path_ok(w[1]) &&
+		  parse_dec(w[2], MAX_SIZE, &off);
+	for (int i = 0; ok && i < ndisks; i++)
+		ok = parse_dec(w[nw == 4 ? 3 : 3 + i], MAX_SIZE, &len[i]);
+	if (!ok) {
+		out("error usage: range PATH OFF LEN... (one LEN, or one per disk; at most %d "
+		    "disks; OFF and LEN at most %llu)",
+		    DIFF_DISKS, MAX_SIZE);
+		return;
+	}
+	for (int i = 0; i < ndisks; i++) {
+		char hex[33];
+		unsigned long long n = 0;
+		int fd = -1, err = 0;
+		if (!disks[i].mounted) {
+			out("h %d unmounted", disks[i].idx);
+			continue;
+		}
+		if (enter_disk(&disks[i]) < 0)
+			err = errno;
+		else {
+			fd = open(w[1], O_RDONLY | O_NOATIME | O_CLOEXEC);
+			err = errno;
+			leave_disk();
+		}
+		if (fd >= 0 && hash_range(fd, off, len[i], hex, &n) < 0)
+			err = errno, close(fd), fd = -1;
+		if (fd < 0) {
+			out("h %d !%s", disks[i].idx, errname(err));
+			continue;
+		}
+		close(fd);
+		out("h %d %llu %s", disks[i].idx, n, hex);
+	}
+}
+
 /* mountopt NAME: see the top of this file. MS_REMOUNT changes the
  * mount's atime flags in place, the page cache kept: what an operation
  * then does to the times is the option's doing alone. */
@@ -1939,6 +2009,8 @@ bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 		cmd_mountopt(disks, ndisks, w, nw);
 	else if (!strcmp(c, "diff"))
 		cmd_diff(disks, ndisks, w, nw);
+	else if (!strcmp(c, "range"))
+		cmd_range(disks, ndisks, w, nw);
 	else if (!strcmp(c, "sleep"))
 		cmd_sleep(w, nw);
 	else if (!strcmp(c, "rtc"))

@@ -188,6 +188,48 @@ static int crash_recoveries(struct virt *v, const struct check_machine *m,
 	return 0;
 }
 
+/* The dump, then cmd's lines (a range command's "h" lines) after it;
+ * NULL, with why, when either fails. */
+static char *dump_then(struct virt *v, int nfs, const char *cmd, char *why, size_t whylen)
+{
+	char *d = check_dump(v, nfs, "dump", why, whylen);
+	if (!d || !cmd)
+		return d;
+	char *h = check_dump(v, nfs, cmd, why, whylen);
+	char *both = h ? malloc(strlen(d) + strlen(h) + 1) : NULL;
+	if (h && !both)
+		snprintf(why, whylen, "out of memory for a dump");
+	if (both)
+		strcat(strcpy(both, d), h);
+	free(d);
+	free(h);
+	return both;
+}
+
+/* The range command for the recovered state: ask->range with each disk's
+ * LEN the bytes its live "h" line read (0 where it read none). */
+static int recovered_range(const struct crash_ask *ask, const char *live, int nfs, char *out,
+			   size_t cap)
+{
+	char path[160];
+	unsigned long long off;
+	if (sscanf(ask->range, "range %159s %llu", path, &off) != 2)
+		return -1;
+	size_t len = (size_t)snprintf(out, cap, "range %s %llu", path, off);
+	for (int i = 0; i < nfs && len < cap; i++) {
+		unsigned long long n = 0;
+		int d;
+		for (const char *l = live; l && *l;
+		     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+			if (sscanf(l, "h %d %llu", &d, &n) == 2 && d == i)
+				break;
+			else
+				n = 0;
+		len += (size_t)snprintf(out + len, cap - len, " %llu", n);
+	}
+	return len < cap ? 0 : -1;
+}
+
 /* The live dump of the machine as it is (a copy: the caller frees it),
  * from the caller's cache when it holds one, else read (inside a fork
  * level: a dump runs the guest) and cached. */
@@ -196,7 +238,7 @@ static char *live_dump(struct virt *v, int nfs, const struct crash_ask *ask, cha
 {
 	if (ask->live && *ask->live)
 		return strdup(*ask->live);
-	char *d = check_dump(v, nfs, "dump", why, whylen);
+	char *d = dump_then(v, nfs, ask->range, why, whylen);
 	if (d && ask->live)
 		*ask->live = strdup(d); /* no memory: read again next time */
 	return d;
@@ -222,7 +264,11 @@ static int crash_in_fork(struct virt *v, const struct check_machine *m,
 		return 0;
 	if (check_apply(v, nfs, "fp", &r->fp, why, whylen))
 		return -1;
-	if (ask->dumps && !(r->recovered = check_dump(v, nfs, "dump", why, whylen)))
+	char range[256];
+	if (ask->dumps && ask->range && recovered_range(ask, r->live, nfs, range, sizeof(range)))
+		return snprintf(why, whylen, "a range command too long: %s", ask->range), -1;
+	if (ask->dumps &&
+	    !(r->recovered = dump_then(v, nfs, ask->range ? range : NULL, why, whylen)))
 		return -1;
 	lap(ask, &t->read, t0);
 	if (ask->nested) {
@@ -478,7 +524,7 @@ int crash_recover(struct virt *v, const struct check_machine *m, const struct cr
 	r->nested_disk = -1;
 	memcpy(run, pts, sizeof(*pts) * (size_t)m->nfs);
 	double t0 = ask->times ? host_seconds() : 0;
-	bool memo = ask->memo && !ask->memo->off;
+	bool memo = ask->memo && !ask->memo->off && !ask->range;
 	int rc = memo ? memo_lookup(v, m->nfs, ask, run, keys, hit, why, whylen) : 0;
 	lap(ask, &t->memo, &t0);
 	if (!rc)

@@ -60,6 +60,12 @@ struct crash_ask {
 	 * point of one state: the caller's (NULL: read each time), set at the
 	 * first read, freed by the caller. */
 	char **live;
+	/* With dumps: an agent `range PATH OFF LEN...` command (one LEN per
+	 * disk) whose "h I N HASH" lines end the live dump; the recovered
+	 * dump ends with the same bytes' lines, each disk's LEN the N its live
+	 * line read. NULL: none. The memo does not serve it (it keeps no
+	 * range). */
+	const char *range;
 };
 
 /* How a crash discrepancy's description names its point as a trace step:

@@ -205,21 +205,21 @@ enum promise {
 	/* An O_SYNC write (FILE_RANGE), an O_DSYNC write or msync
 	 * (DATA_RANGE) syncs the range it wrote (vfs_fsync_range), not what
 	 * earlier writes left dirty elsewhere in the file: the file is there,
-	 * at least as long as the range's end, and (O_SYNC) with its mode and
-	 * owner. The range's bytes are not judged: the dump hashes whole
-	 * files. */
+	 * at least as long as the range's end, (O_SYNC) with its mode and
+	 * owner, and the range's bytes as the call left them (read back with
+	 * the agent's range command: the dump hashes whole files). */
 	PROMISE_FILE_RANGE,
 	PROMISE_DATA_RANGE,
 };
 
 /* The path the operation promises durable at its end into path ("" for
- * none), what of it (*what) and, for a range, the range's end (*upto);
+ * none), what of it (*what) and, for a range, the range [*from, *upto);
  * true when it promises the whole tree (sync). fdatasync promises the
  * data and what reads it back (the size), not the mode, owner or times
  * (POSIX's fdatasync; Linux's skip the journal commit when only those
  * changed). */
 static bool promised(const struct op *op, char *path, size_t cap, enum promise *what,
-		     unsigned long long *upto)
+		     unsigned long long *from, unsigned long long *upto)
 {
 	char name[32], p[128], flags[64] = "";
 	unsigned long long off = 0, size = 0;
@@ -243,6 +243,7 @@ static bool promised(const struct op *op, char *path, size_t cap, enum promise *
 	else if (op->kind == OP_MWRITE &&
 		 sscanf(op->text, "op mwrite %*s %llu %llu", &off, &size) == 2 && size)
 		*what = PROMISE_DATA_RANGE;
+	*from = off;
 	*upto = off + size;
 	if (*what != PROMISE_NONE && sscanf(op->text, "op %31s %127s", name, p) == 2) {
 		size_t len = strlen(p);
@@ -353,6 +354,38 @@ static void names_of(const char *dump, int i, char *out, size_t cap)
 		snprintf(out, cap, "nothing");
 }
 
+/* The agent's range command for a range promise's bytes: each disk's
+ * LEN what its call wrote (a write's return; msync's whole range);
+ * false for a promise of no range. */
+static bool range_command(const struct judge *j, const char *path, enum promise kind,
+			  unsigned long long from, unsigned long long upto, char *out, size_t cap)
+{
+	if ((kind != PROMISE_FILE_RANGE && kind != PROMISE_DATA_RANGE) || !path[0])
+		return false;
+	size_t len = (size_t)snprintf(out, cap, "range %s %llu", path, from);
+	for (int i = 0; i < j->m->nfs && len < cap; i++) {
+		long long ret = j->s->ret[i];
+		unsigned long long n = j->op->kind != OP_WRITE ? upto - from
+				       : ret > 0	       ? (unsigned long long)ret
+							       : 0;
+		len += (size_t)snprintf(out + len, cap - len, " %llu", n);
+	}
+	return len < cap;
+}
+
+/* Disk i's range line of a dump ("h I N HASH" after "h I "), or NULL. */
+static const char *range_of(const char *dump, int i, char *out, size_t cap)
+{
+	char head[16];
+	int n = snprintf(head, sizeof(head), "h %d ", i);
+	for (const char *l = dump; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, head, (size_t)n)) {
+			snprintf(out, cap, "%.*s", (int)strcspn(l + n, "\n"), l + n);
+			return out;
+		}
+	return NULL;
+}
+
 /* Say a crash state's discrepancy: sig crash:KIND, why = what, then
  * where and the step that crashes it again. Returns 1 (a discrepancy). */
 static int found(struct judge *j, const char *kind, const char *what, const char *where)
@@ -368,8 +401,8 @@ static int check_promise(struct judge *j, const struct crash_result *r, const ch
 {
 	char path[128], what[2800];
 	enum promise kind;
-	unsigned long long upto;
-	bool sync = promised(j->op, path, sizeof(path), &kind, &upto);
+	unsigned long long from, upto;
+	bool sync = promised(j->op, path, sizeof(path), &kind, &from, &upto);
 	for (int i = 0; i < j->m->nfs; i++) {
 		if (sync && memcmp(r->fp.fp[i], j->s->plain[i], 16)) {
 			char why[1024], sig[64];
@@ -406,6 +439,21 @@ static int check_promise(struct judge *j, const struct crash_result *r, const ch
 			snprintf(got + strlen(got), sizeof(got) - strlen(got),
 				 ", %lld bytes long: short of the written range's end, %lld", size,
 				 least);
+		/* The range's bytes, as the call left them (NULL when the
+		 * range was not read: a promise of no range). */
+		char hw[80], hg[80];
+		const char *bw = range ? range_of(r->live, i, hw, sizeof(hw)) : NULL;
+		const char *bg = bw ? range_of(r->recovered, i, hg, sizeof(hg)) : NULL;
+		if (!strcmp(want, got) && !short_of && bw && (!bg || strcmp(bw, bg))) {
+			unsigned long long n = 0;
+			sscanf(bw, "%llu", &n);
+			snprintf(what, sizeof(what),
+				 "%s: a crash lost what '%s' made durable: the %llu bytes it "
+				 "wrote at %llu of %s read back otherwise after the crash (bytes "
+				 "read and their XXH3-128: '%s' when it returned, '%s' after)",
+				 j->m->fs[i], j->op->text + 3, n, from, path, bw, bg ? bg : "none");
+			return found(j, "lost-fsync", what, where);
+		}
 		if (strcmp(want, got) || short_of) {
 			snprintf(what, sizeof(what),
 				 "%s: a crash lost what '%s' made durable: %s%s%s%s was '%s' when "
@@ -519,9 +567,13 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 	for (int i = 0; i < j->m->nfs; i++)
 		ask.fsck_disks |= (unsigned)promise_of(j->m->fs[i]).recovers << i;
 	enum promise kind;
-	unsigned long long upto;
-	ask.dumps = (at_end && (promised(j->op, path, sizeof(path), &kind, &upto) || path[0])) ||
-		    names_op(j->op);
+	unsigned long long from, upto;
+	char range[256];
+	ask.dumps =
+	    (at_end && (promised(j->op, path, sizeof(path), &kind, &from, &upto) || path[0])) ||
+	    names_op(j->op);
+	if (at_end && range_command(j, path, kind, from, upto, range, sizeof(range)))
+		ask.range = range, ask.live = NULL; /* the cached live dump has no range */
 	ask.nested = at_end; /* the recovery crashed again, at the operation's end */
 	uint64_t runs = j->c->fsck.runs, hits = j->c->fsck.hits, memo = j->c->memo.hits;
 	j->words[CR_STATES]++;
@@ -756,8 +808,8 @@ static int judge_operation(struct judge *j)
 	const struct check_machine *m = j->m;
 	char path[128];
 	enum promise kind;
-	unsigned long long upto;
-	bool promise = promised(j->op, path, sizeof(path), &kind, &upto) || path[0];
+	unsigned long long from, upto;
+	bool promise = promised(j->op, path, sizeof(path), &kind, &from, &upto) || path[0];
 	if (!promise && !reached_disk(j))
 		return 0; /* its crash states are its parent's */
 	/* The seed: the operation and the state it left, so a replay draws

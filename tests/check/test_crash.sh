@@ -36,6 +36,11 @@
 #     scope of plain and O_SYNC writes: nothing (the whole-file promise
 #     reported 17 false lost-fsync on ext4); an mwrite past the end of a
 #     short file promises the file's own length, not the range's end;
+#   - and the range's bytes as the call left them: on the planted
+#     ext4-range-nodata (a ranged sync writes no data), an O_SYNC
+#     overwrite of a fallocated block keeps f0's size, mode and owner but
+#     reads back zeros: crash:lost-fsync, "read back otherwise", on ext4
+#     only; stock ext4 and xfs on the same scope: nothing;
 #   - fsync through a symlink promises the file the link leads to: btrfs,
 #     which logs only that inode, is not blamed for the link; the planted
 #     fsync is found through the link, naming both;
@@ -255,6 +260,27 @@ clean f3-fixed "F1's and F3's fixes together: the two O_SYNC writes survive ever
 # shellcheck disable=SC2086
 clean range "O_SYNC writes after plain ones, stock ext4 and xfs: only the written range promised, nothing wrong" \
 	ext4 xfs $wscope
+
+# The range's bytes: an O_SYNC overwrite of a fallocated block whose data
+# the planted ranged sync never writes reads back as zeros, every field of
+# the file kept.
+nscope="--ops create,fallocate,sync,write --paths f0 --sizes 0,4096 --depth 4 --quiet"
+# shellcheck disable=SC2086
+"$themis" explore ext4 xfs --crash $nscope --kernel "$b/guest/Image-ext4-range-nodata" \
+	--out "$work/nodata" >"$work/nodata.out" 2>&1
+st=$?
+t=$(grep -l "^discrepancy crash:lost-fsync ext4: a crash lost what 'write f0 0 4096 1 sync' made durable: the 4096 bytes it wrote at 0 of f0 read back otherwise" \
+	"$work"/nodata/*.trace 2>/dev/null | head -n 1)
+if [ "$st" -eq 1 ] && [ -n "$t" ] && grep -q '^op fallocate f0 ' "$t" &&
+	! cat "$work"/nodata/*.trace | grep -q '^discrepancy crash:lost-fsync xfs'; then
+	ok "the planted ranged sync without data: an O_SYNC overwrite's bytes lost, its size kept"
+else
+	fail "the planted ranged sync not found by its bytes: status $st, trace '$t'"
+	grep '^discrepancy' "$work/nodata.out" | head -n 2 | sed 's/^/    /'
+fi
+# shellcheck disable=SC2086
+clean nodata-stock "the same scope, stock ext4 and xfs: every O_SYNC write's bytes read back" \
+	ext4 xfs $nscope
 
 # An mwrite past the end of the file stores into its last page, not the
 # file: the range promises the file as long as it was, not the range's end.
