@@ -8,6 +8,9 @@
 #   - the stock kernels at depth 1, 6.1 and 6.12: exit 0, "None" in the
 #     summary, a row per pair and kernel and one per filesystem across
 #     the two kernels;
+#   - --redis: the same stock run shared through a Redis server covers
+#     the same states (the row equal to the local run's), and the
+#     server served it (a command or more for each state);
 #   - --reference: each filesystem against the reference only, the
 #     reference first (ext4-btrfs, ext4-xfs; no btrfs-xfs);
 #   - bad input (a budget that is no time, one filesystem, a missing
@@ -20,7 +23,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 b=$top/build
 work=$(mktemp -d)
 . "$top/tests/lib.sh"
-trap 'rm -rf "$work"' EXIT
+trap 'stop_redis; rm -rf "$work"' EXIT
 campaign=$top/scripts/campaign
 
 expect 2 "not a time" -- "$campaign" --time-budget soon --out "$work/bad"
@@ -58,6 +61,25 @@ for row in "Image | ext4-xfs" "Image-6.12 | ext4-xfs" "Image-vs-Image-6.12 | ext
 		ok "the stock row $row: states, whole scope, nothing found" ||
 		fail "no stock row '$row': $(cat "$work/stock/summary.md")"
 done
+
+local_row=$(grep "^| Image | ext4-xfs |" "$work/stock/summary.md")
+if start_redis; then
+	"$campaign" --fs "ext4 xfs" --kernel "$b/guest/Image" --depth 1 --no-crash --time-budget 40s \
+		--redis "$redis_url" --out "$work/shared" >"$work/out" 2>&1
+	rc=$?
+	row=$(grep "^| Image | ext4-xfs |" "$work/shared/summary.md" 2>/dev/null)
+	served=$(redis-cli -u "$redis_url" info stats | sed -n 's/^total_commands_processed:\([0-9]*\).*/\1/p')
+	states=$(echo "$row" | cut -d'|' -f5 | tr -d ' ')
+	if [ "$rc" -eq 0 ] && [ -n "$local_row" ] && [ "$row" = "$local_row" ] &&
+		[ "${served:-0}" -ge "${states:-1}" ]; then
+		ok "--redis: the stock run shared through Redis covers the same states ($row), $served commands served"
+	else
+		fail "--redis: exit $rc, row '$row' (the local run's: '$local_row'), ${served:-no} commands served"
+	fi
+	stop_redis
+else
+	fail "--redis: no Redis server to share through"
+fi
 
 "$campaign" --fs "xfs ext4 btrfs" --reference ext4 --kernel "$b/guest/Image" \
 	--depth 1 --no-crash --time-budget 40s --out "$work/ref" >"$work/out" 2>&1
