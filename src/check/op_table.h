@@ -57,7 +57,7 @@
 
 #define OP_TABLE(X)                                                                                \
 	X(CREATE, create, "PMC", "path mode flags", OPF_SCOPE | OPF_NAMES, "create f2 0644 -")     \
-	X(WRITE, write, "PNNSW", "path off size - flags", OPF_SCOPE, "write f0 0 4096 1 -")        \
+	X(WRITE, write, "PNNSW", "path off size seed flags", OPF_SCOPE, "write f0 0 4096 1 -")     \
 	X(TRUNCATE, truncate, "PN", "path size", OPF_SCOPE, "truncate f0 4096")                    \
 	X(UNLINK, unlink, "P", "path", OPF_SCOPE | OPF_NAMES, "unlink f0")                         \
 	X(MKDIR, mkdir, "PM", "path mode", OPF_SCOPE | OPF_NAMES, "mkdir d1 0755")                 \
@@ -76,7 +76,7 @@
 	X(REMOUNT, remount, "", "", OPF_SCOPE, "remount")                                          \
 	X(SYNC, sync, "", "", OPF_SCOPE, "sync")                                                   \
 	X(FDATASYNC, fdatasync, "P", "path", OPF_SCOPE, "fdatasync f0")                            \
-	X(MWRITE, mwrite, "PNNS", "path off size -", OPF_SCOPE, "mwrite f0 0 4096 1")              \
+	X(MWRITE, mwrite, "PNNS", "path off size seed", OPF_SCOPE, "mwrite f0 0 4096 1")           \
 	X(RENAMEAT2, renameat2, "PPR", "src dst flags", OPF_SCOPE | OPF_NAMES,                     \
 	  "renameat2 f0 f3 noreplace")                                                             \
 	X(COPYRANGE, copyrange, "PPNN", "src dst off len", OPF_SCOPE, "copyrange f0 f1 0 4096")    \

@@ -463,6 +463,12 @@ static const unsigned long boundary_sizes[] = {12289, 49153, 1048576};
  * across a block edge. */
 static const unsigned long range_pairs[][2] = {{0, 4096}, {4096, 4096}, {4095, 2}};
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+/* The data's seeds (op_table.h's S): a byte is a function of its offset
+ * and the seed, so under one seed an overwrite writes what was there and
+ * a lost overwrite reads back like the one it replaced. The default scope
+ * overwrites the first block with the second seed too (write, O_SYNC
+ * write, mwrite), which the crash lens can then see lost. */
+static const unsigned long data_seeds[] = {1, 2};
 
 /* Each file and each of its pairs (off, size): "op NAME FILE [WORD ]OFF SIZE[ TAIL]". */
 static void emit_ranges(struct sink *s, const struct op_pools *p, enum op_kind k, const char *word,
@@ -544,6 +550,11 @@ static void enumerate_kind(struct sink *s, const struct op_pools *p, enum op_kin
 					     off[a], sz[b]);
 				}
 		if (!p->nsizes) {
+			char plain[32], sync[32];
+			snprintf(plain, sizeof(plain), " %lu -", data_seeds[1]);
+			snprintf(sync, sizeof(sync), " %lu sync", data_seeds[1]);
+			emit_ranges(s, p, k, NULL, range_pairs, 1, sync);
+			emit_ranges(s, p, k, NULL, range_pairs, 1, plain);
 			emit_ranges(s, p, k, NULL, boundary_writes, NELEM(boundary_writes), " 1 -");
 			emit_ranges(s, p, k, NULL, range_pairs, 2, " 1 direct");
 			emit_ranges(s, p, k, NULL, range_pairs, 1, " 1 dsync");
@@ -554,7 +565,14 @@ static void enumerate_kind(struct sink *s, const struct op_pools *p, enum op_kin
 			emit_ranges(s, p, k, fallocate_modes[m], range_pairs, NELEM(range_pairs),
 				    "");
 		break;
-	case OP_MWRITE: emit_ranges(s, p, k, NULL, range_pairs, NELEM(range_pairs), " 1"); break;
+	case OP_MWRITE: {
+		char other[16];
+		snprintf(other, sizeof(other), " %lu", data_seeds[1]);
+		emit_ranges(s, p, k, NULL, range_pairs, NELEM(range_pairs), " 1");
+		if (!p->nsizes)
+			emit_ranges(s, p, k, NULL, range_pairs, 1, other);
+		break;
+	}
 	case OP_COPYRANGE:
 		emit_pairs(s, p, k, false, false, "0 4096");
 		emit_pairs(s, p, k, false, false, "4095 4098");
@@ -700,7 +718,10 @@ static void bin_of(char letter, const struct op_pools *p, struct bin *b)
 		for (size_t i = 0; !p->nsizes && i < NELEM(xattr_enum_sizes); i++)
 			bin_num(b, xattr_enum_sizes[i]);
 		break;
-	case 'S': bin_num(b, 1); break; /* the enumeration's seed */
+	case 'S': /* the enumeration's seeds: the second in the default scope */
+		for (size_t i = 0; i < (p->nsizes ? 1 : NELEM(data_seeds)); i++)
+			bin_num(b, data_seeds[i]);
+		break;
 	case 'M': BIN_WORDS(b, modes); break;
 	case 'C': BIN_WORDS(b, create_flags); break;
 	case 'W': BIN_WORDS(b, write_flags); break;

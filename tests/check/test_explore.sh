@@ -32,7 +32,7 @@ s2=$(grep -o '[0-9]* states, [0-9]* unique' "$work/stock2")
 grep -q '"states_per_second"' "$work/run1/report.json" &&
 	grep -q '"write": {"arguments": {"path": \[[0-9]*, [0-9]*\], "off"' "$work/run1/report.json" &&
 	ok "report.json written, with coverage" || fail "no report.json, or no coverage in it"
-grep -q '^  write  *path [0-9]*/[0-9]* off 7/7 size 5/5 flags 4/4  -> ok' "$work/stock1" &&
+grep -q '^  write  *path [0-9]*/[0-9]* off 7/7 size 5/5 seed 2/2 flags 4/4  -> ok' "$work/stock1" &&
 	ok "coverage in the summary: $(grep '^  write ' "$work/stock1" | tr -s ' ')" ||
 	{ fail "no write coverage line in the summary"; grep '^  ' "$work/stock1"; }
 "$themis" explore ext4 xfs --depth 2 --jobs 2 --quiet >"$work/jobs2" 2>&1

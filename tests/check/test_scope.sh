@@ -11,6 +11,9 @@
 #     opening it is ENXIO) where the source was; copyrange copies;
 #   - fallocate: every mode runs on ext4, xfs and f2fs alike, O_DIRECT
 #     writes too;
+#   - the data's seed: the default scope overwrites the first block with
+#     the second seed too (write, O_SYNC write, mwrite: "seed 2/2" in the
+#     coverage), a scope of --sizes the first seed alone ("seed 1/1");
 #   - refusals (OP:WORD rules, rules/FS.rules): with btrfs in the run collapse_range and
 #     insert_range are never tried, with ext2 renameat2 exchange and
 #     whiteout never, each said in a note; the rest of those operations
@@ -70,5 +73,13 @@ agreed "ext4 against ext2: renameat2 noreplace agrees"
 saw "note: ext2 refuses renameat2 exchange,whiteout" "ext2's refusal is noted"
 never "op renameat2 [^ ]* [^ ]* exchange\|op renameat2 [^ ]* [^ ]* whiteout" "ext2's refused flags are not tried"
 saw "op renameat2 f0 f1 noreplace -> ext4 0 0 ext2 0 0" "noreplace is"
+
+explore ext4 xfs --paths f0 --depth 2 --ops create,write,mwrite
+agreed "the default sizes, both seeds: ext4 and xfs agree"
+saw "^  write .* seed 2/2 " "write's coverage: both seeds"
+saw "^  mwrite .* seed 2/2 " "mwrite's coverage: both seeds"
+saw "op write f0 0 4096 2 sync" "the O_SYNC overwrite with the second seed is tried"
+explore ext4 xfs --paths f0 --depth 1 --ops create,write --sizes 0,4096
+saw "^  write .* seed 1/1 " "a scope of --sizes: the first seed alone"
 
 finish test_scope

@@ -160,11 +160,11 @@ static void test_coverage_bins(void)
 	struct op_pools p;
 	op_pools_default(&p);
 	struct coverage c = {0}, d = {0};
-	cov_add(&c, &p, "op write f1 4096 1 7 sync", "0");
+	cov_add(&c, &p, "op write f1 4096 1 2 sync", "0");
 	CHECK(c.in[OP_WRITE][0] == 1u << 1);  /* f1: file 1 */
 	CHECK(c.in[OP_WRITE][1] == 1u << 13); /* 4096 = 2^12: bin 13 */
 	CHECK(c.in[OP_WRITE][2] == 1u << 1);
-	CHECK(c.in[OP_WRITE][3] == 0); /* the seed is not counted */
+	unsigned seed2 = c.in[OP_WRITE][3];
 	CHECK(c.out[OP_WRITE] == 1u);
 	cov_add(&d, &p, "op write d0 0 0 1 -", "EISDIR");
 	CHECK(d.in[OP_WRITE][0] == 1u << 16 && d.in[OP_WRITE][1] == 1u);
@@ -175,6 +175,13 @@ static void test_coverage_bins(void)
 	cov_scope(&scope, OPB(TRUNCATE), &p);
 	/* 0, 1, 4095, 4096 and 4097; 12289, 49153 and 1 MiB (boundaries) */
 	CHECK(__builtin_popcount(scope.in[OP_TRUNCATE][1]) == 7);
+	/* The data's seeds: the default scope's two, each its own bin. */
+	struct coverage e = {0};
+	cov_add(&e, &p, "op write f1 0 1 1 -", "0");
+	cov_scope(&scope, OPB(WRITE), &p);
+	CHECK(__builtin_popcount(scope.in[OP_WRITE][3]) == 2);
+	CHECK(__builtin_popcount(seed2) == 1 && (seed2 & scope.in[OP_WRITE][3]));
+	CHECK(e.in[OP_WRITE][3] != seed2 && (e.in[OP_WRITE][3] & scope.in[OP_WRITE][3]));
 }
 
 /* The agent's reply: results, fingerprints and the view, all disks. */
@@ -254,7 +261,7 @@ static void test_text_check(void)
 	for (size_t i = 0; i < sizeof(wrong) / sizeof(wrong[0]); i++)
 		CHECK(op_text_check(wrong[i], why, sizeof(why)) < 0 && why[0]);
 	CHECK(op_text_check("op write f0 zero 4096 1 sync", why, sizeof(why)) < 0 &&
-	      strstr(why, "path off size - flags"));
+	      strstr(why, "path off size seed flags"));
 }
 
 static const struct unit_test tests[] = {
