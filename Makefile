@@ -45,6 +45,7 @@ guest:
 	scripts/build-kernel.sh --arch x86_64 build
 	for bug in $(X86_BUGS); do scripts/build-kernel.sh --arch x86_64 --patch guest/bugs/$$bug build || exit 1; done
 	for fix in guest/fixes/*/; do scripts/build-kernel.sh --patch $$fix build || exit 1; done
+	for fix in guest/fixes/*/6.12/; do scripts/build-kernel.sh --version 6.12 --patch $${fix%6.12/} build || exit 1; done
 	for fix in guest/fixes/*/; do scripts/build-kernel.sh --arch x86_64 --patch $$fix build || exit 1; done
 	scripts/build-initramfs.sh build
 	scripts/mkimages.sh build

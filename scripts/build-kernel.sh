@@ -18,7 +18,9 @@
 #
 # BUILD_DIR defaults to build/ under the repository. NAME is the last
 # component of DIR; DIR/*.patch are applied in name order with `patch -p1`
-# (paths relative to the top of the kernel tree). A patched tree starts as a
+# (paths relative to the top of the kernel tree), or, for a version other
+# than 6.1 when DIR has a folder of that name, DIR/VERSION/*.patch (the
+# patches ported to that version's source). A patched tree starts as a
 # copy of the built plain tree, so a patched kernel costs an incremental
 # build only; the copy is removed once its image is out, because each is
 # 1.5 GB and a dozen of them filled a CI machine's disk (stop 26).
@@ -116,6 +118,7 @@ if [ -n "$PATCHDIR" ]; then
 	[ -d "$PATCHDIR" ] || die "--patch $PATCHDIR: not a directory"
 	PATCHDIR=$(cd "$PATCHDIR" && pwd)
 	NAME=$(basename "$PATCHDIR")
+	[ "$VERSION" = 6.1 ] || [ ! -d "$PATCHDIR/$VERSION" ] || PATCHDIR=$PATCHDIR/$VERSION
 	case $NAME in
 	"" | *[!A-Za-z0-9._-]*) die "--patch: directory name '$NAME' must be [A-Za-z0-9._-]+" ;;
 	esac

@@ -104,6 +104,16 @@ clean() {
 	fi
 }
 
+# The kernel with fix $1 (guest/fixes/$1) of the version the tests run on:
+# 6.12's where THEMIS_KERNEL is Image-6.12 (make test-612) and the fix is
+# ported there (guest/fixes/$1/6.12/), else 6.1's.
+fix_kernel() {
+	case ${THEMIS_KERNEL:-} in
+	*/Image-6.12) [ -f "$b/guest/Image-6.12-$1" ] && echo "$b/guest/Image-6.12-$1" && return ;;
+	esac
+	echo "$b/guest/Image-$1"
+}
+
 # A discrepancy's trace whose signature is $2, in run $1 (or nothing).
 trace_of() {
 	grep -l "^discrepancy $2 " "$work/$1"/discrepancy-*.trace 2>/dev/null | head -n 1
@@ -195,7 +205,7 @@ fi
 # Its control: with the fix (guest/fixes/f2fs-recovery-nodes), nothing.
 clean f2fs-fixed "F1's fix: the recovery crashed again recovers f0 (no discrepancy)" \
 	ext4 f2fs --ops create,write --paths f0 --sizes 4096 --depth 2 \
-	--kernel "$b/guest/Image-f2fs-recovery-nodes"
+	--kernel "$(fix_kernel f2fs-recovery-nodes)"
 
 # The memo answers recoveries, and every finding is the same without it.
 # findings RUN: the run's discrepancy lines, sorted.
@@ -257,7 +267,7 @@ fi
 # is clean.
 # shellcheck disable=SC2086
 clean f3-fixed "F1's and F3's fixes together: the two O_SYNC writes survive every crash state" \
-	ext4 f2fs $wscope --kernel "$b/guest/Image-all"
+	ext4 f2fs $wscope --kernel "$(fix_kernel all)"
 
 # An O_SYNC write after a plain one: only the range written is promised.
 # shellcheck disable=SC2086
