@@ -57,6 +57,10 @@
 #     crash:unmountable naming logredo; with --crash-memo check every
 #     answer of the memo equals the guest's recovery after a replay (the
 #     replay is deterministic);
+#   - F5: jfs never flushes the disk's write cache, so a power cut during
+#     `create f0; remount` may keep any subset of the jfs disk's writes
+#     since the mount (crash point "subset 1 0": an epoch from write 0)
+#     and its checker finds the maps damaged; ext4, which flushes, never;
 #   - bad input: --crash-states 0 or past the maximum, exit 2.
 #   tests/check/test_crash.sh [BUILD_DIR]
 set -u
@@ -374,6 +378,20 @@ if [ "$st" -eq 1 ] && [ -n "$t" ] && grep -q "^op sync$" "$t" &&
 else
 	fail "F2 not found as it should be: status $st, trace '$t', memo $(memo_hits f2)"
 	grep '^discrepancy' "$work/f2.out" | head -n 2 | sed 's/^/    /'
+fi
+
+# F5: no flush on jfs, so its first epoch never ends.
+"$themis" explore ext4 jfs --crash --ops create,remount --paths f0 --depth 2 --quiet \
+	--out "$work/f5" >"$work/f5.out" 2>&1
+st=$?
+t=$(trace_of f5 "crash:[a-z]*")
+if [ "$st" -eq 1 ] && [ -n "$t" ] && grep -q '^crash subset 1 0 ' "$t" &&
+	grep -q "^discrepancy crash:\(fsck jfs's checker finds the recovered disk damaged\|unmountable jfs's\)" "$t" &&
+	! cat "$work"/f5/*.trace | grep '^discrepancy' | grep -q ' ext4'; then
+	ok "F5: a power cut during jfs's remount keeps a subset of its writes since the mount (no flush): $(sed -n 's/^discrepancy crash:\([a-z]*\).*/\1/p' "$t")"
+else
+	fail "F5 not found as it should be: status $st, trace '$t'"
+	grep '^discrepancy' "$work/f5.out" | head -n 2 | sed 's/^/    /'
 fi
 
 expect 2 "crash-states needs" -- "$themis" explore ext4 xfs --crash-states 0
