@@ -41,8 +41,10 @@
  *   range PATH OFF LEN...
  *                    the bytes [OFF, OFF + LEN) of PATH, opened as an
  *                    operation opens it (following symlinks), up to its
- *                    end: per disk "h I N HASH", N the bytes read and HASH
- *                    their XXH3-128 (or "h I !ERRNO", "h I unmounted");
+ *                    end: per disk "h I N HASH FILE", N the bytes read,
+ *                    HASH their XXH3-128 and FILE the path of the file
+ *                    read (PATH with its symlinks resolved) (or "h I
+ *                    !ERRNO", "h I unmounted");
  *                    one LEN for every disk, or one per disk. The crash
  *                    lens holds an O_SYNC write's range to it.
  *   sleep SECONDS[.FRACTION]
@@ -73,6 +75,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1876,7 +1879,7 @@ static void cmd_range(struct disk *disks, int ndisks, char **w, int nw)
 		return;
 	}
 	for (int i = 0; i < ndisks; i++) {
-		char hex[33];
+		char hex[33], file[PATH_MAX];
 		unsigned long long n = 0;
 		int fd = -1, err = 0;
 		if (!disks[i].mounted) {
@@ -1888,6 +1891,9 @@ static void cmd_range(struct disk *disks, int ndisks, char **w, int nw)
 		else {
 			fd = open(w[1], O_RDONLY | O_NOATIME | O_CLOEXEC);
 			err = errno;
+			/* the chroot's root is the test root: "/f0" */
+			if (fd >= 0 && !realpath(w[1], file))
+				snprintf(file, sizeof(file), "/%s", w[1]);
 			leave_disk();
 		}
 		if (fd >= 0 && hash_range(fd, off, len[i], hex, &n) < 0)
@@ -1897,7 +1903,8 @@ static void cmd_range(struct disk *disks, int ndisks, char **w, int nw)
 			continue;
 		}
 		close(fd);
-		out("h %d %llu %s", disks[i].idx, n, hex);
+		out("h %d %llu %s %s", disks[i].idx, n, hex,
+		    op_path_ok(file + 1) ? file + 1 : w[1]);
 	}
 }
 

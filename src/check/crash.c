@@ -206,27 +206,39 @@ static char *dump_then(struct virt *v, int nfs, const char *cmd, char *why, size
 	return both;
 }
 
-/* The range command for the recovered state: ask->range with each disk's
- * LEN the bytes its live "h" line read (0 where it read none). */
+/* Disk i's live "h" line: the bytes it read into *n (0 where it read
+ * none) and the file it read them from into file ("" where none). */
+static void live_range_of(const char *live, int i, unsigned long long *n, char *file)
+{
+	int d;
+	for (const char *l = live; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (sscanf(l, "h %d %llu %*s %159s", &d, n, file) == 3 && d == i)
+			return;
+	*n = 0, file[0] = 0;
+}
+
+/* The range command for the recovered state: the file the live state read
+ * (ask->range's path with its symlinks resolved, where every disk read the
+ * same one: a crash may lose a link that no call promised), each disk's
+ * LEN the bytes its live line read. */
 static int recovered_range(const struct crash_ask *ask, const char *live, int nfs, char *out,
 			   size_t cap)
 {
-	char path[160];
-	unsigned long long off;
+	char path[160], file[160], first[160] = "";
+	unsigned long long off, n[CHECK_MAX_FS];
 	if (sscanf(ask->range, "range %159s %llu", path, &off) != 2)
 		return -1;
-	size_t len = (size_t)snprintf(out, cap, "range %s %llu", path, off);
-	for (int i = 0; i < nfs && len < cap; i++) {
-		unsigned long long n = 0;
-		int d;
-		for (const char *l = live; l && *l;
-		     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-			if (sscanf(l, "h %d %llu", &d, &n) == 2 && d == i)
-				break;
-			else
-				n = 0;
-		len += (size_t)snprintf(out + len, cap - len, " %llu", n);
+	bool same = true;
+	for (int i = 0; i < nfs; i++) {
+		live_range_of(live, i, &n[i], file);
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", file);
+		same &= !file[0] || !strcmp(file, first);
 	}
+	size_t len =
+	    (size_t)snprintf(out, cap, "range %s %llu", same && first[0] ? first : path, off);
+	for (int i = 0; i < nfs && len < cap; i++)
+		len += (size_t)snprintf(out + len, cap - len, " %llu", n[i]);
 	return len < cap ? 0 : -1;
 }
 

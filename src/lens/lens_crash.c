@@ -373,14 +373,17 @@ static bool range_command(const struct judge *j, const char *path, enum promise 
 	return len < cap;
 }
 
-/* Disk i's range line of a dump ("h I N HASH" after "h I "), or NULL. */
+/* Disk i's range line of a dump ("h I N HASH FILE"): "N HASH" (or its
+ * "!ERRNO"), or NULL when it has none. */
 static const char *range_of(const char *dump, int i, char *out, size_t cap)
 {
 	char head[16];
 	int n = snprintf(head, sizeof(head), "h %d ", i);
 	for (const char *l = dump; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
 		if (!strncmp(l, head, (size_t)n)) {
-			snprintf(out, cap, "%.*s", (int)strcspn(l + n, "\n"), l + n);
+			const char *v = l + n, *hash = v + strcspn(v, " \n");
+			hash += *hash == ' ';
+			snprintf(out, cap, "%.*s", (int)(hash - v + strcspn(hash, " \n")), v);
 			return out;
 		}
 	return NULL;
@@ -449,9 +452,13 @@ static int check_promise(struct judge *j, const struct crash_result *r, const ch
 			sscanf(bw, "%llu", &n);
 			snprintf(what, sizeof(what),
 				 "%s: a crash lost what '%s' made durable: the %llu bytes it "
-				 "wrote at %llu of %s read back otherwise after the crash (bytes "
-				 "read and their XXH3-128: '%s' when it returned, '%s' after)",
-				 j->m->fs[i], j->op->text + 3, n, from, path, bw, bg ? bg : "none");
+				 "wrote at %llu of %s%s%s%s read back otherwise after the crash "
+				 "(bytes read and their XXH3-128: '%s' when it returned, '%s' "
+				 "after)",
+				 j->m->fs[i], j->op->text + 3, n, from, at,
+				 strcmp(at, path) ? " (through the symlink " : "",
+				 strcmp(at, path) ? path : "", strcmp(at, path) ? ")" : "", bw,
+				 bg ? bg : "none");
 			return found(j, "lost-fsync", what, where);
 		}
 		if (strcmp(want, got) || short_of) {
