@@ -25,6 +25,10 @@
 #   - F4: nilfs2 loses new files that fsync and fdatasync returned on:
 #     REPRODUCED on the stock x86 kernel, NOT REPRODUCED with its fix
 #     (guest/fixes/nilfs2-fsync-new);
+#   - F5: jfs sends the loop device no cache flush through create, write,
+#     fsync, sync and unmount where ext4 sends some, and crash images that
+#     lose one of those writes are damaged: REPRODUCED on the stock x86
+#     kernel, NOT REPRODUCED with its fix (guest/fixes/jfs-flush);
 #   - refused with exit 2 and one line naming the trace: a missing or
 #     malformed trace, a finding, a time discrepancy, settime, a
 #     filesystem compared with itself, a folder that cannot be made;
@@ -109,14 +113,16 @@ else
 	fail "F1's repro.c does not compile cleanly: $(head -n 3 "$work/cc.log")"
 fi
 
-# F2, F3 and F4 (docs/findings.md), found by explore --crash: their
+# F2 to F5 (docs/findings.md), found by explore --crash: their
 # hand-written reproducers under QEMU, with no Themis in the way.
 f2=$top/tests/repro/f2-jfs-logredo
 f3=$top/tests/repro/f3-f2fs-osync-size
 f4=$top/tests/repro/f4-nilfs2-fsync-new
+f5=$top/tests/repro/f5-jfs-no-flush
 if cc -O2 -Wall -Wextra -Werror -o "$work/f2.bin" "$f2/repro.c" 2>"$work/cc.log" &&
 	cc -O2 -Wall -Wextra -Werror -o "$work/f3.bin" "$f3/repro.c" 2>>"$work/cc.log" &&
-	cc -O2 -Wall -Wextra -Werror -o "$work/f4.bin" "$f4/repro.c" 2>>"$work/cc.log"; then
+	cc -O2 -Wall -Wextra -Werror -o "$work/f4.bin" "$f4/repro.c" 2>>"$work/cc.log" &&
+	cc -O2 -Wall -Wextra -Werror -o "$work/f5.bin" "$f5/repro.c" 2>>"$work/cc.log"; then
 	expect 1 "REPRODUCED: the replayed disk does not mount" -- \
 		"$top/scripts/repro-qemu.sh" "$x86/bzImage" "$f2"
 	expect 1 "REPRODUCED: [0-9]* files lost the second O_SYNC write" -- \
@@ -127,8 +133,15 @@ if cc -O2 -Wall -Wextra -Werror -o "$work/f2.bin" "$f2/repro.c" 2>"$work/cc.log"
 	expect 1 "REPRODUCED: lost after the power cut: f0 (fsync) f1 (fdatasync)" -- \
 		"$top/scripts/repro-qemu.sh" "$x86/bzImage" "$f4"
 	expect 0 "NOT REPRODUCED" -- "$top/scripts/repro-qemu.sh" "$x86/bzImage-nilfs2-fsync-new" "$f4"
+	expect 1 "REPRODUCED: jfs sent no cache flush through fsync, sync and unmount" -- \
+		"$top/scripts/repro-qemu.sh" "$x86/bzImage" "$f5"
+	grep -q "^ext4: .* [1-9][0-9]* cache flushes$" "$work/out" ||
+		fail "F5: the ext4 control's flush count is not in the output"
+	grep -q "^[1-9][0-9]* of the [0-9]* crash images that lose one write are damaged" "$work/out" ||
+		fail "F5: no crash image that loses one write is damaged"
+	expect 0 "NOT REPRODUCED" -- "$top/scripts/repro-qemu.sh" "$x86/bzImage-jfs-flush" "$f5"
 else
-	fail "F2's, F3's or F4's repro.c does not compile cleanly: $(head -n 3 "$work/cc.log")"
+	fail "F2's to F5's repro.c does not compile cleanly: $(head -n 3 "$work/cc.log")"
 fi
 
 # Bad input and what a reproducer cannot do: exit 2, one line naming it.
