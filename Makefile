@@ -26,29 +26,34 @@ VERSION_FLAG   := -DTHEMIS_VERSION='"$(THEMIS_VERSION)"'
 ISA_SRCS := $(wildcard tests/isa/*.S)
 ISA_ELFS := $(ISA_SRCS:tests/isa/%.S=build/isa/%.elf)
 
-.PHONY: FORCE all guest test test-unit test-isa test-diff test-fuzz fuzz test-cli test-boot test-fork test-check test-lens test-repro test-612 bench format clean
+.PHONY: FORCE main all programs guest guest-6.12 kernels test test-full fuzz bench format clean
 
-all: build/themis build/asan/themis $(ISA_ELFS) guest
+# `make` (main): what the README's main job needs, the emulator and the
+# guest it boots. `make all`: every program and every kernel there is.
+.DEFAULT_GOAL := main
+main: build/themis guest
+all: programs guest guest-6.12 kernels
 
-# The planted bugs tests/repro/test_repro.sh proves its reproducers on:
-# only these get x86_64 kernels (each is built in a copy of the 1.5 GB tree).
-X86_BUGS := ext4-link3 ext4-tail
 
-# The guest side: kernels (riscv64 for the machine, Linux 6.1 and 6.12;
-# x86_64 for the reproducers under QEMU), agent + initramfs, base disk
-# images. Each script is incremental and returns at once when its output
-# is up to date.
+# The guest side. Each script is incremental and returns at once when its
+# output is up to date. guest: the default kernel (Linux 6.1 for riscv64),
+# the agent's initramfs and the base disk images; guest-6.12: Linux 6.12.
 guest:
 	scripts/build-kernel.sh build
-	scripts/build-kernel.sh --version 6.12 build
-	for bug in guest/bugs/*/; do scripts/build-kernel.sh --patch $$bug build || exit 1; done
-	scripts/build-kernel.sh --arch x86_64 build
-	for bug in $(X86_BUGS); do scripts/build-kernel.sh --arch x86_64 --patch guest/bugs/$$bug build || exit 1; done
-	for fix in guest/fixes/*/; do scripts/build-kernel.sh --patch $$fix build || exit 1; done
-	for fix in guest/fixes/*/6.12/; do scripts/build-kernel.sh --version 6.12 --patch $${fix%6.12/} build || exit 1; done
-	for fix in guest/fixes/*/; do scripts/build-kernel.sh --arch x86_64 --patch $$fix build || exit 1; done
 	scripts/build-initramfs.sh build
 	scripts/mkimages.sh build
+guest-6.12:
+	scripts/build-kernel.sh --version 6.12 build
+
+# kernels: every kernel variant (each planted bug and fix, on 6.1, on 6.12
+# where the fix has a port, and for x86_64, the reproducers' architecture).
+# The tests build the ones they boot on first use (tests/lib.sh's
+# need_kernel); a variant of a built base takes seconds.
+kernels: guest guest-6.12
+	for d in guest/bugs/*/ guest/fixes/*/; do scripts/build-kernel.sh --patch $$d build || exit 1; done
+	for d in guest/fixes/*/6.12/; do scripts/build-kernel.sh --version 6.12 --patch $${d%6.12/} build || exit 1; done
+	scripts/build-kernel.sh --arch x86_64 build
+	for d in guest/bugs/*/ guest/fixes/*/; do scripts/build-kernel.sh --arch x86_64 --patch $$d build || exit 1; done
 
 build/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
@@ -82,8 +87,10 @@ clean:
 	rm -rf build
 
 # The fuzzers, one file each, linked with the sanitizer build of every
-# module. FUZZERS is the one list: test-fuzz runs each a little, fuzz
-# (not part of test) FUZZ_ROUNDS times, a million by default.
+# module. FUZZERS is the one list of what is built: tests/fuzz/test_fuzz.sh
+# runs each a little (its slice in the fast tier, ten times that in the
+# full one), fuzz (not part of the tests) FUZZ_ROUNDS times, a million by
+# default.
 FUZZERS := cpu virtio layout trace snapshot agent rules
 FUZZ_BINS := $(FUZZERS:%=build/asan/fuzz_%)
 FUZZ_ROUNDS ?= 1000000
@@ -91,16 +98,7 @@ FUZZ_ROUNDS ?= 1000000
 build/asan/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(SAN_OBJS) $(HDRS)
 	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -Isrc $< $(SAN_OBJS) $(LDLIBS) -o $@
 
-test-fuzz: $(FUZZ_BINS)
-	build/asan/fuzz_cpu 3000 1
-	build/asan/fuzz_virtio 20000 1
-	build/asan/fuzz_layout 1500 1
-	build/asan/fuzz_trace 20000 1
-	build/asan/fuzz_snapshot 1000 1
-	build/asan/fuzz_agent 20000 1
-	build/asan/fuzz_rules 20000 1
-
-# Seeds start past the ones test-fuzz covers; `make -j2 fuzz` runs two
+# Seeds start past the ones the tests cover; `make -j2 fuzz` runs two
 # fuzzers at a time.
 fuzz: $(FUZZERS:%=fuzz-%)
 fuzz-%: build/asan/fuzz_%
@@ -113,68 +111,28 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_
 build/asan/test_%: tests/unit/test_%.c tests/unit/unit.h $(SAN_OBJS) $(HDRS)
 	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -Isrc $< $(SAN_OBJS) $(LDLIBS) -o $@
 
-# test_share needs a Redis server: its script starts a throwaway one.
-test-unit: $(UNIT_TESTS)
-	@for t in $(filter-out build/asan/test_share,$(UNIT_TESTS)); do echo "== $$t"; $$t || exit 1; done
-	@echo "== tests/unit/test_share.sh" && tests/unit/test_share.sh build/asan/test_share
-
-test-cli: build/themis build/asan/themis
-	tests/cli/test_cli.sh build/themis
-	tests/cli/test_cli.sh build/asan/themis
-
-test-isa: build/themis build/asan/themis $(ISA_ELFS)
-	tests/isa/run.sh build/isa -- build/themis bare
-	tests/isa/run.sh build/isa -- build/asan/themis bare
-
-test-diff: build/themis
-	tests/diff/run.sh --themis build/themis --no-qemu-quirks
-
 build/test_fork: tests/fork/test_fork.c $(OBJS) $(HDRS)
 	$(CC) $(CFLAGS) -Isrc $< $(OBJS) $(LDLIBS) -o $@
-
-test-fork: build/test_fork guest
-	build/test_fork build 1000
-	build/test_fork build 200 1 build/guest/Image-6.12
 
 build/test_crash: tests/check/test_crash.c $(OBJS) $(HDRS)
 	$(CC) $(CFLAGS) -Isrc $< $(OBJS) $(LDLIBS) -o $@
 
-test-check: build/themis build/test_crash guest
-	build/test_crash build
-	tests/check/test_crash.sh build
-	tests/check/test_explore.sh build
-	tests/check/test_time.sh build
-	tests/check/test_replay.sh build
-	tests/check/test_report.sh build
-	tests/check/test_group.sh build
-	tests/check/test_fsck.sh build
-	tests/check/test_rules.sh build
-	tests/check/test_scope.sh build
-	tests/check/test_campaign.sh
-	tests/check/test_kpair.sh build
+# The tests' programs: themis and its sanitizer twin, the ISA programs,
+# the unit tests, the fuzzers and the C test drivers.
+programs: build/themis build/asan/themis $(ISA_ELFS) $(UNIT_TESTS) $(FUZZ_BINS) \
+	  build/test_fork build/test_crash
 
-# The lenses: every tests/lens/test_*.sh, each given the build folder.
-test-lens: build/themis build/asan/themis guest
-	@for t in tests/lens/test_*.sh; do [ -e "$$t" ] || continue; echo "== $$t"; $$t build || exit 1; done
+# The tests: tests/run finds every test file by glob and runs a tier, two
+# at a time (tests/README.md lists them). `make test`, the README's test
+# command: the fast tier, every property once on Linux 6.1 and the
+# kernel-dependent ones on 6.12 too. `make test-full`: everything (the
+# whole 6.12 pass, the x86_64 reproducers, every QEMU pair, the long fuzz
+# slices). One test: tests/run --tier full NAME.
+test: programs guest guest-6.12
+	tests/run --tier fast
 
-# The reproducers, under qemu-system-x86_64 on the x86_64 kernels.
-test-repro: build/themis guest
-	tests/repro/test_repro.sh build
-
-test-boot: build/themis build/asan/themis guest
-	tests/boot/test_boot.sh build
-	tests/boot/test_snapshot.sh build
-	tests/boot/qemu_compare.sh build
-	tests/boot/test_linux612.sh build
-
-# The checker's and the lenses' tests again on Linux 6.12: themis and the
-# C drivers boot $THEMIS_KERNEL when no --kernel is given. (test-boot
-# boots 6.12 itself, test_linux612.sh; test-fork proves the fork on it.)
-test-612: build/themis build/asan/themis build/test_crash guest
-	THEMIS_KERNEL="$(CURDIR)/build/guest/Image-6.12" $(MAKE) --no-print-directory test-check test-lens
-
-test: test-unit test-cli test-isa test-fuzz test-diff test-boot test-fork test-check test-lens test-repro test-612
-	@echo "make test: all passed"
+test-full: programs guest guest-6.12
+	tests/run --tier full
 
 build/bench_fork: bench/fork/bench_fork.c $(OBJS) $(HDRS)
 	$(CC) $(CFLAGS) -Isrc $< $(OBJS) $(LDLIBS) -o $@

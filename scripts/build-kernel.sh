@@ -20,10 +20,13 @@
 # component of DIR; DIR/*.patch are applied in name order with `patch -p1`
 # (paths relative to the top of the kernel tree), or, for a version other
 # than 6.1 when DIR has a folder of that name, DIR/VERSION/*.patch (the
-# patches ported to that version's source). A patched tree starts as a
-# copy of the built plain tree, so a patched kernel costs an incremental
-# build only; the copy is removed once its image is out, because each is
-# 1.5 GB and a dozen of them filled a CI machine's disk (stop 26).
+# patches ported to that version's source). A patched kernel is built in
+# the plain tree, patched for the build and put back after it: it costs
+# what its patches touch and one link (about half a minute), not a copy
+# of the 1.5 GB tree. A patch may not change a Kconfig file: every
+# variant shares its base's configuration.
+#
+# The last line printed is the image's path: what --kernel takes.
 #
 # Cached: the output carries a stamp made of the fragments, the kernel
 # source version, the compiler version and (for --patch) the patches.
@@ -293,6 +296,16 @@ build() { # build TREE OUT STAMP LOG
 	say "$2: $(wc -c <"$2") bytes, built in $(($(date +%s) - start))s"
 }
 
+# done_with IMAGE: its path as the last line (what --kernel takes,
+# relative to the current folder when inside it), and exit.
+done_with() {
+	case $1 in
+	"$PWD"/*) echo "${1#"$PWD"/}" ;;
+	*) echo "$1" ;;
+	esac
+	exit 0
+}
+
 stamp_ok() { # stamp_ok FILE STAMP
 	[ -f "$1" ] && [ "$(cat "$1")" = "$2" ]
 }
@@ -300,10 +313,28 @@ stamp_ok() { # stamp_ok FILE STAMP
 # The plain kernel. With --patch it is the base of the patched tree, so the
 # tree itself must be built too, not only the copied-out Image.
 TREE=$BUILD_DIR/linux-$VERSION$TSUFFIX
+SAVED=$TREE/.themis-patched
+# put_back: the saved files where they were (and files the patches
+# created removed), each touched so make rebuilds it.
+put_back() {
+	rm -rf "$SAVED.tmp"
+	[ -d "$SAVED" ] || return 0
+	while read -r f; do
+		if [ -f "$SAVED/files/$f" ]; then
+			cp "$SAVED/files/$f" "$TREE/$f"
+			touch "$TREE/$f"
+		else
+			rm -f "$TREE/$f"
+		fi
+	done <"$SAVED/list"
+	rm -rf "$SAVED"
+}
+put_back
+
 OUT=$GUEST/$OUTNAME
 if stamp_ok "$OUT.stamp" "$BASE_STAMP" && [ -f "$OUT" ] &&
 	{ [ -z "$NAME" ] || stamp_ok "$TREE/.themis-stamp" "$BASE_STAMP"; }; then
-	[ -n "$NAME" ] || say "kernel up to date"
+	[ -n "$NAME" ] || { say "kernel up to date"; done_with "$OUT"; }
 else
 	LOG=$GUEST/kernel-build$VTAG.log
 	: >"$LOG"
@@ -312,38 +343,59 @@ else
 	configure "$TREE" "$LOG"
 	build "$TREE" "$OUT" "$BASE_STAMP" "$LOG"
 fi
-[ -n "$NAME" ] || exit 0
+[ -n "$NAME" ] || done_with "$OUT"
 
-# A patched kernel: copy of the built plain tree (timestamps kept, so make
-# rebuilds only what the patches touch), patches applied, rebuilt.
-PTREE=$BUILD_DIR/linux-$VERSION$TSUFFIX-$NAME
+# A patched kernel is built in the plain tree itself: the files the
+# patches touch are saved, the patches applied, make rebuilds what they
+# touch and relinks, the image is copied out, and the saved files are put
+# back (touched, so the next build recompiles them). A variant costs its
+# patch's compile units and one link, never a copy of the 1.5 GB tree.
+# While a patch set is in, TREE/.themis-patched holds the saved files; a
+# run cut short is undone by the next one, before anything else.
 POUT=$GUEST/$OUTNAME-$NAME
 PSUM=$(cd "$PATCHDIR" && for p in *.patch; do echo "$p"; cat "$p"; done | sha256sum | cut -d' ' -f1)
 PSTAMP="$BASE_STAMP
 patches $PSUM"
 if stamp_ok "$POUT.stamp" "$PSTAMP" && [ -f "$POUT" ]; then
 	say "kernel $NAME up to date"
-	exit 0
+	done_with "$POUT"
 fi
+
+# patched_files PATCH...: the tree paths the patches change, create or
+# delete (their ---/+++ lines, without the a/ b/ prefix).
+patched_files() {
+	awk '/^(---|\+\+\+) / {
+		p = $2; sub(/\t.*/, "", p)
+		if (p == "/dev/null") next
+		sub(/^[^\/]*\//, "", p); print p
+	}' "$@" | sort -u
+}
+
 LOG=$GUEST/kernel-build$VTAG-$NAME.log
 : >"$LOG"
-say "making $PTREE from $TREE + $PATCHDIR/*.patch"
-rm -rf "$PTREE" "$PTREE.tmp"
-cp -a "$TREE" "$PTREE.tmp"
-rm -f "$PTREE.tmp/.themis-stamp"
-# Kbuild's dependency files name a few sources by absolute path (the vDSO's
-# lib/vdso/gettimeofday.c); point them at the copy so its patches count.
-grep -rlF "$TREE/" "$PTREE.tmp" --include='.*.cmd' | while read -r f; do
-	sed -i "s|$TREE/|$PTREE/|g" "$f"
-done
+mkdir -p "$SAVED.tmp/files"
+patched_files "$PATCHDIR"/*.patch >"$SAVED.tmp/list"
+if grep -q -E '(^|/)Kconfig' "$SAVED.tmp/list"; then
+	rm -rf "$SAVED.tmp"
+	die "$PATCHDIR changes a Kconfig file; a variant shares the base kernel's configuration"
+fi
+while read -r f; do
+	[ ! -f "$TREE/$f" ] || { mkdir -p "$SAVED.tmp/files/$(dirname "$f")" && cp "$TREE/$f" "$SAVED.tmp/files/$f"; }
+done <"$SAVED.tmp/list"
+mv "$SAVED.tmp" "$SAVED"
+trap 'put_back' EXIT
+trap 'exit 130' INT TERM HUP
+say "building $NAME: the plain tree + $PATCHDIR/*.patch ($(wc -l <"$SAVED/list") files)"
 for p in "$PATCHDIR"/*.patch; do
-	patch -p1 -N -s --no-backup-if-mismatch -d "$PTREE.tmp" <"$p" >>"$LOG" 2>&1 || {
+	patch -p1 -N -s --no-backup-if-mismatch -d "$TREE" <"$p" >>"$LOG" 2>&1 || {
 		tail -n 20 "$LOG" >&2
-		rm -rf "$PTREE.tmp"
 		die "$p does not apply to $SRCPKG $SRCVER"
 	}
 done
-mv "$PTREE.tmp" "$PTREE"
-configure "$PTREE" "$LOG"
-build "$PTREE" "$POUT" "$PSTAMP" "$LOG"
-rm -rf "$PTREE"
+build "$TREE" "$POUT" "$PSTAMP" "$LOG"
+# The tree's stamp names the plain kernel: the variant's objects are
+# rebuilt from the put-back sources by the next make.
+printf '%s\n' "$BASE_STAMP" >"$TREE/.themis-stamp"
+put_back
+trap - EXIT
+done_with "$POUT"

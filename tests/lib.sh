@@ -16,6 +16,28 @@ test_setup() {
 	trap 'stop_redis; rm -rf "$work"' EXIT
 }
 
+# need_kernel [--arch A] [--version V] NAME...: build each kernel the test
+# boots, on first use (scripts/build-kernel.sh; nothing to do when it is up
+# to date): NAME is "base", the plain kernel, or a folder of guest/bugs or
+# guest/fixes, whose variant of a built base takes seconds. A build that
+# fails fails the test, with its log's tail.
+need_kernel() {
+	kopts=""
+	while [ $# -ge 2 ]; do
+		case $1 in --arch | --version) kopts="$kopts $1 $2"; shift 2 ;; *) break ;; esac
+	done
+	for kname in "$@"; do
+		kpatch=""
+		[ "$kname" = base ] || kpatch="--patch $top/guest/bugs/$kname"
+		[ "$kname" = base ] || [ -d "$top/guest/bugs/$kname" ] || kpatch="--patch $top/guest/fixes/$kname"
+		# shellcheck disable=SC2086
+		if ! "$top/scripts/build-kernel.sh" $kopts $kpatch "$b" >"$work/need_kernel.log" 2>&1; then
+			fail "scripts/build-kernel.sh$kopts $kpatch failed:"
+			tail -n 8 "$work/need_kernel.log" | sed 's/^/    /'
+		fi
+	done
+}
+
 fail() {
 	echo "FAIL: $*"
 	fails=$((fails + 1))

@@ -124,6 +124,63 @@ void default_kernel(char *out, size_t outlen)
 		beside_exe("guest", "Image", out, outlen);
 }
 
+/* The command that builds the kernel image `path` names, from its file
+ * name: Image[-6.12][-NAME], NAME a folder of guest/bugs or guest/fixes. */
+static void build_hint(const char *path, char *out, size_t cap)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *rest = !strncmp(base, "Image", 5) ? base + 5 : NULL;
+	const char *version = "";
+	if (rest && !strncmp(rest, "-6.12", 5) && (rest[5] == 0 || rest[5] == '-'))
+		version = " --version 6.12", rest += 5;
+	if (!rest || (*rest && *rest != '-')) {
+		snprintf(out, cap, "a RISC-V Image: scripts/build-kernel.sh [--version V] "
+				   "[--patch DIR] build (it prints the path to pass)");
+		return;
+	}
+	if (!*rest) {
+		snprintf(out, cap, "scripts/build-kernel.sh%s build", version);
+		return;
+	}
+	static const char *const dirs[] = {"guest/bugs", "guest/fixes"};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		char dir[PATH_MAX], sub[PATH_MAX];
+		snprintf(sub, sizeof(sub), "../%s", dirs[i]);
+		beside_exe(sub, rest + 1, dir, sizeof(dir));
+		if (access(dir, F_OK) == 0) {
+			snprintf(out, cap, "scripts/build-kernel.sh%s --patch %s/%s build", version,
+				 dirs[i], rest + 1);
+			return;
+		}
+	}
+	snprintf(out, cap, "scripts/build-kernel.sh%s --patch DIR build, DIR a folder named %s",
+		 version, rest + 1);
+}
+
+int resolve_kernel(char *kernel, size_t cap)
+{
+	if (!strchr(kernel, '/') && access(kernel, F_OK) != 0) {
+		char name[PATH_MAX], path[PATH_MAX];
+		if (!strcmp(kernel, "6.1") || !strncmp(kernel, "Image", 5))
+			snprintf(name, sizeof(name), "%s", strcmp(kernel, "6.1") ? kernel : "Image");
+		else
+			snprintf(name, sizeof(name), "Image-%s", kernel);
+		beside_exe("guest", name, path, sizeof(path));
+		if (strlen(path) < cap)
+			snprintf(kernel, cap, "%s", path);
+	}
+	if (access(kernel, R_OK) == 0)
+		return 0;
+	int e = errno;
+	char hint[2 * PATH_MAX];
+	build_hint(kernel, hint, sizeof(hint));
+	if (e == ENOENT)
+		fprintf(stderr, "themis: kernel %s is not built; build it with:\n  %s\n", kernel, hint);
+	else
+		fprintf(stderr, "themis: kernel %s: cannot read it: %s\n", kernel, strerror(e));
+	return EXIT_USAGE;
+}
+
 /* Build BUILD/images/FS.img with scripts/mkimages.sh (a missing default
  * image: a checkout that ran make but not make guest). */
 static void build_image(const char *fs)

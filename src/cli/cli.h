@@ -40,6 +40,11 @@ void beside_exe(const char *sub, const char *name, char *out, size_t outlen);
  * set (how `make test-612` runs the tests on Linux 6.12), else
  * BUILD/guest/Image. */
 void default_kernel(char *out, size_t outlen);
+/* A --kernel as given (in place, cap bytes): a path, or a name for
+ * BUILD/guest/Image-NAME (ext4-link3, 6.12, 6.12-all; 6.1 is Image).
+ * 0 when it can be read; else EXIT_USAGE, after saying on stderr which
+ * command builds it. */
+int resolve_kernel(char *kernel, size_t cap);
 /* The image of filesystem `fs`: `given` (a --disk), else BUILD/images/FS.img
  * (built with scripts/mkimages.sh if missing), into out. 0 when it is
  * readable and holds fs; else EXIT_USAGE, said on stderr. */

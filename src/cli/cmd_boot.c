@@ -182,6 +182,8 @@ static int parse_boot_args(int argc, char **argv, struct boot_args *a)
 		if (rc)
 			return rc;
 	}
+	if (!a->load && resolve_kernel(a->kernel, sizeof(a->kernel)))
+		return EXIT_USAGE;
 	a->cfg.kernel = a->kernel;
 	a->cfg.initrd = a->initrd[0] ? a->initrd : NULL;
 	a->cfg.console = stdout;

@@ -200,12 +200,13 @@ static int parse_clock_args(int argc, char **argv, struct clock_args *a)
 	if (load_rules(&a->rules, NULL, drivers, ndrivers))
 		return EXIT_USAGE;
 	a->m.rules = &a->rules;
-	for (const char *f = a->kernel; f; f = f == a->kernel ? a->initrd : NULL)
-		if (access(f, R_OK)) {
-			fprintf(stderr, "themis: %s: cannot read: %s (make guest builds it)\n", f,
-				strerror(errno));
-			return EXIT_USAGE;
-		}
+	if (resolve_kernel(a->kernel, sizeof(a->kernel)))
+		return EXIT_USAGE;
+	if (access(a->initrd, R_OK)) {
+		fprintf(stderr, "themis: %s: cannot read: %s (make guest builds it)\n", a->initrd,
+			strerror(errno));
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 

@@ -457,13 +457,8 @@ static int kernel_pair(struct explore_args *a)
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		if (refused[i].on)
 			return usage_error("two kernels do not go with %s", refused[i].what);
-	const char *k[2] = {a->kernel, a->kernel_b};
-	for (int i = 0; i < 2; i++)
-		if (access(k[i], R_OK) != 0) {
-			fprintf(stderr, "themis: --kernel %s: cannot read it: %s\n", k[i],
-				strerror(errno));
-			return EXIT_USAGE;
-		}
+	if (resolve_kernel(a->kernel, PATH_MAX) || resolve_kernel(a->kernel_b, PATH_MAX))
+		return EXIT_USAGE;
 	m->fs[m->nfs++] = m->fs[0];
 	if (a->ndisks == 1)
 		a->disks[a->ndisks++] = a->disks[0];
@@ -530,6 +525,8 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 		return usage_error("%s", "explore needs at least two filesystems to compare "
 					 "(e.g. themis explore ext4 xfs), or one and two kernels "
 					 "(themis explore ext4 --kernel A --kernel B)");
+	if (!c->m.load && a->nkernels < 2 && resolve_kernel(a->kernel, sizeof(a->kernel)))
+		return EXIT_USAGE;
 	c->m.kernel = a->kernel;
 	c->m.initrd = a->initrd;
 	if (c->swarm || c->baseline)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: fast
 # Booting Linux on the Themis board: determinism, the clock and seed axes,
 # the agent's script with fsck-clean disks, and every kind of bad input.
 #   tests/boot/test_boot.sh [BUILD_DIR]     (default: build)
@@ -85,7 +86,25 @@ asan=$b/asan/themis
 head -c 100000 /dev/urandom >"$work/garbage"
 printf 'short' >"$work/tiny"
 head -c 1000 /dev/zero >"$work/odd.img"
-expect 2 "cannot open\|No such file" -- "$themis" boot --kernel "$work/missing"
+expect 2 "missing is not built" -- "$themis" boot --kernel "$work/missing"
+# A kernel not built yet names the command that builds it, from its name:
+# a planted bug's or a fix's folder, on either version; a bare name is
+# BUILD_DIR/guest/Image-NAME (the script's last line says what to pass).
+# (A copy of themis in a build folder of no kernels, beside the guest/.)
+mkdir -p "$work/k/guest"
+cp "$themis" "$work/k/themis"
+ln -s "$top/guest" "$work/guest"
+expect 2 "Image-6.12-jfs-flush is not built; build it with:" -- \
+	"$work/k/themis" boot --kernel "$work/k/guest/Image-6.12-jfs-flush"
+grep -q "^  scripts/build-kernel.sh --version 6.12 --patch guest/fixes/jfs-flush build$" "$work/out" ||
+	fail "no build command for Image-6.12-jfs-flush: $(cat "$work/out")"
+expect 2 "build it with:" -- "$work/k/themis" boot --kernel ext4-link3
+grep -q "^  scripts/build-kernel.sh --patch guest/bugs/ext4-link3 build$" "$work/out" &&
+	grep -q "k/guest/Image-ext4-link3 is not built" "$work/out" ||
+	fail "--kernel ext4-link3 is not read as BUILD_DIR/guest/Image-ext4-link3: $(cat "$work/out")"
+expect 2 "build it with:" -- "$work/k/themis" boot --kernel 6.12
+grep -q "^  scripts/build-kernel.sh --version 6.12 build$" "$work/out" ||
+	fail "no build command for --kernel 6.12: $(cat "$work/out")"
 expect 2 "not a RISC-V Linux Image" -- "$themis" boot --kernel "$work/garbage"
 expect 2 "too short to be a Linux Image" -- "$themis" boot --kernel "$work/tiny"
 expect 2 "initrd-missing" -- "$themis" boot --initrd "$work/initrd-missing"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: fast
 # Linux 6.12 (BUILD_DIR/guest/Image-6.12, the current LTS) on the Themis
 # board, against 6.1 (BUILD_DIR/guest/Image) from the same config fragment:
 # the guest reports 6.12, boots deterministically, mounts every filesystem

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: fast
 # Saved machines: `themis boot --save` at the agent's command loop, and
 # `--load` later. A loaded machine must be the saved one (same RAM hash) and
 # behave as the booted one (the agent's script says the same words, the

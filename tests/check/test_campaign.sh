@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: fast
 # scripts/campaign, the bug hunt over every pair of filesystems and
 # kernels. Properties guarded:
 #   - a planted bug is found and written up: on the fsync-async kernel
@@ -24,12 +25,13 @@ b=$top/build
 work=$(mktemp -d)
 . "$top/tests/lib.sh"
 trap 'stop_redis; rm -rf "$work"' EXIT
+need_kernel ext4-fsync-async
 campaign=$top/scripts/campaign
 
 expect 2 "not a time" -- "$campaign" --time-budget soon --out "$work/bad"
 expect 2 "need two filesystems" -- "$campaign" --fs ext4 --out "$work/bad"
 expect 2 "no image build/images/ext9.img" -- "$campaign" --fs "ext4 ext9" --out "$work/bad"
-expect 2 "no such file" -- "$campaign" --kernel /nonexistent/Image --out "$work/bad"
+expect 2 "not built; build it with" -- "$campaign" --kernel /nonexistent/Image --out "$work/bad"
 expect 2 "--reference btrfs: not one of the filesystems" -- \
 	"$campaign" --fs "ext4 xfs" --reference btrfs --out "$work/bad"
 [ ! -e "$work/bad" ] && ok "bad input ran nothing" || fail "bad input made $work/bad"

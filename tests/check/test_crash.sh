@@ -1,4 +1,6 @@
 #!/bin/sh
+# tier: fast
+# 6.12: full
 # explore --crash (src/lens/lens_crash.c). Properties guarded:
 #   - the stock kernel: every crash state of a scope with fsync, O_SYNC
 #     writes, sync and rename mounts, recovers, passes e2fsck and
@@ -70,6 +72,11 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
+need_kernel ext4-fsync-async ext4-rename-split ext4-range-nodata f2fs-isize-recover \
+	f2fs-recovery-nodes nilfs2-fsync-new jfs-flush all
+case ${THEMIS_KERNEL:-} in
+*/Image-6.12) need_kernel --version 6.12 f2fs-recovery-nodes jfs-flush all ;;
+esac
 
 scope="--depth 2 --ops create,write,fsync,sync,rename --paths f0,f1 --sizes 0,4096 --quiet"
 

@@ -1,4 +1,6 @@
 #!/bin/sh
+# tier: fast
+# 6.12: full
 # The model checker end to end: a short differential exploration finds
 # nothing on the stock kernel and finds each planted bug (with a trace that
 # replays to the same discrepancy), the same seed explores the same states,
@@ -7,6 +9,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
+need_kernel ext4-link3 ext4-tail ext4-meta ext4-data
 cd "$work" || exit 1 # explore writes explore-out/ here by default
 
 

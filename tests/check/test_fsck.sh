@@ -1,4 +1,6 @@
 #!/bin/sh
+# tier: fast
+# 6.12: full
 # explore --fsck (src/lens/lens_fsck.c): the filesystems' own checkers
 # judge every agreed state's disks after a clean unmount. Properties
 # guarded:
@@ -16,6 +18,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
+need_kernel ext4-link3
 
 # word RUN KEY: the fsck lens's KEY in RUN's report.json.
 word() {

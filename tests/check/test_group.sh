@@ -1,4 +1,6 @@
 #!/bin/sh
+# tier: fast
+# 6.12: full
 # Findings a developer can act on (issue 19, items 1 and 2). Properties
 # guarded:
 #   - the minimizer simplifies, not only shortens: the link-count planted
@@ -16,6 +18,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
+need_kernel ext4-link3 ext4-tail
 cd "$work" || exit 1
 
 # The operation names of a trace, comma-joined.

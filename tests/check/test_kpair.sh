@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: fast
 # One filesystem across two kernels (explore FS --kernel A --kernel B), a
 # regression finder: the planted link-count bug against the stock kernel
 # is found, named by kernel, and its trace replays; the stock kernel
@@ -9,6 +10,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
+need_kernel ext4-link3 ext4-data
 cd "$work" || exit 1
 
 stock=$b/guest/Image link3=$b/guest/Image-ext4-link3 new=$b/guest/Image-6.12
@@ -117,7 +119,7 @@ fi
 # 4. Bad input.
 expect 2 "one filesystem, not several" -- "$themis" explore ext4 xfs --kernel "$stock" --kernel "$stock"
 expect 2 "name it" -- "$themis" explore --kernel "$stock" --kernel "$stock"
-expect 2 "Image-nope: cannot read it" -- "$themis" explore ext4 --kernel "$stock" --kernel "$b/guest/Image-nope"
+expect 2 "Image-nope is not built; build it with" -- "$themis" explore ext4 --kernel "$stock" --kernel "$b/guest/Image-nope"
 expect 2 "at most twice" -- "$themis" explore ext4 --kernel "$stock" --kernel "$stock" --kernel "$stock"
 expect 2 "do not go with --crash" -- "$themis" explore ext4 --kernel "$stock" --kernel "$stock" --crash
 expect 2 "do not go with --fsck" -- "$themis" explore ext4 --kernel "$stock" --kernel "$stock" --fsck

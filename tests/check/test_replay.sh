@@ -1,4 +1,6 @@
 #!/bin/sh
+# tier: fast
+# 6.12: full
 # Whole-machine replay (themis replay --passes). Properties guarded:
 #   - a trace replayed 10 times from power-on leaves the whole machine
 #     (RAM, hart, devices, every disk's content) with one hash, after every

@@ -1,4 +1,6 @@
 #!/bin/sh
+# tier: fast
+# 6.12: full
 # `themis report DIR` end to end: a real exploration on a planted-bug
 # kernel (ext4's link count stuck at 2), its folder written as one HTML
 # page, the page opened in Debian's chromium, headless, and the RENDERED
@@ -16,6 +18,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
+need_kernel ext4-link3
 trap 'stop_redis; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 cd "$work" || exit 1
 

@@ -1,4 +1,6 @@
 #!/bin/sh
+# tier: fast
+# 6.12: full
 # The rules files (rules/FS.rules, docs/rules.md) end to end: each kind of
 # rule masks what it says and the run counts it; the same run under a copy
 # of rules/ missing that rule reports the difference it masked (the

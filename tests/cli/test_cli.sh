@@ -1,10 +1,17 @@
 #!/bin/sh
+# tier: fast
 # Command-line behaviour of `themis bare`: every kind of bad input gets a
 # one-line error naming the file and the problem with exit status 2, and the
 # stop conditions have their own statuses; every verb `themis help` lists
-# answers --help with its usage and exit 0. Usage: test_cli.sh THEMIS
+# answers --help with its usage and exit 0.
+#   test_cli.sh THEMIS        that binary
+#   test_cli.sh [BUILD_DIR]   BUILD_DIR/themis, then BUILD_DIR/asan/themis
 set -u
-themis=${1:-build/themis}
+if [ -d "${1:-build}" ]; then
+	"$0" "${1:-build}/themis" || exit 1
+	exec "$0" "${1:-build}/asan/themis"
+fi
+themis=$1
 here=$(dirname "$0")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,4 +1,6 @@
 #!/bin/sh
+# tier: fast
+# 6.12: full
 # `themis corrupt` (src/lens/corrupt.c, corrupt_target.c, corrupt_fsck.c):
 # one bit flipped in a fork's overlay, classified against the unflipped
 # fork. Properties guarded:

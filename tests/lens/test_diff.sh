@@ -1,4 +1,6 @@
 #!/bin/sh
+# tier: fast
+# 6.12: full
 # `themis diff`: equal images are equal (exit 0), a changed byte is found and
 # named by structure and field (exit 1), every mask of --normalize hides
 # exactly what it should (each with a control: --no-mask FIELD, the hidden

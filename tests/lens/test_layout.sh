@@ -1,4 +1,6 @@
 #!/bin/sh
+# tier: fast
+# 6.12: full
 # The layout map (`themis layout`, src/lens/layout*.c) against each
 # filesystem's own tools. Properties guarded:
 #   - every built image's map parses, names its superblock at the LBA the

@@ -1,4 +1,6 @@
 #!/bin/sh
+# tier: fast
+# 6.12: full
 # The nilfs2 layout map (src/lens/layout_nilfs2.c) against nilfs-tools'
 # dumpseg, which lists each segment's logs: per partial segment its first
 # block and block count, per finfo the inode, its block counts and each

@@ -1,4 +1,6 @@
 #!/bin/sh
+# tier: fast
+# 6.12: full
 # `themis profile` and the io lens (src/lens/profile.c, lens_io.c) against
 # the filesystem's own tools. Properties guarded:
 #   - ext2: every range the profile names as a static structure
@@ -25,6 +27,8 @@ trap 'rm -rf "$work"' EXIT
 . "$here/../lib.sh"
 themis=$build/themis
 images=$build/images
+top=$(cd "$here/../.." && pwd) b=$build
+need_kernel ext4-link3
 
 if ! "$themis" profile ext2 --ops chmod,write,create,stat,read --sizes 1,4096,65536 \
 	--json "$work/p.json" --svg "$work/svg" >"$work/p.txt" 2>"$work/p.err"; then

@@ -1,4 +1,6 @@
 #!/bin/sh
+# tier: fast
+# 6.12: full
 # The raw timestamps (`themis clock --raw IMG NAME INO`, src/lens/rawtime_*.c)
 # against a reading that shares no code with them, on every format Themis
 # mounts. Properties guarded:

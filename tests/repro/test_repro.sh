@@ -1,4 +1,6 @@
 #!/bin/sh
+# tier: full
+# timeout: 3600
 # The reproducer (themis repro: repro.c and repro.sh), proven under QEMU
 # on x86_64 kernels built from the same Debian source with the same
 # planted bugs (scripts/build-kernel.sh --arch x86_64). Properties guarded:
@@ -37,6 +39,9 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
+need_kernel ext4-link3 ext4-tail
+need_kernel --arch x86_64 base ext4-link3 ext4-tail f2fs-recovery-nodes f2fs-isize-recover \
+	nilfs2-fsync-new jfs-flush
 x86=$b/guest-x86
 
 # record NAME KERNEL EXPLORE-ARGS...: a real trace into $work/NAME.trace.

@@ -1,3 +1,4 @@
+/* tier: fast */
 /* test_bootdiag.c - what a kernel lacks, said from what its guest said
  * (src/check/bootdiag.c): a console's last words before the stop name the
  * missing initramfs support; the agent's ready report of its disks names

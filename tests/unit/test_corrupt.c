@@ -1,3 +1,4 @@
+/* tier: fast */
 /* test_corrupt.c - the parts of `themis corrupt` that need no machine:
  * the classifier of a flipped tree against the counterfactual's
  * (corrupt.c), the kernel-failure marks, and the targets (corrupt_target.c:

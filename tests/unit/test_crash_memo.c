@@ -1,3 +1,4 @@
+/* tier: fast */
 /* test_crash_memo.c - the memo of crash contents (src/check/crash_memo.c):
  * an entry answers only a key it was put under, and only when it holds
  * what is asked (a recovery crashed again, the checker's verdict, the dump

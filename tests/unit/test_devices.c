@@ -1,3 +1,4 @@
+/* tier: fast */
 /* test_devices.c - unit tests of the Linux board's devices (PLIC, 16550A
  * UART, Goldfish RTC, test finisher/syscon), driven through their mmio_ops
  * exactly as a driver would drive them.

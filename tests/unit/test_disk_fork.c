@@ -1,3 +1,4 @@
+/* tier: fast */
 /* test_disk_fork.c - the disk's epsilon-copy fork: disk_fork, disk_restore
  * (re-armable), disk_release, the undo lists behind them, disk_hash and
  * disk_level_chunks.

@@ -1,3 +1,4 @@
+/* tier: fast */
 /* test_disk_wlog.c - the disk's write log and crash-disk assembly
  * (src/disk/disk_wlog.c).
  *

@@ -1,3 +1,4 @@
+/* tier: fast */
 /* test_identity.c - the machine's identity (src/machine/identity.c), the
  * one record that traces, snapshots and shared runs compare: text written
  * and read back is the same identity, paths with spaces included; a changed

@@ -1,3 +1,4 @@
+/* tier: fast */
 /* test_ops.c - the operation table (op_table.h, ops.c), coverage's
  * binning (coverage.c) and the parsing of the agent's replies (step.c):
  * the pieces of the checker that need no machine. Each test names the

@@ -1,3 +1,4 @@
+/* tier: fast */
 /* test_ram_fork.c - guest RAM's epsilon-copy fork: ram_fork, ram_restore
  * (re-armable), ram_release and the undo lists behind them, against a
  * reference model that keeps a full copy of RAM for every open level.

@@ -1,3 +1,4 @@
+/* tier: fast */
 /* test_rules.c - the rules files (src/check/rules.c): the repository's
  * rules/ give the answers the hard-coded table gave before them (what
  * each filesystem cannot do, the fields the agent ignores, xfs's EEXIST

@@ -1,3 +1,4 @@
+/* tier: fast */
 /* test_share.c - the workers' share (share.h): the same checks against the
  * shared-memory share (share_local.c) and the Redis one (share_redis.c),
  * with workers as forked processes, plus what only Redis has (URLs,

@@ -1,3 +1,4 @@
+/* tier: fast */
 /* test_softfp.c - checks src/cpu/softfp.c against the host FPU.
  *
  * Build and run from the repository root:

@@ -1,3 +1,4 @@
+/* tier: fast */
 /* test_trace.c - traces (src/check/trace.c) round trip: what trace_write
  * records, trace_read gives back (the machine, the operations, the
  * discrepancy); a trace whose files changed since it was recorded is

@@ -1,3 +1,4 @@
+/* tier: fast */
 /* test_virtio_blk.c - the copy-on-write disk, the virtio-mmio transport and
  * virtio-blk, driven the way Linux's virtio_mmio and virtio_blk drivers
  * drive them.
