@@ -59,7 +59,7 @@ grep -q "^PASS tests/a/test_both.sh \[6.12\]" "$work/fast.out" || fail "no 'test
 	ok "the full tier runs the full-tier test" || { fail "full tier"; cat "$work/full.out"; }
 
 mk notier "# no tier here" 'exit 0'
-expect 2 "tests/a/test_notier.sh has no 'tier: fast|full' line" -- "$run" --dir "$t" --build "$work/b"
+expect 2 "tests/a/test_notier.sh has no 'tier: fast|full' line in its opening comment" -- "$run" --dir "$t" --build "$work/b"
 rm "$t/a/test_notier.sh"
 
 # An interrupt: TERM (a background job of a script ignores INT).
