@@ -134,8 +134,9 @@ static void build_hint(const char *path, char *out, size_t cap)
 	if (rest && !strncmp(rest, "-6.12", 5) && (rest[5] == 0 || rest[5] == '-'))
 		version = " --version 6.12", rest += 5;
 	if (!rest || (*rest && *rest != '-')) {
-		snprintf(out, cap, "a RISC-V Image: scripts/build-kernel.sh [--version V] "
-				   "[--patch DIR] build (it prints the path to pass)");
+		snprintf(out, cap,
+			 "a RISC-V Image: scripts/build-kernel.sh [--version V] "
+			 "[--patch DIR] build (it prints the path to pass)");
 		return;
 	}
 	if (!*rest) {
@@ -162,7 +163,8 @@ int resolve_kernel(char *kernel, size_t cap)
 	if (!strchr(kernel, '/') && access(kernel, F_OK) != 0) {
 		char name[PATH_MAX], path[PATH_MAX];
 		if (!strcmp(kernel, "6.1") || !strncmp(kernel, "Image", 5))
-			snprintf(name, sizeof(name), "%s", strcmp(kernel, "6.1") ? kernel : "Image");
+			snprintf(name, sizeof(name), "%s",
+				 strcmp(kernel, "6.1") ? kernel : "Image");
 		else
 			snprintf(name, sizeof(name), "Image-%s", kernel);
 		beside_exe("guest", name, path, sizeof(path));
@@ -172,10 +174,16 @@ int resolve_kernel(char *kernel, size_t cap)
 	if (access(kernel, R_OK) == 0)
 		return 0;
 	int e = errno;
-	char hint[2 * PATH_MAX];
+	char hint[2 * PATH_MAX], cwd[PATH_MAX];
 	build_hint(kernel, hint, sizeof(hint));
+	/* said relative to the current folder when inside it, as typed */
+	const char *said = kernel;
+	size_t n = getcwd(cwd, sizeof(cwd)) ? strlen(cwd) : 0;
+	if (n && !strncmp(kernel, cwd, n) && kernel[n] == '/')
+		said = kernel + n + 1;
 	if (e == ENOENT)
-		fprintf(stderr, "themis: kernel %s is not built; build it with:\n  %s\n", kernel, hint);
+		fprintf(stderr, "themis: kernel %s is not built; build it with:\n  %s\n", said,
+			hint);
 	else
 		fprintf(stderr, "themis: kernel %s: cannot read it: %s\n", kernel, strerror(e));
 	return EXIT_USAGE;

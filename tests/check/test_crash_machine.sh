@@ -1,6 +1,6 @@
 #!/bin/sh
 # tier: fast
-# 6.12: full
+# 6.12: fast
 # Power cuts on a real Linux guest from C (tests/check/test_crash.c over
 # src/check/crash.c): every crash state of create; O_SYNC write; create
 # mounts, recovers to a state the operations passed through, and keeps

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tier: fast
-# 6.12: full
+# 6.12: fast
 # explore --fsck (src/lens/lens_fsck.c): the filesystems' own checkers
 # judge every agreed state's disks after a clean unmount. Properties
 # guarded:

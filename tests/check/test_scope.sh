@@ -1,6 +1,6 @@
 #!/bin/sh
 # tier: fast
-# 6.12: full
+# 6.12: fast
 # The scope's newer operations (issue 21: fdatasync, mwrite, renameat2,
 # copyrange, fallocate's modes, O_DIRECT writes) as the guest agent runs
 # them, and the flag words a filesystem refuses. Properties guarded:

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tier: fast
-# 6.12: full
+# 6.12: fast
 # Time in the explored state (explore --time, the settime and utimes
 # operations). Properties guarded:
 #   - one instant per operation on every filesystem: ext4 against ext4
