@@ -1,5 +1,7 @@
-# Themis: build/themis (the emulator and checker), the guest-side test
-# programs, and the tests. `make` builds; `make test` runs every test.
+# Themis: build/themis (the emulator and checker), the guest it boots, the
+# guest-side test programs, and the tests. `make` builds what the main job
+# needs; `make test` runs the fast tier of the tests, `make test-full` all
+# of them (tests/run, tests/README.md); `make all` builds everything.
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE
@@ -148,3 +150,4 @@ bench: build/themis build/bench_fork build/bench_crash guest
 	bench/check/run.sh --build build
 	bench/check/replay.sh --build build
 	bench/lens/run.sh --build build
+	bench/kernel/variant.sh build

@@ -844,8 +844,9 @@ static int save_step(struct virt *v, const struct check_machine *m, const char *
 /* What a replay was asked for. */
 struct replay_args {
 	const char *file, *kernel, *save, *rules;
-	int passes;	    /* 0: one plain replay */
-	bool hash_every_op; /* with passes: a hash after every operation */
+	char kernel_path[PATH_MAX]; /* --kernel, a name resolved (resolve_kernel) */
+	int passes;		    /* 0: one plain replay */
+	bool hash_every_op;	    /* with passes: a hash after every operation */
 	bool clock_host;
 };
 
@@ -871,7 +872,10 @@ static int parse_replay(int argc, char **argv, struct replay_args *a)
 		} else if (!val) {
 			return usage_error("%s needs a value", arg);
 		} else if (!strcmp(arg, "--kernel")) {
-			a->kernel = argv[++i];
+			snprintf(a->kernel_path, sizeof(a->kernel_path), "%s", argv[++i]);
+			if (resolve_kernel(a->kernel_path, sizeof(a->kernel_path)))
+				return EXIT_USAGE;
+			a->kernel = a->kernel_path;
 		} else if (!strcmp(arg, "--save-disks")) {
 			a->save = argv[++i];
 		} else if (!strcmp(arg, "--rules")) {

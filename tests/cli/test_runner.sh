@@ -12,7 +12,8 @@
 #   - every test gets a TMPDIR of its own, removed after it;
 #   - a test without a tier line is refused (exit 2), naming it;
 #   - an interrupted run (TERM) stops its tests and their children,
-#     removes their TMPDIRs and exits 130.
+#     removes their TMPDIRs and exits 130;
+#   - tests/README.md lists every test of the repository with its tier.
 #   tests/cli/test_runner.sh [BUILD_DIR]
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -82,4 +83,18 @@ sleep 1
 	ok "an interrupted run stops its tests (children too), removes their TMPDIRs, exits 130" ||
 	{ fail "interrupt: status $st, processes '$(pgrep -f "sleep $mark" | tr '\n' ' ')', tmpdir $(cat "$work/tmpdir2")"; cat "$work/int.out"; }
 pkill -f "sleep $mark" 2>/dev/null
+
+# tests/README.md lists every test of the repository with its tier, and
+# its 6.12 tier where it has one.
+"$run" --list --tier full >"$work/plan" || fail "tests/run --list"
+missing=$(while read -r file kernel _ tier; do
+	if [ "$kernel" = 6.1 ]; then
+		grep -qF "| \`$file\` | $tier |" "$top/tests/README.md" || echo "$file ($tier)"
+	else
+		grep -qF "| \`$file\` |" "$top/tests/README.md" &&
+			grep -F "| \`$file\` |" "$top/tests/README.md" | grep -qF "| $tier |" || echo "$file (6.12: $tier)"
+	fi
+done <"$work/plan")
+[ -z "$missing" ] && ok "tests/README.md lists every test with its tier ($(wc -l <"$work/plan") runs)" ||
+	fail "tests/README.md does not list: $missing"
 finish test_runner

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tier: fast
-# 6.12: full
+# 6.12: fast
 # The time-range table (`themis clock`, src/lens/clock.c) against the limits
 # Linux 6.1 declares in its sources. Properties guarded:
 #   - every variant runs, and each one that mounts stores exactly what its

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tier: fast
-# 6.12: full
+# 6.12: fast
 # `themis profile --semantics` (src/lens/semantics.c) against what POSIX
 # and Linux's documentation say the operations do to the times, on ext4 and
 # xfs alike. Properties guarded:
