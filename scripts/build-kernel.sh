@@ -23,8 +23,7 @@
 # patches ported to that version's source). A patched kernel is built in
 # the plain tree, patched for the build and put back after it: it costs
 # what its patches touch and one link (12-15 s riscv64, 30-40 s x86_64
-# on 2 cores), not a copy
-# of the 1.5 GB tree. A patch may not change a Kconfig file: every
+# on 2 cores), not a copy of the 1.5 GB tree. A patch may not change a Kconfig file: every
 # variant shares its base's configuration.
 #
 # The last line printed is the image's path: what --kernel takes.
