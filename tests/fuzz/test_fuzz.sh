@@ -16,7 +16,7 @@ scale=${FUZZ_SCALE:-1}
 slices="cpu 3000
 virtio 20000
 layout 1500
-trace 20000
+trace 5000
 snapshot 1000
 agent 20000
 rules 20000"
