@@ -1,6 +1,5 @@
 #!/bin/sh
 # tier: full
-# 6.12: full
 # --swarm over the whole default space (src/check/explore.c, run_swarm):
 # the planted ext4-meta (guest/bugs/ext4-meta), a directory's link count
 # off by one after a rename between nested directories, is out of reach
