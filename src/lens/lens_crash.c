@@ -543,13 +543,14 @@ static int check_atomic(struct judge *j, const struct crash_result *r, const cha
 static void say_fsck(struct judge *j, const struct crash_result *r, unsigned disks)
 {
 	size_t len = strlen(j->out->why);
-	for (int i = 0; i < j->m->nfs && len < j->out->whylen; i++)
+	for (int i = 0; i < j->m->nfs && len < j->out->whylen; i++) {
+		const char *how = corrupt_fsck_command(j->m->fs[i]); /* NULL: nilfs2 has none */
 		if (disks & (1u << i))
-			len += (size_t)snprintf(j->out->why + len, j->out->whylen - len,
-						"\nfsck %s (%s): %s%s%s", j->m->fs[i],
-						corrupt_fsck_command(j->m->fs[i]),
-						corrupt_fsck_name(r->fsck[i]),
-						r->fsck_said[i][0] ? ": " : "", r->fsck_said[i]);
+			len += (size_t)snprintf(
+			    j->out->why + len, j->out->whylen - len, "\nfsck %s (%s): %s%s%s",
+			    j->m->fs[i], how ? how : "no checker", corrupt_fsck_name(r->fsck[i]),
+			    r->fsck_said[i][0] ? ": " : "", r->fsck_said[i]);
+	}
 }
 
 /* Across filesystems, at one logical point (an operation's end, every

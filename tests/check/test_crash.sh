@@ -369,6 +369,15 @@ else
 	fail "F4: status $st (trace '$t'), with the fix $st_fixed"
 	grep -h '^discrepancy' "$work/f4.out" "$work/f4-fixed.out" | head -n 2 | sed 's/^/    /'
 fi
+# nilfs2 has no checker: its fsck line says so (a NULL passed to %s once
+# printed "(null)" in the trace, report.json and report.html).
+if grep -q "^show fsck nilfs2 (no checker): none" "$t" &&
+	! grep -rqs '(null)' "$work/f4" "$work/f4.out"; then
+	ok "F4's trace: nilfs2's fsck line says it has no checker; no (null) in its run"
+else
+	fail "F4's fsck line for nilfs2:"
+	grep -rn 'fsck nilfs2\|(null)' "$work/f4" | head -n 3 | sed 's/^/    /'
+fi
 
 # jfs: the kernel does not replay its log; jfs_fsck does, on the host.
 "$themis" explore ext4 jfs --crash --ops create,fsync --paths f0 --depth 2 --quiet \
