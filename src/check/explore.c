@@ -1094,13 +1094,15 @@ static int explore_run(const struct check_config *given, struct share *sh, struc
 	return rc;
 }
 
-/* Is `name` a file a run writes into --out (report.json, its traces)? */
+/* Is `name` a file a run writes into --out (report.json, its traces), or
+ * the page `themis report` made of them (report.html, which would show the
+ * earlier run's findings beside this run's report.json)? */
 static bool run_output(const char *name)
 {
 	size_t n = strlen(name);
 	bool trace = n > 6 && !strcmp(name + n - 6, ".trace") &&
 		     (!strncmp(name, "discrepancy-", 12) || !strncmp(name, "finding-", 8));
-	return trace || !strcmp(name, "report.json");
+	return trace || !strcmp(name, "report.json") || !strcmp(name, "report.html");
 }
 
 /* Is `name` a group folder a run writes (group-NNNN)? */
@@ -1174,7 +1176,7 @@ int check_explore(const struct check_config *cfg, struct check_result *res, char
 	if (cleared > 0)
 		fprintf(stderr,
 			"themis: --out %s: removed %d file%s of an earlier run (report.json, "
-			"traces, group folders)\n",
+			"report.html, traces, group folders)\n",
 			cfg->out_dir, cleared, cleared == 1 ? "" : "s");
 	struct share *sh = open_share(cfg, true, err, errlen);
 	int rc = sh ? explore_run(cfg, sh, res, true, err, errlen) : -1;
