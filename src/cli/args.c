@@ -11,12 +11,36 @@
 #include "../disk/fstype.h"
 #include "cli.h"
 
+/* The verb being run, for the hint under an error (main.c sets it). */
+static const char *current_verb;
+
+void cli_set_verb(const char *verb)
+{
+	current_verb = verb;
+}
+
 int usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "themis: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'themis help'.\n");
+	if (current_verb)
+		fprintf(stderr, "\nTry 'themis help %s'.\n", current_verb);
+	else
+		fprintf(stderr, "\nTry 'themis help'.\n");
 	return EXIT_USAGE;
+}
+
+int missing_value(const char *opt)
+{
+	return usage_error("option '%s' needs a value", opt);
+}
+
+int unknown_option(const char *arg)
+{
+	char what[512];
+	snprintf(what, sizeof(what), "unknown option '%s' for '%s'", arg,
+		 current_verb ? current_verb : "themis");
+	return usage_error("%s", what);
 }
 
 int write_out(const char *path, void (*write)(const void *obj, FILE *f), const void *obj)

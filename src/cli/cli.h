@@ -16,8 +16,17 @@
 #define EXIT_BUDGET   124
 #define EXIT_DEADLOCK 125
 
-/* Print "themis: <fmt with arg>" and a hint to stderr; returns EXIT_USAGE. */
+/* Print "themis: <fmt with arg>" and, under it, "Try 'themis help VERB'."
+ * to stderr; returns EXIT_USAGE. Every verb's bad input goes through here,
+ * so that all say it in one form. */
 int usage_error(const char *fmt, const char *arg);
+/* usage_error's "unknown option 'ARG' for 'VERB'": what every verb says of
+ * an option it does not have, checked before whether a value follows. */
+int unknown_option(const char *arg);
+/* usage_error's "option 'OPT' needs a value". */
+int missing_value(const char *opt);
+/* The verb the hint names (main.c, before it dispatches). */
+void cli_set_verb(const char *verb);
 /* Write the file `path` ("-": standard output) with write(obj, f): 0, or
  * EXIT_USAGE, said on stderr, when it cannot be created or written. Every
  * verb's --json goes through here. */
@@ -59,9 +68,6 @@ int load_rules(struct rules *r, const char *dir, const char *const *fs, int nfs)
 /* True when argv asks for help (--help or -h anywhere): every verb then
  * prints its help to stdout and exits 0. */
 bool wants_help(int argc, char **argv);
-
-/* `themis VERB --help` (also part of `themis help`). */
-extern const char explore_help[], bare_help[], boot_help[];
 
 /* The verbs, one line each: X(name, function, one-line summary). main.c
  * dispatches and lists them from here; a new verb is one line and one

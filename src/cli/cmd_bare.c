@@ -12,16 +12,17 @@
 #include "../machine/bare.h"
 #include "cli.h"
 
-const char bare_help[] = "usage: themis bare [options] FILE.elf\n"
-			 "\n"
-			 "bare options:\n"
-			 "  --max-insns N   stop after N instructions (exit status 124)\n"
-			 "  --mem SIZE      RAM size, e.g. 128M or 1G (default 128M)\n"
-			 "  --stats         print instructions, wall time and MIPS to stderr\n"
-			 "\n"
-			 "bare exit status: 0 pass; n when test n failed (tohost = n << 1 | 1);\n"
-			 "2 bad usage or input; 124 instruction budget exhausted; 125 hart asleep\n"
-			 "with no interrupt that could wake it.\n";
+static const char bare_help[] =
+    "usage: themis bare [options] FILE.elf\n"
+    "\n"
+    "bare options:\n"
+    "  --max-insns N   stop after N instructions (exit status 124)\n"
+    "  --mem SIZE      RAM size, e.g. 128M or 1G (default 128M)\n"
+    "  --stats         print instructions, wall time and MIPS to stderr\n"
+    "\n"
+    "bare exit status: 0 pass; n when test n failed (tohost = n << 1 | 1);\n"
+    "2 bad usage or input; 124 instruction budget exhausted; 125 hart asleep\n"
+    "with no interrupt that could wake it.\n";
 
 struct bare_args {
 	const char *elf;
@@ -48,7 +49,7 @@ static int parse_bare_args(int argc, char **argv, struct bare_args *a)
 				    "--mem needs a size in 4 KiB multiples up to 64G, got '%s'",
 				    has_value ? argv[i] : "");
 		} else if (arg[0] == '-' && arg[1]) {
-			return usage_error("unknown option '%s' for 'bare'", arg);
+			return unknown_option(arg);
 		} else if (a->elf) {
 			return usage_error("'bare' takes one ELF file; extra argument '%s'", arg);
 		} else {

@@ -26,7 +26,7 @@
 #define BOOT_DEFAULT_MAX_INSNS 40000000000ULL
 #define BOOT_CMDLINE_MAX       1024
 
-const char boot_help[] =
+static const char boot_help[] =
     "usage: themis boot [options]\n"
     "\n"
     "boot options:\n"
@@ -102,9 +102,9 @@ static int parse_option(struct boot_args *a, int argc, char **argv, int *i)
 	for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
 		known |= !strcmp(arg, with_value[k]);
 	if (!known)
-		return usage_error("unknown option '%s' for 'boot'", arg);
+		return unknown_option(arg);
 	if (!val)
-		return usage_error("option '%s' needs a value", arg);
+		return missing_value(arg);
 	(*i)++;
 	if (!strcmp(arg, "--kernel"))
 		snprintf(a->kernel, sizeof(a->kernel), "%s", val);
@@ -138,7 +138,7 @@ static int parse_option(struct boot_args *a, int argc, char **argv, int *i)
 		if (!parse_u64(val, &a->max_insns) || !a->max_insns)
 			return usage_error("--max-insns needs a positive count, got '%s'", val);
 	} else {
-		return usage_error("unknown option '%s' for 'boot'", arg);
+		return unknown_option(arg);
 	}
 	return 0;
 }

@@ -144,15 +144,14 @@ static int parse_clock_args(int argc, char **argv, struct clock_args *a)
 	a->m.clock_ns = 1767225600ULL * 1000000000ULL;
 	a->m.durability = CHECK_DURABLE_OFF;
 	for (int i = 0; i < argc; i++) {
-		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		/* "" for a missing value, so that an unknown option is said first */
+		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : "";
 		if (opt[0] != '-') {
 			if (a->nnames == 64)
 				return usage_error("%s", "too many variants named");
 			a->names[a->nnames++] = argv[i];
 			continue;
 		}
-		if (!val)
-			return usage_error("%s needs a value", opt);
 		i++;
 		if (!strcmp(opt, "--times"))
 			a->times = val;
@@ -171,7 +170,9 @@ static int parse_clock_args(int argc, char **argv, struct clock_args *a)
 				return usage_error("--mem needs a size of at least 64M, got '%s'",
 						   val);
 		} else
-			return usage_error("unknown option '%s' (themis clock --help)", opt);
+			return unknown_option(opt);
+		if (i == argc)
+			return missing_value(opt);
 	}
 	if (a->times && parse_instants(a->times, a->instants))
 		return EXIT_USAGE;

@@ -82,11 +82,10 @@ static int parse_at(struct corrupt_args *a, const char *val)
 	return 0;
 }
 
-static int parse_option(struct corrupt_args *a, const char *opt, const char *val)
+static int parse_option(struct corrupt_args *a, const char *opt, const char *given)
 {
+	const char *val = given ? given : ""; /* an unknown option is said first */
 	uint64_t n;
-	if (!val)
-		return usage_error("%s needs a value", opt);
 	if (!strcmp(opt, "--target")) {
 		a->c.target = val;
 	} else if (!strcmp(opt, "--at")) {
@@ -125,9 +124,9 @@ static int parse_option(struct corrupt_args *a, const char *opt, const char *val
 			return usage_error("at most %s disks", "4");
 		a->disks[a->ndisks++] = val;
 	} else {
-		return usage_error("unknown option '%s' (themis corrupt --help)", opt);
+		return unknown_option(opt);
 	}
-	return 0;
+	return given ? 0 : missing_value(opt);
 }
 
 static int parse_args(int argc, char **argv, struct corrupt_args *a)

@@ -75,7 +75,7 @@ int cmd_diff(int argc, char **argv)
 				return usage_error("too many --no-mask options (at most %s)", "32");
 			no_mask[o.n_no_mask++] = val;
 		} else if (arg[0] == '-' && arg[1]) {
-			return usage_error("unknown option '%s' for 'diff'", arg);
+			return unknown_option(arg);
 		} else if (nfiles == 2) {
 			return usage_error("diff compares two images; '%s' is a third", arg);
 		} else {

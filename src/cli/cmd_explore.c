@@ -31,7 +31,7 @@
 #define STR_(x) #x
 #define STR(x)	STR_(x)
 
-const char explore_help[] =
+static const char explore_help[] =
     "usage: themis explore [FS FS...] [options]     (default: ext4 xfs)\n"
     "       themis explore FS --kernel A --kernel B [options]\n"
     "       themis explore --worker redis://HOST:PORT [--jobs N] [machine options]\n"
@@ -290,7 +290,7 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 		if (!parse_clock(val, &c->m.clock_ns))
 			return usage_error("--clock needs " CLOCK_FORMS ", got '%s'", val);
 	} else {
-		return usage_error("unknown option '%s' for 'explore'", opt);
+		return unknown_option(opt);
 	}
 	return 0;
 }
@@ -498,11 +498,10 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 						   STR(CHECK_MAX_FS));
 			c->m.fs[c->m.nfs++] = arg;
 		} else if (parse_flag(a, arg) != 0) {
-			if (i + 1 == argc)
-				return usage_error("option '%s' needs a value", arg);
-			int rc = parse_value(a, arg, argv[++i]);
-			if (rc)
-				return rc;
+			bool missing = i + 1 == argc; /* an unknown option is said first */
+			int rc = parse_value(a, arg, missing ? "" : argv[++i]);
+			if (rc || missing)
+				return rc ? rc : missing_value(arg);
 		}
 	}
 	size_t used = 0;
@@ -851,55 +850,53 @@ struct replay_args {
 	bool clock_host;
 };
 
-static int replay_usage(void)
-{
-	return usage_error(
-	    "%s", "usage: themis replay TRACE [--kernel IMAGE] [--save-disks DIR] [--rules DIR] "
-		  "[--passes N [--hash-every-op] [--clock host]]");
-}
-
 static int parse_replay(int argc, char **argv, struct replay_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	for (int i = 0; i < argc; i++) {
-		const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		/* "" for a missing value, so that an unknown option is said first */
+		const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : "";
 		uint64_t n;
 		if (!strcmp(arg, "--hash-every-op")) {
 			a->hash_every_op = true;
-		} else if (arg[0] != '-') {
+			continue;
+		}
+		if (arg[0] != '-') {
 			if (a->file)
-				return replay_usage();
+				return usage_error("replay takes one trace; '%s' is a second", arg);
 			a->file = arg;
-		} else if (!val) {
-			return usage_error("%s needs a value", arg);
-		} else if (!strcmp(arg, "--kernel")) {
-			snprintf(a->kernel_path, sizeof(a->kernel_path), "%s", argv[++i]);
-			if (resolve_kernel(a->kernel_path, sizeof(a->kernel_path)))
-				return EXIT_USAGE;
-			a->kernel = a->kernel_path;
+			continue;
+		}
+		if (!strcmp(arg, "--kernel")) {
+			snprintf(a->kernel_path, sizeof(a->kernel_path), "%s", val);
 		} else if (!strcmp(arg, "--save-disks")) {
-			a->save = argv[++i];
+			a->save = val;
 		} else if (!strcmp(arg, "--rules")) {
-			a->rules = argv[++i];
+			a->rules = val;
 		} else if (!strcmp(arg, "--passes")) {
 			if (!parse_u64(val, &n) || n < 1 || n > 100000)
 				return usage_error(
 				    "--passes needs a count from 1 to 100000, got '%s'", val);
 			a->passes = (int)n;
-			i++;
 		} else if (!strcmp(arg, "--clock")) {
 			if (strcmp(val, "host"))
 				return usage_error("replay --clock takes only 'host' (the trace "
 						   "names its clock), got '%s'",
 						   val);
 			a->clock_host = true;
-			i++;
 		} else {
-			return replay_usage();
+			return unknown_option(arg);
 		}
+		if (++i == argc)
+			return missing_value(arg);
 	}
 	if (!a->file)
-		return replay_usage();
+		return usage_error("%s", "replay needs a trace: themis replay TRACE [options]");
+	if (a->kernel_path[0]) {
+		if (resolve_kernel(a->kernel_path, sizeof(a->kernel_path)))
+			return EXIT_USAGE;
+		a->kernel = a->kernel_path;
+	}
 	if ((a->hash_every_op || a->clock_host) && !a->passes)
 		return usage_error("%s", "--hash-every-op and --clock host go with --passes N");
 	if (a->save && a->passes)

@@ -47,7 +47,7 @@ int cmd_layout(int argc, char **argv)
 				return usage_error("%s", "--json needs a file name ('-': stdout)");
 			json = argv[++i];
 		} else if (arg[0] == '-' && arg[1]) {
-			return usage_error("unknown option '%s' for 'layout'", arg);
+			return unknown_option(arg);
 		} else if (img) {
 			return usage_error("'layout' takes one image; extra argument '%s'", arg);
 		} else {

@@ -57,10 +57,9 @@ struct profile_args {
 	struct rules rules; /* the filesystems' (m.rules) */
 };
 
-static int parse_option(struct profile_args *a, const char *opt, const char *val)
+static int parse_option(struct profile_args *a, const char *opt, const char *given)
 {
-	if (!val)
-		return usage_error("%s needs a value", opt);
+	const char *val = given ? given : ""; /* an unknown option is said first */
 	if (!strcmp(opt, "--ops"))
 		a->ops = val;
 	else if (!strcmp(opt, "--sizes"))
@@ -81,8 +80,8 @@ static int parse_option(struct profile_args *a, const char *opt, const char *val
 			return usage_error("at most %s disks", "4");
 		a->disks[a->ndisks++] = val;
 	} else
-		return usage_error("unknown option '%s' (themis profile --help)", opt);
-	return 0;
+		return unknown_option(opt);
+	return given ? 0 : missing_value(opt);
 }
 
 static int parse_args(int argc, char **argv, struct profile_args *a)

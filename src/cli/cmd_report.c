@@ -42,7 +42,7 @@ int cmd_report(int argc, char **argv)
 				return usage_error("%s", "--out needs a file name");
 			out = argv[++i];
 		} else if (arg[0] == '-' && arg[1]) {
-			return usage_error("unknown option '%s' for 'report'", arg);
+			return unknown_option(arg);
 		} else if (dir) {
 			return usage_error("'report' takes one folder; extra argument '%s'", arg);
 		} else {

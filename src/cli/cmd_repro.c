@@ -50,7 +50,7 @@ int cmd_repro(int argc, char **argv)
 				return usage_error("%s", "--out needs a folder");
 			out = argv[++i];
 		} else if (arg[0] == '-' && arg[1]) {
-			return usage_error("unknown option '%s' for 'repro'", arg);
+			return unknown_option(arg);
 		} else if (trace) {
 			return usage_error("'repro' takes one trace; extra argument '%s'", arg);
 		} else {

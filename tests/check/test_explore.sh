@@ -315,7 +315,7 @@ expect 2 "No such file" -- "$themis" replay "$work/missing.trace"
 expect 2 "durability needs" -- "$themis" explore ext4 xfs --durability sometimes
 expect 2 "jobs needs" -- "$themis" explore ext4 xfs --jobs 0
 expect 2 "time-budget needs" -- "$themis" explore ext4 xfs --time-budget soon
-expect 2 "needs a value" -- "$themis" explore ext4 xfs --depth
+expect 2 "depth needs a number from 1 to 64, got ''" -- "$themis" explore ext4 xfs --depth
 expect 0 "--swarm N" -- "$themis" explore --help
 expect 0 "--durability M" -- "$themis" explore ext4 --help
 

@@ -3,7 +3,8 @@
 # Command-line behaviour of `themis bare`: every kind of bad input gets a
 # one-line error naming the file and the problem with exit status 2, and the
 # stop conditions have their own statuses; every verb `themis help` lists
-# answers --help with its usage and exit 0.
+# answers --help (and `themis help VERB`) with its usage and exit 0, and
+# names an unknown option as such, wherever it stands, in one form.
 #   test_cli.sh THEMIS        that binary
 #   test_cli.sh [BUILD_DIR]   BUILD_DIR/themis, then BUILD_DIR/asan/themis
 set -u
@@ -60,7 +61,30 @@ verbs=$("$themis" help | awk '/^commands:/ { on = 1; next } on && /^$/ { exit } 
 for v in $verbs; do
 	expect 0 "usage\|Usage" -- "$themis" "$v" --help
 	expect 0 "usage\|Usage" -- "$themis" "$v" --bogus-first --help
+	# `themis help VERB` is the verb's help, word for word.
+	"$themis" "$v" --help >"$work/h1" 2>&1
+	"$themis" help "$v" >"$work/h2" 2>&1
+	cmp -s "$work/h1" "$work/h2" && ok "themis help $v is themis $v --help" ||
+		fail "themis help $v differs from themis $v --help"
+	# An unknown option is named as unknown, also as the last argument
+	# (it was once said to need a value), in one form, pointing at the
+	# verb's help.
+	"$themis" "$v" --bogus >"$work/o" 2>&1
+	st=$?
+	if [ $st -eq 2 ] && [ "$(head -n 1 "$work/o")" = "themis: unknown option '--bogus' for '$v'" ] &&
+		[ "$(sed -n 2p "$work/o")" = "Try 'themis help $v'." ] && [ "$(wc -l <"$work/o")" -eq 2 ]; then
+		ok "themis $v --bogus -> 2, unknown option, the verb's help named"
+	else
+		fail "themis $v --bogus -> $st:"
+		sed 's/^/    /' "$work/o"
+	fi
 done
+expect 2 "unknown option '--bogus' for 'explore'" -- "$themis" explore ext4 xfs --depth 1 --bogus
+expect 2 "unknown option '--bogus' for 'replay'" -- "$themis" replay some.trace --bogus
+expect 2 "option '--out' needs a value" -- "$themis" explore ext4 xfs --out
+# `themis help` lists every verb and how to get each one's options.
+expect 0 "themis help VERB" -- "$themis" --help
+expect 2 "unknown command 'frobnicate'" -- "$themis" help frobnicate
 expect 124 "stopped after 1000 instructions" -- "$themis" bare --max-insns 1000 "$work/loop.elf"
 expect 125 "no interrupt enabled" -- "$themis" bare "$work/sleep.elf"
 expect 7 "test 7 failed" -- "$themis" bare "$work/fail7.elf"
