@@ -193,8 +193,9 @@ static void write_traces(const struct check_config *cfg, const struct share_reco
 		if (access(path, F_OK) == 0)
 			continue;
 		int nops = split_path(min ? r->min_ops : r->ops, ops, TRACE_MAX_OPS);
-		if (trace_write(path, &cfg->m, ops, nops, r->finding ? "finding" : r->sig,
-				r->detail, err, sizeof(err)))
+		const char *detail = min && r->min_detail[0] ? r->min_detail : r->detail;
+		if (trace_write(path, &cfg->m, ops, nops, r->finding ? "finding" : r->sig, detail,
+				err, sizeof(err)))
 			fprintf(stderr, "themis: %s\n", err);
 	}
 	free(ops);
@@ -220,7 +221,9 @@ static void minimize_record(struct search *s, struct share_record *r, char *said
 	}
 	char(*ops)[OP_TEXT_MAX] = malloc(sizeof(char[TRACE_MAX_OPS][OP_TEXT_MAX]));
 	int n = ops ? split_path(r->ops, ops, TRACE_MAX_OPS) : 0, was = n;
-	int tries = n ? check_minimize(s->mini, &s->mini_root, s->cfg, ops, &n, r->sig) : 0;
+	int tries = n ? check_minimize(s->mini, &s->mini_root, s->cfg, ops, &n, r->sig,
+				       r->min_detail, sizeof(r->min_detail))
+		      : 0;
 	if (!ops || tries < 0) {
 		fprintf(stderr, "themis: --minimize: out of memory\n");
 		free(ops);

@@ -41,7 +41,8 @@ struct mini {
 	const char *sig;
 	char (*trial)[OP_TEXT_MAX];
 	int tries;
-	char step[OP_TEXT_MAX]; /* the crash step of the last attempt that showed ("": none) */
+	char step[OP_TEXT_MAX];	    /* the crash step of the last attempt that showed ("": none) */
+	char why[CHECK_DETAIL_MAX]; /* and its detail: the kept trace's own ("": none) */
 };
 
 /* Run ops from the root; 1 if the last one (and no earlier one) shows a
@@ -65,6 +66,7 @@ static int shows(struct mini *x, char ops[][OP_TEXT_MAX], int n)
 				return 0;
 			if (!crash_step_of(why, x->step, sizeof(x->step)))
 				x->step[0] = 0;
+			snprintf(x->why, sizeof(x->why), "%s", why);
 			return 1;
 		}
 	}
@@ -287,12 +289,17 @@ static int path_pass(struct mini *x, char ops[][OP_TEXT_MAX], int *nops)
 
 int check_minimize(struct virt *root, const struct check_step *root_step,
 		   const struct check_config *cfg, char ops[][OP_TEXT_MAX], int *nops,
-		   const char *sig)
+		   const char *sig, char *detail, size_t cap)
 {
-	struct mini x = {
-	    root, root_step, cfg, sig, malloc(sizeof(char[TRACE_MAX_OPS][OP_TEXT_MAX])), 0, ""};
-	if (!x.trial)
+	struct mini *x = calloc(1, sizeof(*x));
+	char(*trial)[OP_TEXT_MAX] = malloc(sizeof(char[TRACE_MAX_OPS][OP_TEXT_MAX]));
+	if (!x || !trial) {
+		free(x);
+		free(trial);
 		return -1;
+	}
+	*x = (struct mini){
+	    .root = root, .root_step = root_step, .cfg = cfg, .sig = sig, .trial = trial};
 	/* A trace's crash step names a point of its own operations: the
 	 * candidates crash every point the run would (crash_at NULL), and
 	 * the result ends in the step of the last one that showed. */
@@ -301,14 +308,19 @@ int check_minimize(struct virt *root, const struct check_step *root_step,
 		snprintf(step, sizeof(step), "%s", ops[--*nops]);
 	bool changed = true;
 	for (int round = 0; changed && round < MIN_ROUNDS; round++) {
-		changed = drop_pass(&x, ops, nops);
-		changed |= kind_pass(&x, ops, nops);
-		changed |= value_pass(&x, ops, nops);
-		changed |= path_pass(&x, ops, nops);
+		changed = drop_pass(x, ops, nops);
+		changed |= kind_pass(x, ops, nops);
+		changed |= value_pass(x, ops, nops);
+		changed |= path_pass(x, ops, nops);
 	}
 	virt_restore(root);
-	free(x.trial);
 	if (step[0])
-		snprintf(ops[(*nops)++], OP_TEXT_MAX, "%s", x.step[0] ? x.step : step);
-	return x.tries;
+		snprintf(ops[(*nops)++], OP_TEXT_MAX, "%s", x->step[0] ? x->step : step);
+	/* The last attempt that showed is the trace kept: its detail is the
+	 * simplified trace's own, not the one it was found with. */
+	snprintf(detail, cap, "%s", x->why);
+	int tries = x->tries;
+	free(x->trial);
+	free(x);
+	return tries;
 }

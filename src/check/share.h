@@ -104,8 +104,9 @@ struct share_record {
 	int depth;
 	char sig[64];
 	char detail[CHECK_DETAIL_MAX];
-	char ops[SHARE_ITEM_MAX];     /* the path, '\n'-joined (empty: the root) */
-	char min_ops[SHARE_ITEM_MAX]; /* --minimize's result, or empty */
+	char ops[SHARE_ITEM_MAX];	   /* the path, '\n'-joined (empty: the root) */
+	char min_ops[SHARE_ITEM_MAX];	   /* --minimize's result, or empty */
+	char min_detail[CHECK_DETAIL_MAX]; /* what min_ops shows ("": as detail) */
 };
 
 struct share;

@@ -289,7 +289,7 @@ static const char *const scripts[NSCRIPTS] = {
     "if n <= tonumber(ARGV[1]) then\n"
     "  redis.call('HSET', KEYS[2], n .. ':finding', ARGV[2], n .. ':depth', ARGV[3],\n"
     "    n .. ':sig', ARGV[4], n .. ':detail', ARGV[5], n .. ':ops', ARGV[6],\n"
-    "    n .. ':min_ops', ARGV[7])\n"
+    "    n .. ':min_ops', ARGV[7], n .. ':min_detail', ARGV[8])\n"
     "end\n"
     "return n\n",
     /* KEYS: waiting, queue. */
@@ -333,8 +333,9 @@ static const char *const scripts[NSCRIPTS] = {
 };
 
 /* The record's fields, in the order S_RECORD's ARGV and records() use. */
-static const char *const record_fields[] = {"finding", "depth", "sig", "detail", "ops", "min_ops"};
-#define NFIELDS 6
+static const char *const record_fields[] = {"finding", "depth",	  "sig",       "detail",
+					    "ops",     "min_ops", "min_detail"};
+#define NFIELDS 7
 
 struct rshare {
 	struct share base;
@@ -976,15 +977,17 @@ static int redis_record(struct share *s, const struct share_record *rec)
 	snprintf(max, sizeof(max), "%d", SHARE_RECORDS_MAX);
 	snprintf(depth, sizeof(depth), "%d", rec->depth);
 	const char *args[] = {
-	    max, rec->finding ? "1" : "0", depth, rec->sig, rec->detail, rec->ops, rec->min_ops};
+	    max,	  rec->finding ? "1" : "0", depth, rec->sig, rec->detail, rec->ops,
+	    rec->min_ops, rec->min_detail};
 	size_t lens[] = {strlen(max),
 			 1,
 			 strlen(depth),
 			 strnlen(rec->sig, sizeof(rec->sig)),
 			 strnlen(rec->detail, sizeof(rec->detail)),
 			 strnlen(rec->ops, sizeof(rec->ops)),
-			 strnlen(rec->min_ops, sizeof(rec->min_ops))};
-	long long n = integer_of(r, script(r, S_RECORD, 2, keys, 7, args, lens));
+			 strnlen(rec->min_ops, sizeof(rec->min_ops)),
+			 strnlen(rec->min_detail, sizeof(rec->min_detail))};
+	long long n = integer_of(r, script(r, S_RECORD, 2, keys, 8, args, lens));
 	return n < 1 ? -1 : (int)n;
 }
 
@@ -1079,6 +1082,7 @@ static int redis_records(struct share *s, struct share_record *out, int max)
 			field(o->detail, sizeof(o->detail), e[3]);
 			field(o->ops, sizeof(o->ops), e[4]);
 			field(o->min_ops, sizeof(o->min_ops), e[5]);
+			field(o->min_detail, sizeof(o->min_detail), e[6]);
 		} else if (!ok) {
 			put_err(s->err, sizeof(s->err), "Redis at %s: record %lld is missing",
 				r->where, i);

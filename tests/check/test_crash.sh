@@ -15,7 +15,8 @@
 #   - a planted rename that commits the new name before the old one goes
 #     (guest/bugs/ext4-rename-split) is found as crash:atomicity (both
 #     names recovered: no prefix of the operations had them), with e2fsck's
-#     verdict (the link count) shown; it replays;
+#     verdict (the link count) shown; it replays, and each simplified
+#     trace's discrepancy and show lines are what its replay shows;
 #   - a crash discrepancy's trace ends in a `crash` step naming its point,
 #     and replay crashes that point alone (a point the operation lacks is
 #     said, the last flush's disk recovers clean, all of the operation's
@@ -158,6 +159,16 @@ else
 	grep '^discrepancy' "$work/rename.out" | head -n 3 | sed 's/^/    /'
 fi
 [ -n "$t" ] && expect 1 "reproduced: ext4 recovered a namespace no prefix" -- "$themis" replay "$t"
+# A simplified crash trace describes itself: its discrepancy and show lines
+# are what its replay shows.
+n=0
+for m in "$work"/rename/discrepancy-*.min.trace; do
+	[ -f "$m" ] || continue
+	n=$((n + 1))
+	true_to_itself "$m" || { fail "$(basename "$m") describes another trace:"; diff "$work/said" "$work/got" | head -n 6; }
+done
+[ $n -gt 0 ] && ok "the rename run's $n simplified traces each describe themselves" ||
+	fail "the rename run wrote no .min.trace"
 
 # The trace ends in a crash step naming its point, and replay crashes that
 # point alone: a point the operation does not have is said so (not

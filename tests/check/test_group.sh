@@ -6,7 +6,8 @@
 #   - the minimizer simplifies, not only shortens: the link-count planted
 #     bug (Image-ext4-link3), whose first trace the search finds is
 #     `symlink; link; link`, comes out as `create; link; link`, and that
-#     .min.trace replays to the same signature;
+#     .min.trace replays to the same signature, and its discrepancy and
+#     show lines are what its replay shows (true to itself);
 #   - findings are grouped by signature, view and the shape of the
 #     simplified trace: on the stale-tail planted bug (Image-ext4-tail)
 #     there are fewer groups than discrepancies, the counts add up to
@@ -44,6 +45,11 @@ else
 		{ fail "no minimize cost in the output"; tail -n 5 "$work/link3.out"; }
 	expect 1 "reproduced: .*state differs at f[0-9]: nlink=2 on ext4, nlink=3 on ext2" -- \
 		"$themis" replay "$min"
+	# Its discrepancy and show lines are its own (they once showed the
+	# symlink it was found with, kind=symlink target=d1/f0).
+	true_to_itself "$min" && ! grep -q '^show.*kind=symlink' "$min" &&
+		ok "the .min.trace describes itself: its show lines are what its replay shows" ||
+		{ fail "the .min.trace describes another trace:"; diff "$work/said" "$work/got" | head -n 6; }
 fi
 
 # 2. Grouped: the stale tail, narrowed to its operations and two files so
