@@ -720,7 +720,7 @@ static struct share *open_share(const struct check_config *cfg, bool create, cha
 		return share_redis_create(cfg->redis, cfg->redis_config ? cfg->redis_config : "",
 					  cfg->lease, err, errlen);
 	static char config[65536]; /* read and dropped: this worker's was checked */
-	return share_redis_join(cfg->redis, config, sizeof(config), err, errlen);
+	return share_redis_join(cfg->redis, 0, config, sizeof(config), err, errlen);
 }
 
 /* Fork the workers (each a copy of this process and its machine at the

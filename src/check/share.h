@@ -163,10 +163,12 @@ struct share *share_local_new(char *err, size_t errlen);
  * previous run, stores `config` (what joining workers must match) and the
  * lease (seconds: how long a worker's process may go unheard from before
  * its item goes to another) and queues the root item; join connects to a
- * run and reads its config. NULL with err on failure (unreachable server,
- * no run there). */
+ * run and reads its config, waiting up to `wait` seconds for one to start
+ * (a worker a scheduler started before the run), saying so once on stderr.
+ * NULL with err on failure (unreachable server, no run there in time). */
 struct share *share_redis_create(const char *url, const char *config, int lease, char *err,
 				 size_t errlen);
-struct share *share_redis_join(const char *url, char *config, size_t cap, char *err, size_t errlen);
+struct share *share_redis_join(const char *url, double wait, char *config, size_t cap, char *err,
+			       size_t errlen);
 
 #endif

@@ -1181,23 +1181,22 @@ struct share *share_redis_create(const char *url, const char *config, int lease,
 	return &r->base;
 }
 
-struct share *share_redis_join(const char *url, char *config, size_t cap, char *err, size_t errlen)
+/* The run's config and id, in one command (both of one run): 1 read, 0 no
+ * run there (yet), -1 an error (in err). */
+static int read_run(struct rshare *r, char *config, size_t cap, char *err, size_t errlen)
 {
-	struct rshare *r = open_url(url, err, errlen);
-	if (!r)
-		return NULL;
-	/* The config and the run id in one command: both of one run. */
 	const char *argv[] = {"MGET", KEY_CONFIG, KEY_RUN};
 	redisReply *rep = command(r, 3, argv, NULL);
 	redisReply *conf = rep && rep->type == REDIS_REPLY_ARRAY && rep->elements == 2
 			       ? rep->element[0]
 			       : NULL,
 		   *run = conf ? rep->element[1] : NULL;
+	int rc = -1;
 	if (!rep) {
 		put_err(err, errlen, "%s", r->base.err);
 	} else if (!conf || conf->type != REDIS_REPLY_STRING || run->type != REDIS_REPLY_STRING ||
 		   (size_t)run->len >= sizeof(r->run)) {
-		put_err(err, errlen, "no exploration is running at %s", r->where);
+		rc = 0;
 	} else if ((size_t)conf->len >= cap) {
 		put_err(err, errlen, "the run at %s has a config of %zu bytes, more than %zu",
 			r->where, (size_t)conf->len, cap ? cap - 1 : 0);
@@ -1205,12 +1204,41 @@ struct share *share_redis_join(const char *url, char *config, size_t cap, char *
 		memcpy(config, conf->str, (size_t)conf->len);
 		config[conf->len] = 0;
 		memcpy(r->run, run->str, (size_t)run->len + 1);
-		freeReplyObject(rep);
-		arrive(r);
-		return &r->base;
+		rc = 1;
 	}
 	if (rep)
 		freeReplyObject(rep);
+	return rc;
+}
+
+struct share *share_redis_join(const char *url, double wait, char *config, size_t cap, char *err,
+			       size_t errlen)
+{
+	struct rshare *r = open_url(url, err, errlen);
+	if (!r)
+		return NULL;
+	double deadline = host_seconds() + wait;
+	int got;
+	bool said = false;
+	while ((got = read_run(r, config, cap, err, errlen)) == 0 && host_seconds() < deadline) {
+		if (!said)
+			fprintf(stderr,
+				"themis: no exploration is running at %s yet; waiting up to "
+				"%.0f s for one (--wait)\n",
+				r->where, wait);
+		said = true;
+		usleep(200 * 1000);
+	}
+	if (got == 1) {
+		arrive(r);
+		return &r->base;
+	}
+	if (got == 0 && wait > 0)
+		put_err(err, errlen,
+			"no exploration started at %s within %.0f s (--wait T waits longer)",
+			r->where, wait);
+	else if (got == 0)
+		put_err(err, errlen, "no exploration is running at %s", r->where);
 	redis_close(&r->base);
 	return NULL;
 }

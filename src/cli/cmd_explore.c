@@ -25,6 +25,7 @@
 #define EXPLORE_MAX_JOBS       64
 #define EXPLORE_DEFAULT_MEM    (256ULL << 20)
 #define EXPLORE_DEFAULT_LEASE  30	     /* seconds */
+#define EXPLORE_DEFAULT_WAIT   600	     /* seconds a worker waits for its run */
 #define EXPLORE_DEFAULT_CLOCK  1767225600ULL /* 2026-01-01T00:00:00Z */
 #define EXPLORE_DEFAULT_OUT    "explore-out"
 /* A limit's digits for a message: STR(CHECK_MAX_FS) is "4". */
@@ -110,6 +111,8 @@ static const char explore_help[] =
     "                      others, who redo it\n"
     "  --worker URL        join the run at URL: its options come from there; this\n"
     "                      host's build, kernel, initramfs and images must match\n"
+    "  --wait T            with --worker: wait up to T for the run to start\n"
+    "                      (default 10m; 0: join a running one or stop)\n"
     "\n"
     "The machine:\n"
     "  --disk IMG          base image, one per filesystem in order (default\n"
@@ -141,6 +144,7 @@ static const char explore_help[] =
 struct explore_args {
 	struct check_config cfg;
 	const char *worker; /* --worker URL */
+	double wait;	    /* --wait T: how long a worker waits for its run to start */
 	char kernel[PATH_MAX], initrd[PATH_MAX], images[CHECK_MAX_FS][PATH_MAX];
 	char kernel_b[PATH_MAX]; /* a second --kernel */
 	int nkernels;		 /* --kernel options given */
@@ -260,6 +264,10 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 		if (strncmp(val, "redis://", 8))
 			return usage_error("--worker needs redis://HOST:PORT, got '%s'", val);
 		a->worker = val;
+	} else if (!strcmp(opt, "--wait")) {
+		if (!parse_duration(val, &a->wait) || a->wait > 86400)
+			return usage_error(
+			    "--wait needs seconds from 0 to 86400 (or 30s, 10m), got '%s'", val);
 	} else if (!strcmp(opt, "--load")) {
 		c->m.load = val;
 	} else if (!strcmp(opt, "--ops")) {
@@ -481,6 +489,7 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 	c->m.clock_ns = EXPLORE_DEFAULT_CLOCK * 1000000000ULL;
 	c->m.durability = CHECK_DURABLE_DROP;
 	c->lease = EXPLORE_DEFAULT_LEASE;
+	a->wait = EXPLORE_DEFAULT_WAIT;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	c->jobs = cores < 1 ? 1 : cores > EXPLORE_MAX_JOBS ? EXPLORE_MAX_JOBS : (int)cores;
 	default_kernel(a->kernel, sizeof(a->kernel));
@@ -670,7 +679,8 @@ static int cmd_worker(struct explore_args *a, int argc, char **argv)
 {
 	static char config[65536], copy[65536];
 	char err[1024];
-	struct share *sh = share_redis_join(a->worker, config, sizeof(config), err, sizeof(err));
+	struct share *sh =
+	    share_redis_join(a->worker, a->wait, config, sizeof(config), err, sizeof(err));
 	if (!sh) {
 		fprintf(stderr, "themis: %s\n", err);
 		return EXIT_USAGE;

@@ -106,9 +106,17 @@ redis_killed_worker() {
 #     run's command with --redis and a worker started apart, as any
 #     scheduler would, explore the same states as one process, the worker
 #     does part of them, and the run's command writes the merged report.
-#     A worker whose disks differ from the run's is refused with exit 2
-#     while the run goes on unharmed; so is an unreachable server.
+#     The worker is started first, as a scheduler may: it waits for the
+#     run (it once stopped with exit 2). A worker whose disks differ from
+#     the run's is refused with exit 2 while the run goes on unharmed; so
+#     is an unreachable server, and a worker whose --wait runs out.
 if start_redis; then
+	"$themis" explore --worker "$redis_url" --jobs 1 --wait 60 >"$work/worker.out" 2>&1 &
+	early=$!
+	for _ in $(seq 100); do
+		grep -q 'waiting up to 60 s' "$work/worker.out" && break
+		sleep 0.1
+	done
 	"$themis" explore ext4 xfs --depth 2 --jobs 1 --redis "$redis_url" --quiet \
 		--out "$work/redis" >"$work/redis.out" 2>&1 &
 	coordinator=$!
@@ -119,8 +127,10 @@ if start_redis; then
 	truncate -s 64M "$work/other.img" && mkfs.ext4 -q -F "$work/other.img"
 	expect 2 "differs from the run's" -- "$themis" explore --worker "$redis_url" \
 		--disk "$work/other.img" --disk "$b/images/xfs.img"
-	"$themis" explore --worker "$redis_url" --jobs 1 >"$work/worker.out" 2>&1
+	wait "$early"
 	wst=$?
+	grep -q 'no exploration is running at .* yet; waiting up to 60 s' "$work/worker.out" ||
+		fail "the early worker did not say it waited: $(head -n 2 "$work/worker.out")"
 	wait "$coordinator"
 	cst=$?
 	ur=$(grep -o '[0-9]* unique' "$work/redis.out")
@@ -128,7 +138,7 @@ if start_redis; then
 	if [ "$cst" -eq 0 ] && [ "$wst" -eq 0 ] && [ "$ur" = "$u1" ] && [ "${mine:-0}" -gt 0 ] &&
 		grep -q 'the whole scope' "$work/redis.out" &&
 		grep -q '"unique_states": ' "$work/redis/report.json"; then
-		ok "Redis: the run and a worker apart reach the same $ur states; the worker explored $mine"
+		ok "Redis: the run and a worker started before it reach the same $ur states; the worker explored $mine"
 	else
 		fail "Redis run (exit $cst, worker $wst): '$ur' unique, worker explored '${mine:-?}'"
 		cat "$work/redis.out" "$work/worker.out"
@@ -151,6 +161,8 @@ if start_redis; then
 	done
 	[ "$nkeys" -eq 0 ] && ok "Redis: the run over and every process gone, no key of it is left" ||
 		fail "Redis: $nkeys keys left after the run ($nottl without a TTL of at most 60 s)"
+	expect 2 "no exploration started at .* within 1 s" -- "$themis" explore --worker "$redis_url" --wait 1
+	expect 2 "no exploration is running at" -- "$themis" explore --worker "$redis_url" --wait 0
 	redis_killed_worker
 	stop_redis
 else

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "check/share.h"
+#include "util/clock.h"
 #include "util/rng.h"
 
 #define WORKERS	    5
@@ -99,7 +100,7 @@ static struct share *redis_join(struct share *run)
 {
 	(void)run;
 	char err[256], config[256];
-	struct share *s = share_redis_join(url, config, sizeof(config), err, sizeof(err));
+	struct share *s = share_redis_join(url, 0, config, sizeof(config), err, sizeof(err));
 	if (!s)
 		fprintf(stderr, "share_redis_join: %s\n", err);
 	else
@@ -796,7 +797,7 @@ static void test_redis_urls(void)
 		CHECK(!share_redis_create(bad[i], "", 30, err, sizeof(err)));
 		CHECK(!strcmp(err, want));
 		err[0] = 0;
-		CHECK(!share_redis_join(bad[i], config, sizeof(config), err, sizeof(err)));
+		CHECK(!share_redis_join(bad[i], 0, config, sizeof(config), err, sizeof(err)));
 		CHECK(!strcmp(err, want));
 	}
 }
@@ -825,12 +826,12 @@ static void test_redis_unreachable(void)
 	double t0 = seconds();
 	CHECK(!share_redis_create(u, "", 30, err, sizeof(err)));
 	CHECK(starts(err, want) && strlen(err) > strlen(want));
-	CHECK(!share_redis_join(u, config, sizeof(config), err, sizeof(err)));
+	CHECK(!share_redis_join(u, 0, config, sizeof(config), err, sizeof(err)));
 	CHECK(starts(err, want));
 	CHECK(seconds() - t0 < 2);
 	/* The default port: reachable or not, never a URL error. */
 	struct share *s =
-	    share_redis_join("redis://127.0.0.1", config, sizeof(config), err, sizeof(err));
+	    share_redis_join("redis://127.0.0.1", 0, config, sizeof(config), err, sizeof(err));
 	CHECK(s || !strstr(err, "bad Redis URL"));
 	if (s)
 		s->ops->close(s);
@@ -844,23 +845,28 @@ static void test_redis_join(void)
 	char err[256], want[300], config[256];
 	snprintf(want, sizeof(want), "no exploration is running at %s:%d", host, port);
 	admin_do(c, "DEL themis:config");
-	CHECK(!share_redis_join(url, config, sizeof(config), err, sizeof(err)));
+	CHECK(!share_redis_join(url, 0, config, sizeof(config), err, sizeof(err)));
 	CHECK(!strcmp(err, want));
+	/* A worker given time waits that long for a run, then says so. */
+	double t0 = host_seconds();
+	CHECK(!share_redis_join(url, 1, config, sizeof(config), err, sizeof(err)));
+	CHECK(host_seconds() - t0 >= 1 && strstr(err, "no exploration started at") &&
+	      strstr(err, "within 1 s"));
 
 	struct share *s = share_redis_create(url, test_config, 30, err, sizeof(err));
 	if (!CHECK(s != NULL))
 		goto out;
-	struct share *w = share_redis_join(url, config, sizeof(config), err, sizeof(err));
+	struct share *w = share_redis_join(url, 0, config, sizeof(config), err, sizeof(err));
 	CHECK(w && !strcmp(config, test_config));
 	if (w)
 		w->ops->close(w);
-	CHECK(!share_redis_join(url, config, 10, err, sizeof(err))); /* config too long */
+	CHECK(!share_redis_join(url, 0, config, 10, err, sizeof(err))); /* config too long */
 	CHECK(strstr(err, "config of") != NULL);
 	/* A worker's close does not end the run: the coordinator reads it
 	 * afterwards. The coordinator's close ends it (stopped, every key
 	 * expiring within a minute); the last process to leave an ended run
 	 * deletes its keys: nothing of it stays on the server. */
-	w = share_redis_join(url, config, sizeof(config), err, sizeof(err));
+	w = share_redis_join(url, 0, config, sizeof(config), err, sizeof(err));
 	CHECK(w != NULL && admin_int(c, "INCRBY themis:active 0") == 2);
 	s->ops->close(s);
 	CHECK(admin_int(c, "EXISTS themis:config") == 1 && admin_int(c, "EXISTS themis:stop") == 1);
@@ -871,7 +877,7 @@ static void test_redis_join(void)
 	}
 	CHECK(admin_int(c, "EXISTS themis:config") == 0 && admin_int(c, "EXISTS themis:run") == 0 &&
 	      admin_int(c, "EXISTS themis:active") == 0);
-	CHECK(!share_redis_join(url, config, sizeof(config), err, sizeof(err)));
+	CHECK(!share_redis_join(url, 0, config, sizeof(config), err, sizeof(err)));
 out:
 	redisFree(c);
 }
@@ -974,7 +980,7 @@ static void lease_child(struct share *run, int mode, int go, int ready)
 	alarm(CHILD_LIMIT);
 	run->ops->close(run); /* the parent's: this worker joins as from another host */
 	char err[256], config[256], item[64];
-	struct share *s = share_redis_join(url, config, sizeof(config), err, sizeof(err));
+	struct share *s = share_redis_join(url, 0, config, sizeof(config), err, sizeof(err));
 	uint8_t key[16];
 	key_of(7, key);
 	int ok = s && s->ops->take(s, item, sizeof(item)) == 1 && s->ops->visit(s, key, 2, 0) == 2;
