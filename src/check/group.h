@@ -12,11 +12,14 @@
 #define GROUP_SHAPE_MAX 1024
 
 /* A group: the records whose signature (kind:field, as share_record's
- * sig), view and shape are alike; the filesystems are the run's. */
+ * sig), view and shape are alike (of a trace as found, the last
+ * operation's name: group.c); the filesystems are the run's. */
 struct check_group {
 	int id;			     /* 1, 2, ... in the order first found */
 	char sig[64];		     /* "disk:content", "state:nlink", "finding"... */
-	char shape[GROUP_SHAPE_MAX]; /* the operation names, comma-joined ("" at the root) */
+	char key[GROUP_SHAPE_MAX];   /* what of the shape groups */
+	char shape[GROUP_SHAPE_MAX]; /* the simplest member's operation names, comma-joined
+					("" at the root) */
 	int count;		     /* members */
 	int simplest;		     /* the record index of the member with the fewest operations */
 	int nops;		     /* its operations */

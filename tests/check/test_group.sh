@@ -14,7 +14,10 @@
 #     them, every member's simplified trace has its group's shape, every group's simplest trace replays to its signature, and
 #     report.json carries the keys `themis report` reads (groups: id,
 #     signature, view, filesystems, shape, count, simplest, members;
-#     results[].group), with two workers.
+#     results[].group), with two workers;
+#   - without --minimize, by the operation that showed it: the link-count
+#     bug found as `symlink; link; link` and as `create; link; link` is
+#     one group (it was two).
 #   tests/check/test_group.sh [BUILD_DIR]
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -122,15 +125,29 @@ EOF2
 		{ fail "the summary's groups ($n):"; grep -A5 '^groups' "$work/tail.out"; }
 fi
 
-# 3. Without --minimize the shape is the trace's as found, and said so.
+# 3. Without --minimize the group is by the trace as found, and said so.
 #    The --out folder is reused: an earlier run's group folder goes.
 mkdir -p "$work/plain/group-0007" && echo stale >"$work/plain/group-0007/repro.c"
 "$themis" explore ext4 ext2 --kernel "$b/guest/Image-ext4-link3" --ops create,link \
 	--paths f0,f1,f2 --depth 3 --stop-on-first --quiet --out "$work/plain" >"$work/plain.out" 2>&1
-grep -q '^groups: 1 among 1 discrepancies and findings, .*as found (without --minimize' \
+grep -q '^groups: 1 among 1 discrepancies and findings, .*the operation that showed it (the trace as found, without --minimize' \
 	"$work/plain.out" && grep -q '"shape": "create,link,link"' "$work/plain/report.json" &&
 	ok "without --minimize: grouped by the trace as found, and said so" ||
 	{ fail "without --minimize:"; grep -A2 '^groups' "$work/plain.out"; }
+#    A trace as found is grouped by the operation that showed it: the
+#    link-count bug found as `symlink; link; link` and as `create; link;
+#    link` is one group, not two.
+"$themis" explore ext4 ext2 --kernel "$b/guest/Image-ext4-link3" --ops create,symlink,link \
+	--paths f0,f1,f2 --depth 3 --quiet --out "$work/asfound" >"$work/asfound.out" 2>&1
+shapes=$(for t in "$work"/asfound/discrepancy-*.trace; do shape "$t"; done | sort -u | paste -sd' ' -)
+case $shapes in
+*symlink,link,link*) has_symlink=1 ;;
+*) has_symlink=0 ;;
+esac
+grep -q '^groups: 1 among [0-9]* discrepancies' "$work/asfound.out" && [ $has_symlink = 1 ] &&
+	echo "$shapes" | grep -q 'create,link,link' &&
+	ok "without --minimize: one bug found as $shapes is one group" ||
+	{ fail "without --minimize, the link-count bug as '$shapes':"; grep -A3 '^groups' "$work/asfound.out"; }
 
 # 4. Each group's reproducer is written beside the report, from its
 #    simplest trace: the operations in order, a program that compiles.
