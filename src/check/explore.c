@@ -1097,22 +1097,31 @@ static int explore_run(const struct check_config *given, struct share *sh, struc
 	return rc;
 }
 
+/* Does `name` end in `suffix` after a trace's stem (discrepancy-NNNN or
+ * finding-NNNN, maybe .min)? */
+static bool trace_stem(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), s = strlen(suffix);
+	return n > s && !strcmp(name + n - s, suffix) &&
+	       (!strncmp(name, "discrepancy-", 12) || !strncmp(name, "finding-", 8));
+}
+
 /* Is `name` a file a run writes into --out (report.json, its traces), or
  * the page `themis report` made of them (report.html, which would show the
  * earlier run's findings beside this run's report.json)? */
 static bool run_output(const char *name)
 {
-	size_t n = strlen(name);
-	bool trace = n > 6 && !strcmp(name + n - 6, ".trace") &&
-		     (!strncmp(name, "discrepancy-", 12) || !strncmp(name, "finding-", 8));
-	return trace || !strcmp(name, "report.json") || !strcmp(name, "report.html");
+	return trace_stem(name, ".trace") || !strcmp(name, "report.json") ||
+	       !strcmp(name, "report.html");
 }
 
-/* Is `name` a group folder a run writes (group-NNNN)? */
+/* Is `name` a reproducer folder of a run: a group's (group-NNNN), or one
+ * `themis repro` wrote beside a trace (NAME.repro)? */
 static bool run_group_dir(const char *name)
 {
-	return !strncmp(name, "group-", 6) && strlen(name) >= 10 &&
-	       strspn(name + 6, "0123456789") == strlen(name + 6);
+	return (!strncmp(name, "group-", 6) && strlen(name) >= 10 &&
+		strspn(name + 6, "0123456789") == strlen(name + 6)) ||
+	       trace_stem(name, ".repro");
 }
 
 /* Remove a group folder's reproducer files, then the folder; anything else
@@ -1179,7 +1188,7 @@ int check_explore(const struct check_config *cfg, struct check_result *res, char
 	if (cleared > 0)
 		fprintf(stderr,
 			"themis: --out %s: removed %d file%s of an earlier run (report.json, "
-			"report.html, traces, group folders)\n",
+			"report.html, traces, reproducer folders)\n",
 			cfg->out_dir, cleared, cleared == 1 ? "" : "s");
 	struct share *sh = open_share(cfg, true, err, errlen);
 	int rc = sh ? explore_run(cfg, sh, res, true, err, errlen) : -1;

@@ -94,7 +94,7 @@ static const char explore_help[] =
     "  --minimize          simplify each trace (NAME.min.trace; groups by it)\n"
     "  --out DIR           report.json (with coverage) and one trace per discrepancy\n"
     "                      (default: explore-out/); an earlier run's reports,\n"
-    "                      traces and group folders there are removed first\n"
+    "                      traces and reproducer folders there are removed first\n"
     "                      (the run says so)\n"
     "  --quiet             no progress line (there is one only when stderr is a\n"
     "                      terminal)\n"

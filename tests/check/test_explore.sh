@@ -387,11 +387,12 @@ n1=$(ls explore-out/discrepancy-*.trace 2>/dev/null | wc -l)
 echo mine >explore-out/notes.txt
 ng=$(ls -d explore-out/group-* 2>/dev/null | wc -l)
 "$themis" report explore-out >/dev/null 2>&1 || fail "themis report explore-out"
+mkdir explore-out/discrepancy-0001.repro && : >explore-out/discrepancy-0001.repro/repro.sh # as themis repro leaves it
 "$themis" explore ext4 xfs --depth 1 --jobs 1 --quiet >"$work/reuse.out" 2>&1
 [ $? -eq 0 ] && ! ls explore-out/discrepancy-*.trace >/dev/null 2>&1 && [ -f explore-out/notes.txt ] &&
-	! ls -d explore-out/group-* >/dev/null 2>&1 && [ ! -e explore-out/report.html ] &&
-	grep -q "removed $((n1 + 2 + ng)) files of an earlier run (report.json, report.html, traces, group folders)" "$work/reuse.out" &&
-	ok "a reused --out: the earlier run's traces, report page and $ng group folders removed (said), other files kept" ||
+	! ls -d explore-out/group-* explore-out/*.repro >/dev/null 2>&1 && [ ! -e explore-out/report.html ] &&
+	grep -q "removed $((n1 + 3 + ng)) files of an earlier run (report.json, report.html, traces, reproducer folders)" "$work/reuse.out" &&
+	ok "a reused --out: the earlier run's traces, report page, reproducer folder and $ng group folders removed (said), other files kept" ||
 	{ fail "reused --out"; ls explore-out; cat "$work/reuse.out"; }
 #    A run that cannot start (bad input) leaves no explore-out/ behind.
 rm -rf explore-out
