@@ -235,6 +235,29 @@ fails=$((fails + $(grep -c '^FAIL' "$work/gchecks")))
 	ok "an incomplete run: complete no, stopped because --max-states reached" ||
 	fail "an incomplete run's page: $(grep -o 'data-key="\(complete\|stopped\)">[^<]*' "$work/cut/report.html")"
 
+# 5b. Every filesystem, with every judge on (--crash, --fsck, --lens io),
+#     on the stock kernel where `create; fsync` is F4 on nilfs2 (so its
+#     findings print every disk's fsck line), and its page made: no
+#     "(null)" anywhere a run writes (its output, traces, report.json,
+#     report.html). nilfs2's missing checker once printed as
+#     "fsck nilfs2 ((null)): none".
+nulls=0
+for set in "xfs btrfs f2fs" "ext2 ext3 vfat" "exfat jfs nilfs2" "minix"; do
+	name=$(echo "$set" | tr ' ' -) depth=1
+	case $set in *nilfs2*) depth=2 ;; esac # F4 takes create; fsync
+	# shellcheck disable=SC2086
+	"$themis" explore ext4 $set --crash --fsck --lens io --ops create,fsync \
+		--paths f0 --sizes 0,4096 --depth $depth \
+		--out "$work/all-$name" >"$work/all-$name.out" 2>&1
+	"$themis" report "$work/all-$name" >>"$work/all-$name.out" 2>&1
+	grep -rl '(null)' "$work/all-$name" "$work/all-$name.out" && nulls=$((nulls + 1))
+done
+[ $nulls -eq 0 ] && ls "$work"/all-*/report.html >/dev/null 2>&1 &&
+	{ ! ls "$work"/all-exfat-jfs-nilfs2/discrepancy-*.trace >/dev/null 2>&1 ||
+		grep -q '^show fsck nilfs2 (no checker): none' "$work"/all-exfat-jfs-nilfs2/discrepancy-*.trace; } &&
+	ok "every filesystem under --crash --fsck --lens io, its page made: no (null) in any output" ||
+	fail "(null) in $nulls of the runs' outputs"
+
 # 6. Bad input: exit 2, one line naming what and where.
 mkdir -p "$work/empty" "$work/bad" "$work/notreport"
 printf '{"results": [\n  {"kind": }\n' >"$work/bad/report.json"
