@@ -1177,6 +1177,7 @@ void check_result_free(struct check_result *res)
 int check_explore(const struct check_config *cfg, struct check_result *res, char *err,
 		  size_t errlen)
 {
+	memset(res, 0, sizeof(*res)); /* a share that cannot open leaves nothing to free */
 	bool created = cfg->out_dir && mkdir(cfg->out_dir, 0777) == 0;
 	if (cfg->out_dir && !created && errno != EEXIST) {
 		snprintf(err, errlen, "--out %s: cannot create: %s", cfg->out_dir, strerror(errno));

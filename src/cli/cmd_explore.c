@@ -265,7 +265,9 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 			return usage_error("--worker needs redis://HOST:PORT, got '%s'", val);
 		a->worker = val;
 	} else if (!strcmp(opt, "--wait")) {
-		if (!parse_duration(val, &a->wait) || a->wait > 86400)
+		if (!strcmp(val, "0"))
+			a->wait = 0; /* parse_duration takes only a positive time */
+		else if (!parse_duration(val, &a->wait) || a->wait > 86400)
 			return usage_error(
 			    "--wait needs seconds from 0 to 86400 (or 30s, 10m), got '%s'", val);
 	} else if (!strcmp(opt, "--load")) {
