@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -122,15 +123,31 @@ static void coverage(FILE *f, const json_t *root)
 	fputs("</section>\n", f);
 }
 
+/* Whether a lens's words are all zero: a lens the run had no use for
+ * (crash and fsck count nothing without --crash and --fsck). */
+static bool idle(const json_t *v)
+{
+	const char *key;
+	json_t *w;
+	json_object_foreach((json_t *)v, key, w)
+	{
+		if (!(json_is_integer(w) && json_integer_value(w) == 0) &&
+		    !(json_is_object(w) && idle(w)))
+			return false;
+	}
+	return true;
+}
+
 /* The other lenses: io as its chart, each with its JSON (rules have a
- * section of their own, report_rules.c). */
+ * section of their own, report_rules.c); none that counted nothing. */
 static void lenses(FILE *f, const json_t *root)
 {
 	const char *name;
 	json_t *v;
 	json_object_foreach(json_object_get(root, "lenses"), name, v)
 	{
-		if (!strcmp(name, "coverage") || !strcmp(name, "rules") || !json_object_size(v))
+		if (!strcmp(name, "coverage") || !strcmp(name, "rules") || !json_object_size(v) ||
+		    idle(v))
 			continue;
 		fputs("<section class=\"lens\">\n<h2>Lens: ", f);
 		report_html_text(f, name);

@@ -170,7 +170,7 @@ static void group_section(FILE *f, const char *dir, const struct group *g)
 	list_strings(f, g->filesystems, ", ");
 	fputs("</td><th>shape</th><td><code>", f);
 	report_html_text(f, g->shape);
-	fprintf(f, "</code></td><th>findings</th><td class=\"n\">%lld</td></tr></table>\n",
+	fprintf(f, "</code></td><th>members</th><td class=\"n\">%lld</td></tr></table>\n",
 		g->count);
 	group_trace(f, dir, g);
 	if (json_array_size(g->members) > 1) {

@@ -257,6 +257,16 @@ done
 		grep -q '^show fsck nilfs2 (no checker): none' "$work"/all-exfat-jfs-nilfs2/discrepancy-*.trace; } &&
 	ok "every filesystem under --crash --fsck --lens io, its page made: no (null) in any output" ||
 	fail "(null) in $nulls of the runs' outputs"
+# A lens section only where the lens counted something (the crash and
+# fsck lenses were empty sections on runs without --crash and --fsck), and
+# a group counts its members, not "findings" (the summary's word for guest
+# failures: a group said "findings 1" under a summary of 0).
+p=$work/run/report.html q=$work/all-exfat-jfs-nilfs2/report.html
+grep -q '<h2>Lens: io' "$p" && ! grep -q '<h2>Lens: \(crash\|fsck\)' "$p" &&
+	grep -q '<h2>Lens: crash' "$q" && grep -q '<h2>Lens: fsck' "$q" &&
+	grep -q '<th>members</th><td class="n">' "$p" && ! grep -q '<th>findings</th><td class="n">' "$p" &&
+	ok "lens sections only for lenses that counted (io here; crash and fsck under --crash --fsck); groups count members" ||
+	fail "lens sections: $(grep -o '<h2>Lens: [a-z]*' "$p" | paste -sd' ' -) / $(grep -o '<h2>Lens: [a-z]*' "$q" | paste -sd' ' -)"
 
 # 6. Bad input: exit 2, one line naming what and where.
 mkdir -p "$work/empty" "$work/bad" "$work/notreport"
