@@ -157,7 +157,7 @@ struct explore_args {
 	struct rules rules;    /* the run's filesystems' (m.rules) */
 };
 
-/* Seconds, or a number with s, m or h. */
+/* Seconds, or a number with s, m or h; 0 included (each option says whether it takes it). */
 static bool parse_duration(const char *s, double *out)
 {
 	char *end;
@@ -166,7 +166,7 @@ static bool parse_duration(const char *s, double *out)
 		      : !strcmp(end, "m")		    ? 60
 		      : !strcmp(end, "h")		    ? 3600
 							    : 0;
-	if (end == s || unit == 0 || !(v > 0) || v * unit > 1e9)
+	if (end == s || unit == 0 || !(v >= 0) || v * unit > 1e9)
 		return false;
 	*out = v * unit;
 	return true;
@@ -246,7 +246,7 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 			    "--durability needs off, drop-caches or remount, got '%s'", val);
 		c->m.durability = (enum check_durability)d;
 	} else if (!strcmp(opt, "--time-budget")) {
-		if (!parse_duration(val, &c->time_budget))
+		if (!parse_duration(val, &c->time_budget) || c->time_budget <= 0)
 			return usage_error(
 			    "--time-budget needs seconds (or 90s, 10m, 2h), got '%s'", val);
 	} else if (!strcmp(opt, "--redis")) {
@@ -265,9 +265,7 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 			return usage_error("--worker needs redis://HOST:PORT, got '%s'", val);
 		a->worker = val;
 	} else if (!strcmp(opt, "--wait")) {
-		if (!strcmp(val, "0"))
-			a->wait = 0; /* parse_duration takes only a positive time */
-		else if (!parse_duration(val, &a->wait) || a->wait > 86400)
+		if (!parse_duration(val, &a->wait) || a->wait > 86400)
 			return usage_error(
 			    "--wait needs seconds from 0 to 86400 (or 30s, 10m), got '%s'", val);
 	} else if (!strcmp(opt, "--load")) {
