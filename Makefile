@@ -66,7 +66,8 @@ build/asan/obj/%.o: src/%.c $(HDRS)
 	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -c $< -o $@
 
 # The reproducer's fixed parts are built into repro.o (.incbin).
-build/obj/check/repro.o build/asan/obj/check/repro.o: src/check/repro_prog.inc src/check/repro_sh.inc
+build/obj/check/repro.o build/asan/obj/check/repro.o: src/check/repro_prog.inc src/check/repro_sh.inc \
+	src/check/repro_sh_setup.inc src/check/repro_crash_sh.inc
 
 build/version: FORCE
 	@mkdir -p $(dir $@)

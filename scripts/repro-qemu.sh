@@ -5,7 +5,7 @@
 # the proof that the reproducer shows a planted bug with no Themis in the
 # way, on an ordinary PC's kernel.
 #
-#   scripts/repro-qemu.sh [--timeout SECONDS] BZIMAGE REPRO_DIR
+#   scripts/repro-qemu.sh [--timeout SECONDS] [--tries N] BZIMAGE REPRO_DIR
 #
 # The initramfs is made of this machine's own Debian binaries (dash, the
 # mkfs tools the reproducer names and the tools of its TOOLS line, mount, losetup, awk...; each copied with
@@ -19,7 +19,7 @@
 set -eu
 
 usage() {
-	echo "usage: $0 [--timeout SECONDS] BZIMAGE REPRO_DIR" >&2
+	echo "usage: $0 [--timeout SECONDS] [--tries N] BZIMAGE REPRO_DIR" >&2
 	exit 2
 }
 fail() {
@@ -28,9 +28,11 @@ fail() {
 }
 
 timeout=300
+tries=1 # a crash reproducer's attempts (TRIES): one per fresh image
 while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout) [ $# -ge 2 ] || usage; timeout=$2; shift 2 ;;
+	--tries) [ $# -ge 2 ] || usage; tries=$2; shift 2 ;;
 	-h | --help) sed -n '2,/^set -eu$/s/^# \{0,1\}//p' "$0" | sed '$d'; exit 0 ;;
 	-*) usage ;;
 	*) break ;;
@@ -41,6 +43,7 @@ kernel=$1 dir=$2
 [ -f "$kernel" ] || fail "$kernel: no such kernel (scripts/build-kernel.sh --arch x86_64 builds it)"
 [ -f "$dir/repro.sh" ] && [ -f "$dir/repro.c" ] || fail "$dir: no repro.sh and repro.c (themis repro writes them)"
 case $timeout in '' | *[!0-9]*) fail "--timeout $timeout: not a number of seconds" ;; esac
+case $tries in '' | *[!0-9]* | 0) fail "--tries $tries: a number of attempts, 1 or more" ;; esac
 command -v qemu-system-x86_64 >/dev/null 2>&1 || fail "qemu-system-x86_64 is missing (scripts/deps.sh installs it)"
 fslist=$(sed -n 's/^FSLIST="\(.*\)"$/\1/p' "$dir/repro.sh")
 [ -n "$fslist" ] || fail "$dir/repro.sh: no FSLIST line"
@@ -64,7 +67,7 @@ add_libs() { # add_libs FILE
 			cp -L "$lib" "$root$lib"
 		done
 }
-for t in sh mount umount losetup mkdir truncate cat awk rm dirname id sync; do add_bin "$t"; done
+for t in sh mount umount losetup mkdir truncate cat awk rm dirname id sync sed grep ln; do add_bin "$t"; done
 for fs in $fslist; do add_bin "mkfs.$fs"; done
 # Tools the reproducer names besides mkfs (TOOLS="jfs_fsck ...").
 for t in $(sed -n 's/^TOOLS="\(.*\)"$/\1/p' "$dir/repro.sh"); do add_bin "$t"; done
@@ -89,10 +92,12 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/shm
 mount -t tmpfs tmpfs /dev/shm # faketime's semaphores
+ln -s /proc/mounts /etc/mtab  # as on any Linux (mkfs.nilfs2 reads it)
 echo "repro-qemu: running repro.sh on $(cat /proc/sys/kernel/osrelease)"
-REPRO_BIN=/repro/repro sh /repro/repro.sh /tmp/w
+REPRO_BIN=/repro/repro TRIES=@TRIES@ sh /repro/repro.sh /tmp/w
 echo "repro-exit $?"
 INIT
+sed -i "s/@TRIES@/$tries/" "$root/init"
 chmod 755 "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$root.cpio.gz"
 trap 'rm -rf "$root" "$root.cpio.gz" "$root.log"' EXIT

@@ -25,6 +25,14 @@ void crash_point_now(struct virt *v, int nfs, struct crash_disk *pts)
 	}
 }
 
+uint64_t crash_runs_from(const struct disk_wentry *e, uint64_t k, uint64_t n)
+{
+	uint64_t runs = 0;
+	for (uint64_t w = k; w < n; w++)
+		runs += w == k || e[w].epoch != e[w - 1].epoch;
+	return runs;
+}
+
 static void power(struct virt *v, int nfs, const struct crash_disk *pts, bool on)
 {
 	for (int i = 0; i < nfs; i++)
@@ -118,8 +126,8 @@ static int cut_and_recover(struct virt *v, const struct check_machine *m,
  * power cut again and the disk recovered again. 0 when it mounts to the
  * state the whole recovery reached (r), else 1 with what in r. */
 static int crash_one_recovery(struct virt *v, const struct check_machine *m, int i, uint64_t upto,
-			      const struct crash_ask *ask, struct crash_result *r, char *why,
-			      size_t whylen)
+			      uint64_t drop, const struct crash_ask *ask, struct crash_result *r,
+			      char *why, size_t whylen)
 {
 	struct crash_disk p[CHECK_MAX_FS];
 	struct crash_result again = {0};
@@ -152,6 +160,7 @@ static int crash_one_recovery(struct virt *v, const struct check_machine *m, int
 		return -1;
 	r->nested_disk = i;
 	r->nested_upto = upto;
+	r->nested_drop = drop;
 	snprintf(r->nested_what, sizeof(r->nested_what), "%s",
 		 again.mounted ? "recovers to another state than the uninterrupted recovery"
 			       : again.mount_err[i]);
@@ -179,7 +188,8 @@ static int crash_recoveries(struct virt *v, const struct check_machine *m,
 			    k == start[i] - first || (k < n && e[k].epoch != e[k - 1].epoch);
 			if (!point)
 				continue;
-			int rc = crash_one_recovery(v, m, i, first + k, ask, r, why, whylen);
+			int rc = crash_one_recovery(v, m, i, first + k, crash_runs_from(e, k, n),
+						    ask, r, why, whylen);
 			if (rc)
 				return rc;
 			(void)disk_wlog(&v->disks[i], &e, &first); /* the fork moved nothing */

@@ -28,6 +28,8 @@
 #include "crash_fsck.h"
 #include "crash_memo.h"
 
+struct disk_wentry;
+
 /* Host seconds spent in each phase of crash_recover, summed over calls
  * (the benchmark's breakdown; never machine state). */
 #define CRASH_PHASES(X)                                                                            \
@@ -122,6 +124,9 @@ struct crash_result {
 	 * -1: none). */
 	int nested, nested_disk;
 	uint64_t nested_upto;
+	/* That crash as its reproducer names it (repro.h): the groups of the
+	 * recovery's writes between flushes it lost, counted from the last. */
+	uint64_t nested_drop;
 	char nested_what[96];
 	/* At that one, the agent's dumps of both recoveries' states (the
 	 * whole recovery's, the one recovered again), to show how they
@@ -131,6 +136,13 @@ struct crash_result {
 	enum corrupt_fsck_verdict fsck[CHECK_MAX_FS];
 	char fsck_said[CHECK_MAX_FS][160];
 };
+
+/* How many runs of writes (writes with no completed flush between them)
+ * e[k..n) of a write log spans: what a crash point that keeps e[0..k) lost,
+ * in terms any recording of the same writes shares (a reproducer's
+ * dm-log-writes log numbers its writes otherwise, but flushes part them
+ * alike). */
+uint64_t crash_runs_from(const struct disk_wentry *e, uint64_t k, uint64_t n);
 
 /* Turn on the write log of every disk: crash points can name any write
  * served from now on. */

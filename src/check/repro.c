@@ -2,9 +2,11 @@
  * head (the trace's operations, the operation grammar from op_table.h) and
  * the fixed program repro_prog.inc; repro.sh a generated head (the
  * filesystems, durability, signature and the mkfs commands of
- * mkfs_table.h) and the fixed script repro_sh.inc. Both fixed parts are
- * built into themis (.incbin), so the generator needs no file at run time
- * and cannot drift from the files in the tree. */
+ * mkfs_table.h; for a crash, its point, promise, checker and log replay)
+ * and the fixed scripts repro_sh_setup.inc and repro_sh.inc (a state) or
+ * repro_crash_sh.inc (a crash). The fixed parts are built into themis
+ * (.incbin), so the generator needs no file at run time and cannot drift
+ * from the files in the tree. */
 #include "op_grammar.h"
 #include "repro.h"
 
@@ -15,6 +17,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../lens/corrupt_fsck.h"
+#include "../lens/lens_crash.h"
+#include "crash_replay.h"
 #include "mkfs_table.h"
 #include "ops.h"
 #include "trace.h"
@@ -27,6 +32,8 @@
 	extern const char sym##_end[] __attribute__((visibility("hidden")))
 REPRO_EMBED(repro_prog, "src/check/repro_prog.inc");
 REPRO_EMBED(repro_sh, "src/check/repro_sh.inc");
+REPRO_EMBED(repro_setup, "src/check/repro_sh_setup.inc");
+REPRO_EMBED(repro_crash, "src/check/repro_crash_sh.inc");
 
 static const struct {
 	const char *name, *mib, *cmd;
@@ -66,10 +73,76 @@ static bool program_runs(const char *op)
 		      (size_t)n) != NULL;
 }
 
+/* A crash trace's crash point as its reproducer rebuilds it, from the
+ * trace's `crash-point` lines (lens_crash.c): the filesystem the finding
+ * is on, its point ("drop R" or "subset R C RANGES") and the recovery's
+ * ("recovery-drop R"; "" for none). */
+struct crash_point {
+	char fs[16], point[CHECK_DETAIL_MAX / 2], rpoint[64];
+};
+
+static bool crash_point_of(const struct trace *t, struct crash_point *cp)
+{
+	static const char mark[] = "\ncrash-point ";
+	memset(cp, 0, sizeof(*cp));
+	for (const char *l = strstr(t->detail, mark); l; l = strstr(l + 1, mark)) {
+		char fs[16], rest[sizeof(cp->point)];
+		if (sscanf(l + strlen(mark), "%15s %[^\n]", fs, rest) != 2)
+			return false;
+		if (!strncmp(rest, "recovery-drop ", 14))
+			snprintf(cp->rpoint, sizeof(cp->rpoint), "%.63s", rest);
+		else
+			snprintf(cp->point, sizeof(cp->point), "%s", rest);
+		snprintf(cp->fs, sizeof(cp->fs), "%s", fs);
+	}
+	return cp->point[0] != 0;
+}
+
+/* The crash findings a reproducer judges (lens_crash.c's kinds): the
+ * promise kinds, the checker, a disk that does not mount, a recovery that
+ * does not repeat. */
+static bool crash_kind_judged(const char *sig)
+{
+	static const char *const kinds[] = {"crash:lost-fsync",	 "crash:lost-sync",
+					    "crash:atomicity",	 "crash:fsck",
+					    "crash:unmountable", "crash:recovery-crash"};
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(sig, kinds[i]))
+			return true;
+	return false;
+}
+
+static int refuse_crash(const char *path, const struct trace *t, char *err, size_t errlen)
+{
+	struct crash_point cp;
+	if (!crash_kind_judged(t->sig)) {
+		snprintf(err, errlen,
+			 "%s: a crash finding of kind %s (the guest failed, or the trace's step "
+			 "named no point) is no state a program judges: replay it with themis "
+			 "replay",
+			 path, t->sig);
+		return -1;
+	}
+	if (!crash_point_of(t, &cp)) {
+		snprintf(err, errlen,
+			 "%s: the trace has no 'show crash-point' line (an older Themis wrote "
+			 "it): replay it with this one's explore --crash to record the point in "
+			 "a reproducer's terms",
+			 path);
+		return -1;
+	}
+	if (find_mkfs(cp.fs) < 0) {
+		snprintf(err, errlen, "%s: filesystem %s has no mkfs command (mkfs_table.h)", path,
+			 cp.fs);
+		return -1;
+	}
+	return 0;
+}
+
 /* 0 when a plain program can reproduce the trace; -1 with err saying why not. */
 static int refuse(const char *path, const struct trace *t, char *err, size_t errlen)
 {
-	if (strspn(t->sig, "abcdefghijklmnopqrstuvwxyz:_") != strlen(t->sig)) {
+	if (strspn(t->sig, "abcdefghijklmnopqrstuvwxyz:_-") != strlen(t->sig)) {
 		snprintf(err, errlen, "%s: malformed trace: signature '%s'", path, t->sig);
 		return -1;
 	}
@@ -85,13 +158,6 @@ static int refuse(const char *path, const struct trace *t, char *err, size_t err
 			 "%s: a time discrepancy (%s): Themis pins one clock instant for every "
 			 "filesystem, which a program cannot without setting the machine's clock",
 			 path, t->sig);
-		return -1;
-	}
-	if (t->crash[0]) {
-		snprintf(err, errlen,
-			 "%s: a crash state (%s): the power cut between two of the disk's writes "
-			 "needs Themis's machine; replay it with themis replay",
-			 path, t->crash);
 		return -1;
 	}
 	for (int i = 0; i < t->nops; i++)
@@ -119,6 +185,8 @@ static int refuse(const char *path, const struct trace *t, char *err, size_t err
 			 path, t->m.fs[0]);
 		return -1;
 	}
+	if (t->crash[0])
+		return refuse_crash(path, t, err, errlen);
 	for (int i = 0; i < t->m.nfs; i++) {
 		if (find_mkfs(t->m.fs[i]) < 0) {
 			snprintf(err, errlen,
@@ -199,6 +267,8 @@ static void write_c_head(FILE *f, const char *path, const struct trace *t)
 		field && !strcmp(field, ":content"));
 }
 
+static void write_mkfs(FILE *f);
+
 static void write_sh_head(FILE *f, const char *path, const struct trace *t)
 {
 	fprintf(f,
@@ -213,6 +283,12 @@ static void write_sh_head(FILE *f, const char *path, const struct trace *t)
 	for (int i = 0; i < t->m.nfs; i++)
 		fprintf(f, "%s%s", i ? " " : "", t->m.fs[i]);
 	fprintf(f, "\"\nDURABILITY=%s\nSIG=%s\n", check_durability_name(t->m.durability), t->sig);
+	write_mkfs(f);
+}
+
+/* Themis's mkfs commands as shell functions, and how they are run. */
+static void write_mkfs(FILE *f)
+{
 	fprintf(f,
 		"\n# Themis's mkfs commands (src/check/mkfs_table.h), run with MKFS_ENV\n"
 		"# and the clock at MKFS_FAKETIME.\nMKFS_UUID=%s\nMKFS_FAKETIME=\"%s\"\n"
@@ -230,11 +306,47 @@ static void write_sh_head(FILE *f, const char *path, const struct trace *t)
 	fprintf(f, "\tesac\n}\n");
 }
 
-/* Write the file dir/name: the head, then the fixed part. */
+/* A crash trace's head: the filesystem the finding is on, the point, what
+ * the last operation promised, its checker and log replay, the tools. */
+static void write_crash_head(FILE *f, const char *path, const struct trace *t)
+{
+	struct crash_point cp;
+	char promise[256] = "";
+	(void)crash_point_of(t, &cp);
+	lens_crash_promise(t->ops[t->nops - 1], promise, sizeof(promise));
+	const char *check = corrupt_fsck_command(cp.fs), *replay = crash_replay_command(cp.fs);
+	char checker[128], replayer[128];
+	snprintf(checker, sizeof(checker), "%s", check ? check : "");
+	snprintf(replayer, sizeof(replayer), "%s", replay ? replay : "");
+	fprintf(f,
+		"#!/bin/sh\n# repro.sh - reproducer of a Themis crash trace, generated by "
+		"`themis repro`.\n# Trace: %s\n# Discrepancy: %s ",
+		path, t->sig);
+	comment_text(f, t->detail);
+	fprintf(f, "\n# Operations, then `%s`:\n", t->crash);
+	for (int i = 0; i < t->nops; i++)
+		fprintf(f, "#   %s\n", t->ops[i] + 3);
+	fprintf(f,
+		"FSLIST=\"%s\"\nTOOLS=\"dmsetup%s%.*s%s%.*s\"\nSIG=%s\nNOPS=%d\n"
+		"# The crash point in runs of writes between flushes (repro.c's crash_image).\n"
+		"POINT=\"%s\"\nRPOINT=\"%s\"\n"
+		"# What the last operation promised: sync, file|data[-range] PATH END, or none.\n"
+		"PROMISE=\"%s\"\nCHECKER=\"%s\"\nREPLAY=\"%s\"\n",
+		cp.fs, checker[0] ? " " : "", (int)strcspn(checker, " "), checker,
+		replayer[0] && strncmp(replayer, checker, strcspn(checker, " ") + 1) ? " " : "",
+		replayer[0] && strncmp(replayer, checker, strcspn(checker, " ") + 1)
+		    ? (int)strcspn(replayer, " ")
+		    : 0,
+		replayer, t->sig, t->nops, cp.point, cp.rpoint, promise, checker, replayer);
+	write_mkfs(f);
+}
+
+/* Write the file dir/name: the head, then the fixed parts. */
 static int write_file(const char *dir, const char *name, const char *trace_path,
 		      const struct trace *t,
-		      void (*head)(FILE *, const char *, const struct trace *), const char *body,
-		      size_t bodylen, mode_t mode, char *err, size_t errlen)
+		      void (*head)(FILE *, const char *, const struct trace *),
+		      const char *const body[][2], int nbodies, mode_t mode, char *err,
+		      size_t errlen)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -244,7 +356,11 @@ static int write_file(const char *dir, const char *name, const char *trace_path,
 		return -1;
 	}
 	head(f, trace_path, t);
-	bool ok = fwrite(body, 1, bodylen, f) == bodylen;
+	bool ok = true;
+	for (int i = 0; i < nbodies; i++) {
+		size_t len = (size_t)(body[i][1] - body[i][0]);
+		ok &= fwrite(body[i][0], 1, len, f) == len;
+	}
 	if (fclose(f) != 0 || !ok || chmod(path, mode) != 0) {
 		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
 		return -1;
@@ -281,10 +397,15 @@ int repro_write(const char *trace_path, const char *dir, char *err, size_t errle
 		snprintf(err, errlen, "%s: cannot make the folder: %s", dir, strerror(errno));
 		goto out;
 	}
-	if (write_file(dir, "repro.c", trace_path, t, write_c_head, repro_prog_start,
-		       (size_t)(repro_prog_end - repro_prog_start), 0644, err, errlen) ||
-	    write_file(dir, "repro.sh", trace_path, t, write_sh_head, repro_sh_start,
-		       (size_t)(repro_sh_end - repro_sh_start), 0755, err, errlen))
+	const char *const prog[][2] = {{repro_prog_start, repro_prog_end}};
+	const char *const state[][2] = {{repro_setup_start, repro_setup_end},
+					{repro_sh_start, repro_sh_end}};
+	const char *const crash[][2] = {{repro_setup_start, repro_setup_end},
+					{repro_crash_start, repro_crash_end}};
+	bool crashed = t->crash[0] != 0;
+	if (write_file(dir, "repro.c", trace_path, t, write_c_head, prog, 1, 0644, err, errlen) ||
+	    write_file(dir, "repro.sh", trace_path, t, crashed ? write_crash_head : write_sh_head,
+		       crashed ? crash : state, 2, 0755, err, errlen))
 		goto out;
 	rc = 0;
 out:

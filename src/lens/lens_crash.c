@@ -62,6 +62,7 @@
 #include "../check/op_grammar.h"
 #include "../machine/virt.h"
 #include "../util/rng.h"
+#include "lens_crash.h"
 #include "lens.h"
 
 /* What each filesystem promises a crash, once: X(name, recovers,
@@ -252,6 +253,25 @@ static bool promised(const struct op *op, char *path, size_t cap, enum promise *
 	return false;
 }
 
+void lens_crash_promise(const char *optext, char *out, size_t cap)
+{
+	struct op op = {.kind = (enum op_kind)op_kind_of_text(optext)};
+	char path[128];
+	enum promise what;
+	unsigned long long from, upto;
+	snprintf(op.text, sizeof(op.text), "%s", optext);
+	out[0] = 0;
+	if ((int)op.kind < 0)
+		return;
+	if (promised(&op, path, sizeof(path), &what, &from, &upto)) {
+		snprintf(out, cap, "sync");
+		return;
+	}
+	static const char *const words[] = {"", "file", "data", "file-range", "data-range"};
+	if (what != PROMISE_NONE && path[0])
+		snprintf(out, cap, "%s %s %llu", words[what], path, upto);
+}
+
 /* Only a record's fields named in keep (each "NAME=", NULL-ended). */
 static void keep_fields(char *rec, size_t cap, const char *const *keep)
 {
@@ -399,6 +419,66 @@ static int found(struct judge *j, const char *kind, const char *what, const char
 	return 1;
 }
 
+/* How many writes of e[from..at) touch a sector e[at] writes. */
+static uint64_t touches_before(const struct disk_wentry *e, uint64_t from, uint64_t at)
+{
+	uint64_t n = 0;
+	for (uint64_t w = from; w < at; w++)
+		n += e[w].sector < e[at].sector + e[at].count &&
+		     e[at].sector < e[w].sector + e[w].count;
+	return n;
+}
+
+/* The crash point on disk i as a reproducer rebuilds it from its own
+ * recording of the writes (repro.h), appended to the finding as a shown
+ * line: "crash-point FS drop R" (every write but the last R runs, a run
+ * being the writes between two completed flushes) or "crash-point FS
+ * subset R C S+N#K,..." (every write before the last R+1 runs, the first C
+ * writes of run R, then of run R's writes the K+1-th that touches sectors
+ * S+N, range by range, in that order). */
+static void say_point(struct judge *j, int i)
+{
+	struct crash_step cs;
+	const struct disk_wentry *e;
+	uint64_t first, n = disk_wlog(&j->v->disks[i], &e, &first);
+	size_t len = strlen(j->out->why), cap = j->out->whylen;
+	char *w = j->out->why;
+	if (crash_step_parse(j->step, &cs) || len >= cap)
+		return;
+	if (cs.kind != CRASH_STEP_END && (cs.disk != i || cs.at < first || cs.at > first + n))
+		return;
+	uint64_t k = cs.kind == CRASH_STEP_END ? n : cs.at - first;
+	if (cs.kind == CRASH_STEP_END) {
+		len += (size_t)snprintf(w + len, cap - len, "\ncrash-point %s drop 0", j->m->fs[i]);
+	} else if (cs.kind == CRASH_STEP_FLUSH) {
+		len += (size_t)snprintf(w + len, cap - len, "\ncrash-point %s drop %llu",
+					j->m->fs[i], (unsigned long long)crash_runs_from(e, k, n));
+	} else {
+		uint64_t c = 0, runs = crash_runs_from(e, k, n);
+		while (k < n && c < k && e[k - c - 1].epoch == e[k].epoch)
+			c++;
+		len += (size_t)snprintf(w + len, cap - len, "\ncrash-point %s subset %llu %llu ",
+					j->m->fs[i], (unsigned long long)(runs ? runs - 1 : 0),
+					(unsigned long long)c);
+		for (size_t x = 0; x < cs.nextra && len < cap; x++) {
+			uint64_t at = cs.extra[x] - first;
+			len += (size_t)snprintf(w + len, cap - len, "%s%llu+%u#%llu", x ? "," : "",
+						(unsigned long long)e[at].sector, e[at].count,
+						(unsigned long long)touches_before(e, k - c, at));
+		}
+		if (!cs.nextra && len < cap)
+			len += (size_t)snprintf(w + len, cap - len, ".");
+	}
+}
+
+/* A finding on disk i's filesystem, with its crash point for a reproducer. */
+static int found_on(struct judge *j, int i, const char *kind, const char *what, const char *where)
+{
+	found(j, kind, what, where);
+	say_point(j, i);
+	return 1;
+}
+
 /* What the operation promised, against the recovered state. */
 static int check_promise(struct judge *j, const struct crash_result *r, const char *where)
 {
@@ -416,7 +496,7 @@ static int check_promise(struct judge *j, const struct crash_result *r, const ch
 			    "%s: a crash after sync recovers another tree than sync returned on: "
 			    "%s",
 			    j->m->fs[i], why);
-			return found(j, "lost-sync", what, where);
+			return found_on(j, i, "lost-sync", what, where);
 		}
 		char want[1024], got[1024];
 		/* A call that failed (fsync of a dangling symlink: ENOENT) made
@@ -459,7 +539,7 @@ static int check_promise(struct judge *j, const struct crash_result *r, const ch
 				 strcmp(at, path) ? " (through the symlink " : "",
 				 strcmp(at, path) ? path : "", strcmp(at, path) ? ")" : "", bw,
 				 bg ? bg : "none");
-			return found(j, "lost-fsync", what, where);
+			return found_on(j, i, "lost-fsync", what, where);
 		}
 		if (strcmp(want, got) || short_of) {
 			snprintf(what, sizeof(what),
@@ -469,7 +549,7 @@ static int check_promise(struct judge *j, const struct crash_result *r, const ch
 				 strcmp(at, path) ? " (through the symlink " : "",
 				 strcmp(at, path) ? path : "", strcmp(at, path) ? ")" : "", want,
 				 got);
-			return found(j, "lost-fsync", what, where);
+			return found_on(j, i, "lost-fsync", what, where);
 		}
 	}
 	return 0;
@@ -488,7 +568,7 @@ static int check_fsck(struct judge *j, const struct crash_result *r, const char 
 		snprintf(what, sizeof(what),
 			 "%s's checker finds the recovered disk damaged (%s): %s", j->m->fs[i],
 			 corrupt_fsck_command(j->m->fs[i]), r->fsck_said[i]);
-		return found(j, "fsck", what, where);
+		return found_on(j, i, "fsck", what, where);
 	}
 	return 0;
 }
@@ -533,7 +613,7 @@ static int check_atomic(struct judge *j, const struct crash_result *r, const cha
 			 "%s recovered a namespace no prefix of the operations had (%d since the "
 			 "last sync, the last '%s'): not atomic; it holds: %s",
 			 j->m->fs[i], n - 1, j->op->text + 3, names);
-		return found(j, "atomicity", what, where);
+		return found_on(j, i, "atomicity", what, where);
 	}
 	return 0;
 }
@@ -602,7 +682,7 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 					 crash_replay_command(j->m->fs[i]), r.replay_said[i]);
 			snprintf(what, sizeof(what), "%s's crash disk does not mount (%s)%s",
 				 j->m->fs[i], r.mount_err[i], replay);
-			rc = found(j, "unmountable", what, where);
+			rc = found_on(j, i, "unmountable", what, where);
 		}
 	j->words[CR_NESTED] += (uint64_t)r.nested;
 	if (!rc && ask.dumps && at_end)
@@ -626,7 +706,12 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 		    "%s: a crash during its recovery, before the recovery's write %llu, %s%s%s",
 		    j->m->fs[d], (unsigned long long)r.nested_upto, r.nested_what,
 		    how[0] ? ": " : "", how);
-		rc = found(j, "recovery-crash", what, where);
+		rc = found_on(j, d, "recovery-crash", what, where);
+		size_t len = strlen(j->out->why);
+		if (len < j->out->whylen)
+			snprintf(j->out->why + len, j->out->whylen - len,
+				 "\ncrash-point %s recovery-drop %llu", j->m->fs[d],
+				 (unsigned long long)r.nested_drop);
 	}
 	if (!rc && r.mounted)
 		rc = check_fsck(j, &r, where);

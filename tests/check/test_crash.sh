@@ -198,7 +198,10 @@ if [ -n "$t" ] && step=$(sed -n 's/^crash //p' "$t") && [ -n "$step" ] &&
 	sed 's/^crash .*/&\nop sync/' "$t" >"$work/step.trace"
 	expect 2 "malformed trace: an operation after the crash step" -- \
 		"$themis" replay "$work/step.trace"
-	expect 2 "a crash state (crash $step)" -- "$themis" repro "$t" --out "$work/repro"
+	expect 0 "reproducer written" -- "$themis" repro "$t" --out "$work/repro"
+	grep -q '^SIG=crash:atomicity$' "$work/repro/repro.sh" &&
+		grep -q '^POINT="drop 0"$' "$work/repro/repro.sh" ||
+		fail "the rename's reproducer does not name crash:atomicity at drop 0"
 else
 	fail "the rename's trace '$t' does not end in a crash step"
 fi

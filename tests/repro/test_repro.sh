@@ -31,6 +31,22 @@
 #     fsync, sync and unmount where ext4 sends some, and crash images that
 #     lose one of those writes are damaged: REPRODUCED on the stock x86
 #     kernel, NOT REPRODUCED with its fix (guest/fixes/jfs-flush);
+#   - crash findings, from their traces alone (themis repro on the
+#     .min.trace of explore --crash on the riscv kernel): the generated
+#     reproducer (dm-log-writes records the writes, the crash disk is
+#     rebuilt from the trace's crash point, recovered by mounting, judged)
+#     says REPRODUCED on the x86 kernel with the bug and NOT REPRODUCED on
+#     the one without: the planted fsync that commits nothing
+#     (ext4-fsync-async: f0 missing) and rename that commits the new name
+#     first (ext4-rename-split: a namespace no prefix had); F1 (a crash of
+#     f2fs's recovery recovers another state; not with its fix), F3 (f2fs
+#     recovers the first O_SYNC write's size: in one of up to 30 attempts,
+#     the bug needs both writes in one tick of the inode clock; in none of
+#     20 with its fix), F4 (nilfs2 loses f0 fsync returned on; not with its
+#     fix), F5 (jfs's checker finds the subset's disk damaged; with its fix
+#     the subset is no crash state the kernel can leave);
+#   - a crash trace whose kept writes are not in the recording (a range no
+#     write touches): exit 2 naming it;
 #   - refused with exit 2 and one line naming the trace: a missing or
 #     malformed trace, a finding, a time discrepancy, settime, a
 #     filesystem compared with itself, a folder that cannot be made;
@@ -39,9 +55,9 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
-need_kernel ext4-link3 ext4-tail
+need_kernel ext4-link3 ext4-tail ext4-fsync-async ext4-rename-split f2fs-recovery-nodes
 need_kernel --arch x86_64 base ext4-link3 ext4-tail f2fs-recovery-nodes f2fs-isize-recover \
-	nilfs2-fsync-new jfs-flush
+	nilfs2-fsync-new jfs-flush ext4-fsync-async ext4-rename-split
 x86=$b/guest-x86
 
 # record NAME KERNEL EXPLORE-ARGS...: a real trace into $work/NAME.trace.
@@ -103,6 +119,66 @@ if record ext4-tail Image-ext4-tail --ops create,write,fsync,truncate --paths f0
 	expect 0 "reproducer written" -- "$themis" repro "$work/own.trace" --out "$work/own"
 	expect 1 "REPRODUCED: ext4's disk differs from ext4's cache in content at f0" -- \
 		"$top/scripts/repro-qemu.sh" "$x86/bzImage-ext4-tail" "$work/own"
+fi
+
+# Crash findings, from their traces alone.
+# crash_trace NAME KERNEL ARGS...: explore --crash on the riscv KERNEL, its
+# first minimized trace into $work/NAME.trace and its reproducer into
+# $work/NAME.
+crash_trace() {
+	name=$1 kernel=$2
+	shift 2
+	"$themis" explore "$@" --crash --kernel "$b/guest/$kernel" --stop-on-first --minimize \
+		--jobs 1 --quiet --out "$work/$name-run" >/dev/null 2>&1
+	t=$(ls "$work/$name-run"/discrepancy-*.min.trace 2>/dev/null | head -n 1)
+	if [ -z "$t" ]; then
+		fail "$name: explore --crash on $kernel found nothing"
+		return 1
+	fi
+	cp "$t" "$work/$name.trace"
+	expect 0 "reproducer written" -- "$themis" repro "$work/$name.trace" --out "$work/$name"
+}
+# crash_prove NAME BUGGY PATTERN FIXED FIXED-PATTERN [TRIES]: REPRODUCED
+# matching PATTERN on x86 BUGGY, NOT REPRODUCED on FIXED.
+crash_prove() {
+	name=$1 buggy=$2 pat=$3 fixed=$4 fixpat=$5 tries=${6:-1}
+	expect 1 "REPRODUCED: $pat" -- "$top/scripts/repro-qemu.sh" --tries "$tries" \
+		"$x86/$buggy" "$work/$name"
+	expect 0 "NOT REPRODUCED: $fixpat" -- "$top/scripts/repro-qemu.sh" --tries "$tries" \
+		"$x86/$fixed" "$work/$name"
+}
+fscope="--depth 2 --ops create,write,fsync,sync,rename --paths f0,f1 --sizes 0,4096"
+# shellcheck disable=SC2086
+crash_trace fsync-async Image-ext4-fsync-async ext4 xfs $fscope &&
+	crash_prove fsync-async bzImage-ext4-fsync-async "f0 is missing after the crash" \
+		bzImage "f0 came back as the call left it"
+# shellcheck disable=SC2086
+crash_trace rename-split Image-ext4-rename-split ext4 xfs $fscope &&
+	crash_prove rename-split bzImage-ext4-rename-split \
+		"the recovered namespace is none a prefix of the operations had: . dir; f0 file; f1 file;" \
+		bzImage "the recovered namespace is the one after operation"
+crash_trace f1 Image ext4 f2fs --ops create,write --paths f0 --sizes 4096 --depth 2 &&
+	crash_prove f1 bzImage "f2fs recovers to another state when its recovery is crashed" \
+		bzImage-f2fs-recovery-nodes "a crashed recovery recovers to the same state"
+if crash_trace f3 Image-f2fs-recovery-nodes ext4 f2fs --ops create,write --paths f0 \
+	--sizes 0,4095,4097 --depth 3; then
+	expect 1 "REPRODUCED: f0 came back otherwise than the call left it: size=4097 (short of the written range: 8192)" -- \
+		"$top/scripts/repro-qemu.sh" --tries 30 "$x86/bzImage" "$work/f3"
+	expect 0 "NOT REPRODUCED: f0 came back as the call left it" -- \
+		"$top/scripts/repro-qemu.sh" --tries 20 "$x86/bzImage-f2fs-isize-recover" "$work/f3"
+fi
+crash_trace f4 Image ext4 nilfs2 --ops create,fsync,fdatasync --paths f0 --depth 2 &&
+	crash_prove f4 bzImage "f0 is missing after the crash" bzImage-nilfs2-fsync-new \
+		"f0 came back as the call left it"
+if crash_trace f5 Image ext4 jfs --ops create,remount --paths f0 --depth 2; then
+	crash_prove f5 bzImage "jfs's checker on the recovered disk: errors" bzImage-jfs-flush \
+		"the trace's crash point is no crash state this kernel can leave"
+	# Kept writes that are not in the recording: another layout.
+	sed 's/^\(show crash-point jfs subset 0 0 \)[0-9]*+8/\199999999+8/' "$work/f5.trace" \
+		>"$work/f5-moved.trace"
+	expect 0 "reproducer written" -- "$themis" repro "$work/f5-moved.trace" --out "$work/f5-moved"
+	expect 2 "does not apply to this recording: the trace keeps write 1 to sectors 99999999+8 of its run, which holds 0 (the whole log 0)" -- \
+		"$top/scripts/repro-qemu.sh" "$x86/bzImage" "$work/f5-moved"
 fi
 
 # F1 (docs/findings.md), found by explore --crash on the stock kernel: its
