@@ -50,6 +50,8 @@ const char *check_durability_name(enum check_durability d);
 int check_durability_by_name(const char *name);
 
 /* What one operation did on every filesystem. */
+#define CHECK_WAIVED_MAX 8 /* times waivers a branch keeps (check_step.waived) */
+
 struct check_step {
 	int64_t ret[CHECK_MAX_FS];
 	char err[CHECK_MAX_FS][24];
@@ -77,6 +79,19 @@ struct check_step {
 	 * filesystems agree, 1 a discrepancy, -1 the guest failed (the
 	 * machine must not be run). */
 	int verdict;
+	/* Under --time: the filesystems' live views differed only in times
+	 * each held to its own declared range (no discrepancy; counted). */
+	bool time_clamped;
+	/* Under --time, the times a `times` rule (rules.h) let differ, from
+	 * the operation it names down the branch: the path (XXH3 of its
+	 * name), the times (rule bits), the rule; and the rule that masked a
+	 * difference of this state (-1: none). */
+	struct check_waiver {
+		uint64_t path;
+		unsigned times;
+		int rule;
+	} waived[CHECK_WAIVED_MAX];
+	int nwaived, time_rule;
 };
 
 /* The machine and what the search needs to rebuild it (for traces). */

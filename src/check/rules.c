@@ -26,11 +26,27 @@ static const char *const field_names[] = {
 };
 #define NFIELDS RULE_NFIELDS
 
-static const char *const kind_names[] = {"unsupported", "ignore", "errno"};
+static const char *const kind_names[] = {"unsupported", "ignore", "errno", "times"};
 
 const char *rule_kind_name(enum rule_kind k)
 {
-	return (unsigned)k < 3 ? kind_names[k] : "?";
+	return (unsigned)k < 4 ? kind_names[k] : "?";
+}
+
+static const char *const time_names[] = {
+#define RULE_TIME_NAME(name) #name,
+    RULE_TIME_NAMES(RULE_TIME_NAME)
+#undef RULE_TIME_NAME
+};
+#define NTIMES (sizeof(time_names) / sizeof(time_names[0]))
+
+bool rules_time_field(unsigned times, const char *field)
+{
+	for (unsigned i = 0; i < NTIMES; i++)
+		if ((times >> i & 1) && !strncmp(field, time_names[i], strlen(time_names[i])) &&
+		    field[strlen(time_names[i])] == '=')
+			return true;
+	return false;
 }
 
 void rules_field_names(unsigned fields, char *out, size_t cap)
@@ -233,6 +249,39 @@ static int parse_errno(struct parse *p, int line, char **w, int n, struct rule *
 	return 0;
 }
 
+/* OPS a comma list of operation names into *ops; 0 or -1 (said). */
+static int parse_ops(struct parse *p, int line, char *list, uint32_t *ops)
+{
+	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+		int k = op_by_name(tok);
+		if (k < 0)
+			return fail(p, line, "unknown operation '%s' (known: %s)", tok, op_list());
+		*ops |= 1u << k;
+	}
+	return *ops ? 0 : fail(p, line, "no operation in '%s'", list);
+}
+
+/* times OP,... TIME...: TIME atime, mtime or ctime. */
+static int parse_times(struct parse *p, int line, char **w, int n, struct rule *r)
+{
+	if (n < 3)
+		return fail(p, line,
+			    "a times rule is 'times OP[,OP...] TIME...' (atime, mtime, "
+			    "ctime)");
+	if (parse_ops(p, line, w[1], &r->ops))
+		return -1;
+	for (int i = 2; i < n; i++) {
+		unsigned t = 0;
+		while (t < NTIMES && strcmp(w[i], time_names[t]))
+			t++;
+		if (t == NTIMES)
+			return fail(p, line, "unknown time '%s' (known: atime, mtime, ctime)",
+				    w[i]);
+		r->times |= 1u << t;
+	}
+	return 0;
+}
+
 /* A head line (at column 0): a new rule. */
 static int parse_head(struct parse *p, int line, char *text)
 {
@@ -266,9 +315,12 @@ static int parse_head(struct parse *p, int line, char *text)
 	} else if (!strcmp(w[0], "errno")) {
 		r->kind = RULE_ERRNO;
 		rc = parse_errno(p, line, w, n, r);
+	} else if (!strcmp(w[0], "times")) {
+		r->kind = RULE_TIMES;
+		rc = parse_times(p, line, w, n, r);
 	} else {
 		return fail(p, line,
-			    "unknown rule kind '%s' (known: unsupported, ignore, errno; a "
+			    "unknown rule kind '%s' (known: unsupported, ignore, errno, times; a "
 			    "reason: or source: line is indented under its rule)",
 			    w[0]);
 	}
@@ -540,5 +592,15 @@ int rules_errno_match(const struct rules *r, int k, const char *fs_a, const char
 		    names_errno(x, ea) && names_errno(x, eb))
 			return i;
 	}
+	return -1;
+}
+
+int rules_times_rule(const struct rules *r, const char *const *fs, int nfs, int k)
+{
+	for (int i = 0; r && k >= 0 && k < OP_NKINDS && i < r->n; i++)
+		for (int j = 0; j < nfs && r->r[i].kind == RULE_TIMES && (r->r[i].ops >> k & 1);
+		     j++)
+			if (rules_apply_to(r, i, fs[j]))
+				return i;
 	return -1;
 }

@@ -3,7 +3,7 @@
  * what applies to every one; docs/rules.md is the syntax), so a user sees
  * and extends what the checker accepts instead of finding it hard-coded.
  *
- * Three kinds of rule, each with a reason and a source:
+ * Four kinds of rule, each with a reason and a source:
  *   unsupported OP...        the filesystem cannot do these operations:
  *                            they are left out of a run it is in; an
  *                            OP:WORD,... refuses only the calls with one
@@ -12,7 +12,12 @@
  *   ignore FIELD...          it cannot represent these fingerprint fields:
  *                            the agent leaves them out (`ignore`);
  *   errno OP,...|any E E...  where POSIX lets it choose, it answers one of
- *                            these errnos: any two of them are one answer.
+ *                            these errnos: any two of them are one answer;
+ *   times OP,... TIME...     under --time, where POSIX lets it choose
+ *                            whether an operation that left the file's size
+ *                            as it was stamps these times (atime, mtime,
+ *                            ctime) of the path it names, it does or does
+ *                            not: they may differ there from then on.
  *
  * A run loads the rules of its filesystems once, before any fork, and
  * every check reads them through check_machine.rules (NULL: no rules);
@@ -34,7 +39,10 @@ enum rule_field {
 	    RULE_NFIELDS
 };
 
-enum rule_kind { RULE_UNSUPPORTED, RULE_IGNORE, RULE_ERRNO };
+enum rule_kind { RULE_UNSUPPORTED, RULE_IGNORE, RULE_ERRNO, RULE_TIMES };
+
+/* The times a `times` rule names (bits of rule.times). */
+#define RULE_TIME_NAMES(X) X(atime) X(mtime) X(ctime)
 
 #define RULES_MAX	  48 /* rules of one run's filesystems together (one lens word each) */
 #define RULE_ERRNOS_MAX	  4
@@ -58,10 +66,11 @@ struct rule {
 	char fs[16];		  /* whose file ("common": every filesystem's) */
 	char where[48];		  /* FILE:LINE of its head, "vfat.rules:12" */
 	char text[RULE_TEXT_MAX]; /* the head as written, spaces squeezed */
-	uint32_t ops;		  /* unsupported: the operations; errno: its scope */
+	uint32_t ops;		  /* unsupported: the operations; errno, times: its scope */
 	struct rule_refusal refusals[RULE_REFUSALS_MAX]; /* unsupported: OP:WORD,... */
 	int nrefusals;
 	unsigned fields; /* ignore: bits of RULE_FIELDS */
+	unsigned times;	 /* times: bits of RULE_TIME_NAMES */
 	char errnos[RULE_ERRNOS_MAX][16];
 	int nerrnos;
 	char reason[RULE_WORDS_MAX], source[RULE_WORDS_MAX];
@@ -97,6 +106,12 @@ int rules_parse(struct rules *r, const char *fs, const char *name, const char *t
 		size_t errlen);
 /* Compute r->hash over the rules read (rules_load does). */
 void rules_rehash(struct rules *r);
+
+/* The first times rule naming op kind k that applies to one of fs[0..nfs),
+ * or -1. */
+int rules_times_rule(const struct rules *r, const char *const *fs, int nfs, int k);
+/* Whether a dump field ("mtime=...") is a time times-bits name. */
+bool rules_time_field(unsigned times, const char *field);
 
 /* Whether rule i applies to filesystem fs (its own or common). */
 bool rules_apply_to(const struct rules *r, int i, const char *fs);

@@ -1,6 +1,8 @@
 /* step.c - one step of the checker, shared by explore, replay and the
  * minimizer: boot the machine, run an agent command, parse what every
  * filesystem answered, and compare the answers. */
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +35,8 @@ void check_time_rules(const struct check_machine *m, char *out, size_t cap)
 	}
 	if (n > 0 && (size_t)n < cap)
 		snprintf(out + n, cap - (size_t)n,
-			 " s (a difference at a declared edge is reported, named a clamp)");
+			 " s (two times that one instant explains, each at or clamped to its own "
+			 "filesystem's range, agree: counted as time clamps, not reported)");
 }
 
 /* Send a setting the agent answers by echoing its name: 0, or -1 (the
@@ -495,34 +498,130 @@ struct side {
 	const struct check_machine *m;
 };
 
-/* " (its declared last second: a clamp)" when the field at f is a time
- * (atime=SEC.NSEC, mtime=..., ctime=...) whose second is an edge of the range the
- * filesystem `side` ("ext4", "ext4's disk") declares (FS_TABLE): the
- * difference then follows from a documented limit, and says so, but is
- * still reported, since a clamp is what a Y2038 bug looks like. Else "". */
-static void time_limit_note(const char *f, struct side side, char *out, size_t cap)
+/* A time field of filesystem `side` ("atime=SEC.NSEC", mtime, ctime):
+ * its second, the granularity step it was rounded down to (the walk
+ * rounds every time to the run's), and the edges of the range the
+ * filesystem declares (FS_TABLE), rounded alike. false: not a time, or a
+ * filesystem with no declared range. */
+static bool time_field(const char *f, struct side side, long long *sec, long long *step,
+		       long long *lo, long long *hi)
 {
 	char fs[16];
-	long long sec;
-	out[0] = 0;
 	snprintf(fs, sizeof(fs), "%.*s", (int)strcspn(side.name, "'@ "), side.name);
 	const struct fs_times *t = fs_times(fs);
 	bool atime = !strncmp(f, "atime=", 6);
 	if (!t || (strncmp(f, "mtime=", 6) && strncmp(f, "ctime=", 6) && !atime) ||
-	    sscanf(f + 6, "%lld", &sec) != 1)
-		return;
-	/* The walk rounds times down to the run's granularity: an edge is
-	 * seen as itself rounded down. */
+	    sscanf(f + 6, "%lld", sec) != 1)
+		return false;
 	uint64_t g, ag;
 	check_time_grans(side.m, &g, &ag);
-	long long step = (long long)((atime ? ag : g) / 1000000000);
-	step = step < 1 ? 1 : step;
+	*step = (long long)((atime ? ag : g) / 1000000000);
+	*step = *step < 1 ? 1 : *step;
 	/* (The whole of time64 has no edge a time reaches: left alone.) */
-	long long lo = t->min > T64_MIN + step ? t->min - ((t->min % step) + step) % step : t->min;
-	long long hi = t->max - ((t->max % step) + step) % step;
-	if (sec == hi || sec == lo)
-		snprintf(out, cap, " (%s's declared %s second: a clamp)", fs,
-			 sec == hi ? "last" : "first");
+	*lo = t->min > T64_MIN + *step ? t->min - ((t->min % *step) + *step) % *step : t->min;
+	*hi = t->max - ((t->max % *step) + *step) % *step;
+	return true;
+}
+
+/* " (at ext4's declared last second)" when the field at f is a time at an
+ * edge of the range its filesystem declares (reported: no instant the
+ * other side's time stands for clamps there). Else "". */
+static void time_limit_note(const char *f, struct side side, char *out, size_t cap)
+{
+	long long sec, step, lo, hi;
+	out[0] = 0;
+	if (time_field(f, side, &sec, &step, &lo, &hi) && (sec == hi || sec == lo))
+		snprintf(out, cap, " (at %.*s's declared %s second)",
+			 (int)strcspn(side.name, "'@ "), side.name, sec == hi ? "last" : "first");
+}
+
+/* The seconds [*from, *to] of the instants a stored time can stand for:
+ * its own (to its step), or, at an edge of its filesystem's range, every
+ * instant past the edge (the filesystem clamped it there, as it declares
+ * it does); *edge says which. */
+static bool instants(const char *f, struct side side, long long *from, long long *to, bool *edge)
+{
+	long long sec, step, lo, hi;
+	if (!time_field(f, side, &sec, &step, &lo, &hi))
+		return false;
+	*edge = sec == lo || sec == hi;
+	*from = sec == lo ? LLONG_MIN : sec;
+	*to = sec == hi ? LLONG_MAX : sec + step - 1;
+	return true;
+}
+
+/* Whether two differing stored times fa and fb (same field) are one
+ * instant, each side holding it to its own range: at least one at an edge
+ * (two in range would be equal: both are the instant rounded alike), and
+ * their instants overlap. */
+static bool one_instant(const char *fa, struct side sa, const char *fb, struct side sb)
+{
+	long long a0, a1, b0, b1;
+	bool ea, eb;
+	return !strncmp(fa, fb, 6) && instants(fa, sa, &a0, &a1, &ea) &&
+	       instants(fb, sb, &b0, &b1, &eb) && (ea || eb) && a1 >= b0 && b1 >= a0;
+}
+
+/* Whether entries a and b differ only in times that one instant explains,
+ * each held to its own filesystem's declared range (a clamp each side
+ * declares: 2446 on ext4 where xfs keeps 2486 is no discrepancy; a time
+ * neither the instant nor a clamp of it, a 2038 wrap, is). */
+static bool clamps_only(const char *a, struct side sa, const char *b, struct side sb,
+			unsigned waived, bool *used)
+{
+	size_t la = line_len(a), lb = line_len(b);
+	const char *fa = a, *fb = b;
+	while (fa < a + la && fb < b + lb) {
+		size_t wa = strcspn(fa, " \n"), wb = strcspn(fb, " \n");
+		bool differs = wa != wb || memcmp(fa, fb, wa);
+		bool clamp = differs && one_instant(fa, sa, fb, sb);
+		bool let = !strncmp(fa, fb, 6) && rules_time_field(waived, fa);
+		if (differs && !clamp && !let)
+			return false;
+		*used |= differs && !clamp && let;
+		fa += wa + (fa[wa] == ' '), fb += wb + (fb[wb] == ' ');
+	}
+	return fa >= a + la && fb >= b + lb;
+}
+
+/* The times a waiver of s lets differ at path, and its rule in *rule. */
+static unsigned waived_at(const struct check_step *s, const char *path, int *rule)
+{
+	uint64_t h = XXH3_64bits(path, strlen(path));
+	unsigned times = 0;
+	for (int i = 0; s && i < s->nwaived; i++)
+		if (s->waived[i].path == h) {
+			times |= s->waived[i].times;
+			*rule = s->waived[i].rule;
+		}
+	return times;
+}
+
+/* Whether two dumps' entries (every path on both sides) differ only as
+ * clamps_only allows, with the times s's waivers let differ; sets
+ * s->time_rule when a waiver was needed. */
+static bool dumps_clamp_only(struct side a, struct side b, struct check_step *s)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		struct side src = pass ? b : a, other = pass ? a : b;
+		char pfx[8], path[256];
+		int pn = snprintf(pfx, sizeof(pfx), "e %d ", src.disk);
+		for (const char *l = src.log; l && *l;
+		     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+			if (strncmp(l, pfx, (size_t)pn) || sscanf(l + pn, "%255s", path) != 1)
+				continue;
+			const char *ea = l + pn + strlen(path) + 1,
+				   *eb = find_entry(other.log, other.disk, path);
+			int rule = -1;
+			bool used = false;
+			unsigned waived = waived_at(s, path, &rule);
+			if (!eb || (!pass && !clamps_only(ea, src, eb, other, waived, &used)))
+				return false;
+			if (used)
+				s->time_rule = rule;
+		}
+	}
+	return true;
 }
 
 /* Say where entries a and b (of one path) differ: the first field. */
@@ -639,9 +738,160 @@ char *check_dump(struct virt *v, int nfs, const char *cmd, char *why, size_t why
 	return copy;
 }
 
+/* Under --time: every filesystem whose live view differs from the first's
+ * differs only in times each clamped as it declares (the rules lens counts
+ * such states: check_step.time_clamped). */
+static bool clamped_alike(const struct check_machine *m, const char *log, struct check_step *s)
+{
+	char l0[CHECK_LABEL_MAX], lk[CHECK_LABEL_MAX];
+	for (int k = 1; k < m->nfs; k++)
+		if (memcmp(s->fp[k], s->fp[0], 16) &&
+		    !dumps_clamp_only((struct side){log, 0, check_label(m, 0, l0), m},
+				      (struct side){log, k, check_label(m, k, lk), m}, s)) {
+			s->time_rule = -1;
+			return false;
+		}
+	s->time_clamped = s->time_rule < 0;
+	return true;
+}
+
+/* ---- times rules (rules.h): what an operation may or may not stamp ---- */
+
+/* An operation a times rule names, before it runs: the rule, the file it
+ * acts on (its path, symlinks followed) and the other names of that file
+ * (hard links), and the file's size on every disk (-1: missing). */
+#define WAIVER_NAMES 4
+struct waiver_before {
+	int rule;
+	char path[WAIVER_NAMES][256];
+	int npaths;
+	long long size[CHECK_MAX_FS];
+};
+
+/* The size field of disk i's dump entry for path; -1 if none. */
+static long long entry_size(const char *log, int i, const char *path)
+{
+	const char *e = find_entry(log, i, path), *f = e ? strstr(e, "size=") : NULL;
+	long long n;
+	if (!f || f - e > (ptrdiff_t)line_len(e) || sscanf(f + 5, "%lld", &n) != 1)
+		return -1;
+	return n;
+}
+
+/* The path a symlink at `path` leads to (in the dump of disk 0), a few
+ * hops at most, into path; false when it leaves the tree or goes nowhere. */
+static bool follow(const char *log, char *path, size_t cap)
+{
+	for (int hop = 0; hop < 8; hop++) {
+		const char *e = find_entry(log, 0, path), *t = e ? strstr(e, " target=") : NULL;
+		if (!e || strncmp(e, "kind=symlink", 12))
+			return e != NULL;
+		char target[128], dir[128];
+		if (!t || sscanf(t + 8, "%127s", target) != 1 || target[0] == '/' ||
+		    strstr(target, ".."))
+			return false;
+		const char *slash = strrchr(path, '/');
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path + 1) : 0, path);
+		snprintf(path, cap, "%.127s%.127s", dir, target);
+	}
+	return false;
+}
+
+/* The other names of a file with links (nlink > 1) at w->path[0]: every
+ * path whose record on disk 0 is the same, times and all. */
+static void hard_links(const char *log, struct waiver_before *w)
+{
+	const char *e = find_entry(log, 0, w->path[0]), *n = e ? strstr(e, " nlink=") : NULL;
+	if (!n || n - e > (ptrdiff_t)line_len(e) || !strncmp(n, " nlink=1 ", 9))
+		return;
+	for (const char *l = log; l && *l && w->npaths < WAIVER_NAMES;
+	     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char path[256];
+		if (strncmp(l, "e 0 ", 4) || sscanf(l + 4, "%255s", path) != 1 ||
+		    !strcmp(path, w->path[0]))
+			continue;
+		const char *r = l + 4 + strlen(path) + 1;
+		if (line_len(r) == line_len(e) && !memcmp(r, e, line_len(e)))
+			snprintf(w->path[w->npaths++], sizeof(w->path[0]), "%s", path);
+	}
+}
+
+/* Under --time, before an operation a times rule names: what it needs to
+ * hold (w->rule -1: none, or the dump failed). */
+static void waiver_before(struct virt *v, const struct check_machine *m, const struct op *op,
+			  struct waiver_before *w)
+{
+	w->rule = -1;
+	w->npaths = 1;
+	if (!m->time || op->kind >= OP_NKINDS || sscanf(op->text, "op %*s %255s", w->path[0]) != 1)
+		return;
+	int rule = rules_times_rule(m->rules, m->fs, m->nfs, (int)op->kind);
+	char err[256];
+	/* In a fork: the dump reads files and takes time, and the operation
+	 * must run on the machine as it was (the rule must not change what it
+	 * judges). */
+	if (rule < 0 || virt_fork(v))
+		return;
+	char *log = check_dump(v, m->nfs, "dump time", err, sizeof(err));
+	virt_restore(v);
+	virt_release(v);
+	if (!log)
+		return;
+	if (follow(log, w->path[0], sizeof(w->path[0]))) {
+		hard_links(log, w);
+		for (int i = 0; i < m->nfs; i++)
+			w->size[i] = entry_size(log, i, w->path[0]);
+		w->rule = rule;
+	}
+	free(log);
+}
+
+/* Waivers follow their file through the namespace operations that
+ * succeeded: a rename moves one (and ends the one of the name it
+ * replaced), an exchange swaps two, a link adds one. */
+static void waivers_follow(const struct op *op, struct check_step *s)
+{
+	char src[256], dst[256], flags[64] = "";
+	bool rename = op->kind == OP_RENAME || op->kind == OP_RENAMEAT2;
+	if ((!rename && op->kind != OP_LINK) || s->ret[0] != 0 || !s->nwaived ||
+	    sscanf(op->text, "op %*s %255s %255s %63s", src, dst, flags) < 2)
+		return;
+	uint64_t hs = XXH3_64bits(src, strlen(src)), hd = XXH3_64bits(dst, strlen(dst));
+	bool exchange = op->kind == OP_RENAMEAT2 && strstr(flags, "exchange");
+	int n = s->nwaived;
+	for (int i = 0; i < n; i++) {
+		struct check_waiver *w = &s->waived[i];
+		if (op->kind == OP_LINK) {
+			if (w->path == hs && s->nwaived < CHECK_WAIVED_MAX)
+				s->waived[s->nwaived++] =
+				    (struct check_waiver){hd, w->times, w->rule};
+		} else if (w->path == hs) {
+			w->path = hd;
+		} else if (w->path == hd) {
+			w->path = exchange ? hs : 0; /* 0: the replaced name's, gone */
+		}
+	}
+}
+
+/* After the operation (log: the dump): where it left the path's size as
+ * it was on every disk, the rule's times may differ there from now on. */
+static void waiver_after(const struct check_machine *m, const struct waiver_before *w,
+			 const char *log, struct check_step *s)
+{
+	if (w->rule < 0)
+		return;
+	for (int i = 0; i < m->nfs; i++)
+		if (w->size[i] < 0 || entry_size(log, i, w->path[0]) != w->size[i])
+			return;
+	for (int p = 0; p < w->npaths && s->nwaived < CHECK_WAIVED_MAX; p++)
+		s->waived[s->nwaived++] =
+		    (struct check_waiver){XXH3_64bits(w->path[p], strlen(w->path[p])),
+					  m->rules->r[w->rule].times, w->rule};
+}
+
 static int compare_live(struct virt *v, const struct check_machine *m, int kind,
-			const struct check_step *s, char *why, size_t whylen, char *sig,
-			size_t siglen)
+			const struct waiver_before *wb, struct check_step *s, char *why,
+			size_t whylen, char *sig, size_t siglen)
 {
 	if (compare_results(m, kind, s, why, whylen)) {
 		snprintf(sig, siglen, "result");
@@ -658,6 +908,12 @@ static int compare_live(struct virt *v, const struct check_machine *m, int kind,
 		return 1;
 	}
 	char path[256], l0[CHECK_LABEL_MAX], lk[CHECK_LABEL_MAX];
+	if (m->time)
+		waiver_after(m, wb, log, s);
+	if (m->time && clamped_alike(m, log, s)) {
+		free(log);
+		return 0;
+	}
 	first_difference((struct side){log, 0, check_label(m, 0, l0), m},
 			 (struct side){log, k, check_label(m, k, lk), m}, "state", why, whylen, sig,
 			 siglen, path);
@@ -818,7 +1074,14 @@ int check_state(struct virt *v, const struct check_machine *m, const struct op *
 		return -1;
 	}
 	lens_set_before(ls, v, op);
+	struct waiver_before wb;
+	waiver_before(v, m, op, &wb);
 	int rc = check_apply(v, m->nfs, op->text, s, why, whylen);
+	s->nwaived = parent ? parent->nwaived : 0; /* after check_apply, which clears s */
+	if (parent)
+		memcpy(s->waived, parent->waived, sizeof(s->waived));
+	waivers_follow(op, s);
+	s->time_rule = -1;
 	if (rc == 0) {
 		if (m->crash_states) /* only the crash lens reads them */
 			chain_names(op, parent, s);
@@ -832,8 +1095,9 @@ int check_state(struct virt *v, const struct check_machine *m, const struct op *
 			s->masked_from = t.masked_from;
 		}
 	}
+	s->time_clamped = false;
 	if (rc == 0)
-		rc = compare_live(v, m, (int)op->kind, s, why, whylen, sig, siglen);
+		rc = compare_live(v, m, (int)op->kind, &wb, s, why, whylen, sig, siglen);
 	s->verdict = rc;
 	if (rc < 0)
 		snprintf(sig, siglen, "finding");

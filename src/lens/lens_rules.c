@@ -10,7 +10,12 @@
  *                     filesystems it is for: the agent leaves the field
  *                     out of every fingerprint but reports a hash of
  *                     what it held (its "m" lines, check_step.masked),
- *                     per field and disk.
+ *                     per field and disk;
+ *   times rule        under --time, a state whose filesystems differed
+ *                     only in times it let differ (check_step.time_rule).
+ * One word more, after the rules': under --time, the states whose
+ * filesystems differed only in times each held to its own declared range
+ * (step.c's clamp rule: check_step.time_clamped).
  *
  * The report lists every rule with its reason, source and count, the
  * text at the end of explore those that masked something. */
@@ -64,6 +69,7 @@ static bool masks(const struct rules *r, int i, const struct check_machine *m, i
 	case RULE_UNSUPPORTED: /* the states the run counts: the root is none */
 		return (x->ops & r->dropped) && kind < OP_NKINDS;
 	case RULE_IGNORE: return masked_field(r, i, m, s);
+	case RULE_TIMES: return s->time_rule == i;
 	case RULE_ERRNO:
 		for (int k = 1; k < m->nfs; k++)
 			if (s->ret[k] == s->ret[0] &&
@@ -85,6 +91,7 @@ static int rl_after(void *state, uint64_t *words, struct virt *v, const struct c
 		return 0;
 	for (int i = 0; i < r->n; i++)
 		words[i] += masks(r, i, m, (int)op->kind, s);
+	words[RULES_MAX] += s->time_clamped;
 	return 0;
 }
 
@@ -93,6 +100,7 @@ static const char *counted(const struct rule *x)
 {
 	return x->kind == RULE_ERRNO	? "operations whose errnos it made one answer"
 	       : x->kind == RULE_IGNORE ? "states where the field it left out differed"
+	       : x->kind == RULE_TIMES	? "states where the times it lets differ differed"
 					: "states where the operation was left out";
 }
 
@@ -117,7 +125,7 @@ static void report_json(const struct rules *r, const uint64_t *w, FILE *f)
 		json_string(f, counted(x));
 		fprintf(f, "}");
 	}
-	fprintf(f, "]}");
+	fprintf(f, "], \"time_clamps\": %llu}", (unsigned long long)w[RULES_MAX]);
 }
 
 static void rl_report(const void *state, const uint64_t *w, FILE *f, bool json)
@@ -138,6 +146,12 @@ static void rl_report(const void *state, const uint64_t *w, FILE *f, bool json)
 		if (w[i])
 			fprintf(f, "  %-18s %-40s %llu %s\n", r->r[i].where, r->r[i].text,
 				(unsigned long long)w[i], counted(&r->r[i]));
+	if (w[RULES_MAX])
+		fprintf(f,
+			"time clamps: %llu states where the filesystems differed only in times "
+			"one instant explains, each at or clamped to its own declared range "
+			"(--time's rule)\n",
+			(unsigned long long)w[RULES_MAX]);
 }
 
 static const struct lens_def rules_lens = {
@@ -145,7 +159,7 @@ static const struct lens_def rules_lens = {
     .help = "what each rule of rules/FS.rules masked",
     .order = 5,
     .always = true,
-    .words = RULES_MAX,
+    .words = RULES_MAX + 1,
     .state_size = sizeof(struct rules_lens),
     .attach = rl_attach,
     .after = rl_after,

@@ -9,7 +9,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
-need_kernel ext4-link3 ext4-tail ext4-meta ext4-data
+need_kernel ext4-link3 ext4-tail ext4-meta ext4-data ext4-epoch
 cd "$work" || exit 1 # explore writes explore-out/ here by default
 
 
@@ -378,8 +378,8 @@ fi
 #    Default --out: explore-out/ in the working directory; a reused --out
 #    loses the earlier run's traces (said) and keeps other files.
 mkdir -p "$work/cwd" && cd "$work/cwd" || exit 1
-"$themis" explore ext2 ext4 --disk "$b/images/ext2.img" --disk "$b/images/ext2.img" --time \
-	--ops create,settime,write --depth 3 --jobs 1 --quiet >"$work/def.out" 2>&1
+"$themis" explore ext4 xfs --kernel "$b/guest/Image-ext4-epoch" --time --ops create,settime,remount \
+	--paths f0 --depth 3 --jobs 1 --quiet >"$work/def.out" 2>&1
 n1=$(ls explore-out/discrepancy-*.trace 2>/dev/null | wc -l)
 [ "$n1" -ge 1 ] && grep -q 'report and traces in explore-out' "$work/def.out" &&
 	ok "no --out: $n1 traces and the report in explore-out/" ||
@@ -401,9 +401,8 @@ rm -rf explore-out
 	fail "an empty explore-out/ left by a refused run"
 cd "$work" || exit 1
 #    --stop-on-first with 2 workers: exactly one finding, one trace.
-"$themis" explore ext2 ext4 --disk "$b/images/ext2.img" --disk "$b/images/ext2.img" --time \
-	--ops create,settime,write --depth 3 --jobs 2 --stop-on-first --quiet --out "$work/first" \
-	>"$work/first.out" 2>&1
+"$themis" explore ext4 xfs --kernel "$b/guest/Image-ext4-epoch" --time --ops create,settime,remount \
+	--paths f0 --depth 3 --jobs 2 --stop-on-first --quiet --out "$work/first" >"$work/first.out" 2>&1
 [ $? -eq 1 ] && [ "$(ls "$work/first"/*.trace | wc -l)" -eq 1 ] &&
 	grep -q '^1 discrepancy, 0 findings' "$work/first.out" &&
 	[ "$(grep -c '"kind": "discrepancy"' "$work/first/report.json")" -eq 1 ] &&
