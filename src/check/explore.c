@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../machine/identity.h"
 #include "../util/json.h"
 #include "../util/clock.h"
 #include "check.h"
@@ -891,6 +892,37 @@ static void write_group_repros(const struct check_config *cfg, const struct chec
 	}
 }
 
+/* What a reader needs to rerun the run or judge it: the command line, the
+ * kernel (its banner), this build (the executable's hash, as traces name
+ * it) and the operations in scope. */
+static void json_setup(FILE *f, const struct check_config *cfg)
+{
+	const struct check_machine *m = &cfg->m;
+	char banner[512], ops[1024] = "";
+	uint8_t h[16];
+	fprintf(f, "  \"command\": ");
+	char command[1100];
+	snprintf(command, sizeof(command), "themis explore %s", m->options ? m->options : "");
+	json_string(f, command);
+	fprintf(f, ",\n  \"kernel\": ");
+	json_string(f, m->kernel ? m->kernel : "");
+	trace_kernel_version(m->kernel ? m->kernel : "", banner, sizeof(banner));
+	fprintf(f, ",\n  \"kernel_version\": ");
+	json_string(f, banner);
+	fprintf(f, ",\n  \"build\": \"");
+	bool known = identity_file_hash("/proc/self/exe", h);
+	for (int i = 0; i < 16; i++)
+		fprintf(f, known ? "%02x" : "", h[i]);
+	fprintf(f, "\",\n  \"scope\": ");
+	size_t used = 0;
+	for (int k = 0; k < OP_NKINDS && used < sizeof(ops); k++)
+		if (cfg->ops >> k & 1)
+			used += (size_t)snprintf(ops + used, sizeof(ops) - used, "%s%s",
+						 used ? " " : "", op_name((enum op_kind)k));
+	json_string(f, ops);
+	fprintf(f, ",\n");
+}
+
 static int write_report(const struct check_config *cfg, const struct lens_set *ls, struct share *sh,
 			struct check_result *r, const struct share_totals *t, char *err,
 			size_t errlen)
@@ -953,6 +985,7 @@ static int write_report(const struct check_config *cfg, const struct lens_set *l
 		json_string(f, m->kernel_b);
 		fprintf(f, "],\n");
 	}
+	json_setup(f, cfg);
 	fprintf(f, "  \"filesystems\": [");
 	for (int i = 0; i < m->nfs; i++)
 		fprintf(f, "%s\"%s\"", i ? ", " : "", m->fs[i]);

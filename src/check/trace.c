@@ -52,9 +52,7 @@
 #define TRACE_ID_MAX	   (16u << 10)
 #define KERNEL_BANNER	   "Linux version "
 
-/* The kernel's banner ("Linux version 6.1.192 (...) #1 ..."), read from
- * the Image's bytes, into out ("" when it has none: another kind of file). */
-static void kernel_version(const char *path, char *out, size_t cap)
+void trace_kernel_version(const char *path, char *out, size_t cap)
 {
 	out[0] = 0;
 	FILE *f = fopen(path, "rb");
@@ -117,9 +115,9 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 		rc = -1;
 	}
 	if (!rc) {
-		kernel_version(m->kernel, version, sizeof(version));
+		trace_kernel_version(m->kernel, version, sizeof(version));
 		if (m->kernel_b)
-			kernel_version(m->kernel_b, kb_version, sizeof(kb_version));
+			trace_kernel_version(m->kernel_b, kb_version, sizeof(kb_version));
 	}
 	FILE *f = rc ? NULL : fopen(path, "w");
 	if (!rc && !f) {

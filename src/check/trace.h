@@ -46,6 +46,10 @@ struct trace {
 	char notes[4 * IDENTITY_PATH_MAX];
 };
 
+/* The kernel's banner ("Linux version 6.1.192 (...) #1 ..."), read from
+ * the Image's bytes, into out ("" when it has none: another kind of file). */
+void trace_kernel_version(const char *path, char *out, size_t cap);
+
 /* Write a trace; 0 or -1 with err. */
 int trace_write(const char *path, const struct check_machine *m, char ops[][OP_TEXT_MAX], int nops,
 		const char *sig, const char *detail, char *err, size_t errlen);

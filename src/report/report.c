@@ -1,9 +1,10 @@
 /* report.c - `themis report DIR` (report.h): load DIR/report.json with
- * jansson, check it is an explore report, and write the page: the run's
- * summary, the state space's growth by depth, the findings by group, the
- * coverage heat map and outcomes, and the other lenses' data and the SVG
- * pictures found in DIR. The page is written beside its final name and
- * renamed into place, so a failed run leaves no half page. */
+ * jansson, check it is an explore report, and write the page, the bug
+ * first: the run's summary (command line, kernel, build, scope, totals),
+ * the findings by group, the rules that accepted differences; then the
+ * coverage heat map and outcomes, the state space's growth by depth, the
+ * other lenses' data and the SVG pictures found in DIR. The page is written beside its final name
+ * and renamed into place, so a failed run leaves no half page. */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -19,12 +20,17 @@
 
 /* The summary's rows, the one list: X(report.json key, label). */
 #define REPORT_SUMMARY(X)                                                                          \
+	X("command", "command")                                                                    \
+	X("kernel_version", "kernel")                                                              \
+	X("kernels", "kernels (one per side)")                                                     \
+	X("build", "themis build")                                                                 \
 	X("filesystems", "filesystems")                                                            \
+	X("scope", "operations in scope")                                                          \
 	X("depth", "depth")                                                                        \
 	X("states", "states")                                                                      \
 	X("unique_states", "unique states")                                                        \
 	X("discrepancies", "discrepancies")                                                        \
-	X("findings", "findings")                                                                  \
+	X("findings", "guest failures (panics, hangs)")                                            \
 	X("seconds", "seconds")                                                                    \
 	X("states_per_second", "states/s")                                                         \
 	X("complete", "complete")                                                                  \
@@ -254,12 +260,14 @@ static void page(FILE *f, const char *dir, const json_t *root)
 			    (size_t)snprintf(title + used, sizeof(title) - used, " %s",
 					     json_string_value(fs) ? json_string_value(fs) : "?");
 	}
+	/* The bug first: what was run, then the groups, then what was
+	 * accepted; coverage and charts after. */
 	report_html_begin(f, title);
 	summary(f, root);
-	coverage(f, root);
-	growth(f, root);
 	report_groups(f, dir, root);
 	report_rules(f, root);
+	coverage(f, root);
+	growth(f, root);
 	lenses(f, root);
 	pictures(f, dir);
 	report_html_end(f);

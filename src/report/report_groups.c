@@ -6,8 +6,8 @@
  * operations, the difference the trace shows (its `show` lines: stat per
  * filesystem, the first differing offset and hexdump, fsck verdicts), the
  * whole trace, the members, and the reproducer found in DIR/group-NNNN/
- * (repro.sh, repro.c). Trace paths are as the run wrote them (relative to
- * its directory then, or absolute): tried as given, then by name in DIR. */
+ * (links to repro.sh and repro.c, and repro.sh's first lines). Trace paths are as the run wrote
+ * them (relative to its directory then, or absolute): tried as given, then by name in DIR. */
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -123,29 +123,39 @@ static void group_trace(FILE *f, const char *dir, const struct group *g)
 	free(text);
 }
 
+#define REPRO_HEAD_LINES 12 /* lines of repro.sh shown under its link */
+
+/* The first n lines of text, escaped, in a <pre>. */
+static void head_lines(FILE *f, const char *text, int n)
+{
+	const char *end = text;
+	for (int i = 0; i < n && *end; i++)
+		end += strcspn(end, "\n") + (end[strcspn(end, "\n")] == '\n');
+	fputs("<pre class=\"repro-head\">", f);
+	report_html_bytes(f, text, (size_t)(end - text));
+	fputs(*end ? "...\n</pre>\n" : "</pre>\n", f);
+}
+
+/* The reproducer as links to its files (relative: the page sits in DIR)
+ * and repro.sh's first lines; or why there is none. */
 static void group_repro(FILE *f, const char *dir, long long id)
 {
-	static const char *const files[] = {"repro.sh", "repro.c"};
-	int found = 0;
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		char path[PATH_MAX], title[PATH_MAX + 32];
-		size_t len;
-		int cut = 0;
-		snprintf(path, sizeof(path), "%s/group-%04lld/%s", dir, id, files[i]);
-		char *text = report_read_file(path, TRACE_MAX, &len, &cut);
-		if (!text)
-			continue;
-		snprintf(title, sizeof(title), "reproducer: group-%04lld/%s%s", id, files[i],
-			 cut ? " (cut at 1 MiB)" : "");
-		report_html_details(f, title, text, len);
-		free(text);
-		found++;
-	}
-	if (found)
-		return;
 	char path[PATH_MAX];
 	size_t len;
 	int cut = 0;
+	snprintf(path, sizeof(path), "%s/group-%04lld/repro.sh", dir, id);
+	char *sh = report_read_file(path, TRACE_MAX, &len, &cut);
+	if (sh) {
+		fprintf(
+		    f,
+		    "<p class=\"repro\">Reproducer, no Themis needed (as root: <code>sh "
+		    "repro.sh</code>): <a download href=\"group-%04lld/repro.sh\">repro.sh</a>, "
+		    "<a download href=\"group-%04lld/repro.c\">repro.c</a></p>\n",
+		    id, id);
+		head_lines(f, sh, REPRO_HEAD_LINES);
+		free(sh);
+		return;
+	}
 	snprintf(path, sizeof(path), "%s/group-%04lld/" REPRO_REFUSED, dir, id);
 	char *why = report_read_file(path, TRACE_MAX, &len, &cut);
 	fprintf(f, "<p class=\"muted no-repro\">No reproducer for this group%s", why ? ": " : "");

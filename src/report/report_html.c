@@ -24,8 +24,9 @@ static const char style[] =
     "img.picture{max-width:100%;border:1px solid #eee}";
 
 /* After load, each drawn picture's size goes into data- attributes (an
- * <svg>'s bounding box, an <img>'s natural size): what a headless browser
- * dumping the DOM shows of what was drawn. */
+ * <svg>'s bounding box, an <img>'s natural size), and each group's top in
+ * pixels from the page's: what a headless browser dumping the DOM shows of
+ * what was drawn, and where. */
 static const char script[] =
     "window.addEventListener('load',function(){"
     "document.querySelectorAll('svg').forEach(function(s){var b=s.getBBox();"
@@ -34,6 +35,8 @@ static const char script[] =
     "document.querySelectorAll('img').forEach(function(i){"
     "i.setAttribute('data-drawn-width',i.naturalWidth);"
     "i.setAttribute('data-drawn-height',i.naturalHeight);});"
+    "document.querySelectorAll('section.group').forEach(function(g){"
+    "g.setAttribute('data-top',Math.round(g.getBoundingClientRect().top+window.scrollY));});"
     "document.body.setAttribute('data-loaded','1');});";
 
 void report_html_text(FILE *f, const char *s)

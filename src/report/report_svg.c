@@ -179,7 +179,9 @@ void report_svg_growth(FILE *f, const json_t *by_depth)
 		return;
 	}
 	double top = fmax(1, ceil(log10(max + 1)));
+	/* Wide enough for the axis label (about 300 px), however few depths. */
 	int w = GROW_LEFT + (int)n * (3 * GROW_BAR) + 20, h = GROW_TOP + GROW_H + 60;
+	w = w < GROW_LEFT + 340 ? GROW_LEFT + 340 : w;
 	fprintf(f, "<svg id=\"growth\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", w, h,
 		w, h);
 	grow_axis(f, top, w);

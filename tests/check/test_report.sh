@@ -4,8 +4,12 @@
 # `themis report DIR` end to end: a real exploration on a planted-bug
 # kernel (ext4's link count stuck at 2), its folder written as one HTML
 # page, the page opened in Debian's chromium, headless, and the RENDERED
-# DOM checked (after the page's load event): every result's group section
-# with its signature, operations and diff; the heat map drawn with one
+# DOM checked (after the page's load event), in a 1280x1200 window: the bug
+# first (the summary with the command line, kernel, build and scope, then
+# the first group within the first 1,200 pixels, coverage and charts
+# after); every result's group section with its signature, operations and
+# diff, and its reproducer as links to its files with repro.sh's first
+# lines; the heat map drawn with one
 # cell per operation and argument of report.json's coverage; the growth
 # chart drawn with a bar per depth; the io lens's chart; an SVG file of the
 # folder (corrupt --svg's) shown; groups, reproducers and trace paths as report.json's
@@ -30,7 +34,7 @@ fi
 # dom HTML OUT: the page as chromium renders it, after its load event.
 dom() {
 	timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$work/chromium" \
-		--dump-dom "file://$1" >"$2" 2>"$work/chromium.log"
+		--window-size=1280,1200 --dump-dom "file://$1" >"$2" 2>"$work/chromium.log"
 }
 
 scope="ext4 ext2 --kernel $b/guest/Image-ext4-link3 --depth 3 --ops create,link,unlink --paths f0,f1,f2"
@@ -123,8 +127,24 @@ say(len(ops) == r["results"][0]["depth"], "group 1 lists its %d operations" % le
 diff = find(lambda e: e["tag"] == "pre" and "diff" in cls(e) and g1 in e["in"])
 say(diff and "stat of f0" in diff[0]["text"] and "nlink=2" in diff[0]["text"] and "nlink=3" in diff[0]["text"],
     "group 1 shows the diff (the stat of f0 on each filesystem)")
-say("reproducer: group-0001/repro.sh" in g1["text"] and "reproducer of a Themis trace" in g1["text"],
-    "group 1 shows the reproducer explore wrote into group-0001/")
+links = [e["attrs"].get("href") for e in find(lambda e: e["tag"] == "a" and g1 in e["in"])]
+head = find(lambda e: e["tag"] == "pre" and "repro-head" in cls(e) and g1 in e["in"])
+say(links == ["group-0001/repro.sh", "group-0001/repro.c"] and head and
+    "reproducer of a Themis trace" in head[0]["text"] and len(head[0]["text"].splitlines()) <= 13,
+    "group 1's reproducer: links to group-0001/repro.sh and repro.c, and repro.sh's first lines (%d)" %
+    (len(head[0]["text"].splitlines()) if head else 0))
+# The bug first: the first group within the first 1,200 pixels of a
+# 1280-pixel-wide window, before the coverage and the charts.
+top = int(g1["attrs"].get("data-top", 99999)) if groups else 99999
+order = [e["attrs"].get("id") for e in find(lambda e: e["tag"] == "section" and e["attrs"].get("id") in
+         ("summary", "groups", "rules", "coverage", "growth-section"))]
+say(top < 1200 and order[:2] == ["summary", "groups"] and order.index("coverage") > order.index("groups"),
+    "the first group starts %d px down, after the summary, before coverage and charts (%s)" % (top, order))
+for key in ("command", "kernel_version", "build", "scope"):
+    v = find(lambda e: e["attrs"].get("data-key") == key)
+    say(v and v[0]["text"] == str(r[key]) and r[key], "summary %s: %s" % (key, (v[0]["text"][:60] if v else "absent")))
+say(r["command"].startswith("themis explore ") and r["kernel_version"].startswith("Linux version "),
+    "report.json names the command line and the kernel's banner")
 cov = r["lenses"]["coverage"]
 cells = sum(len(v["arguments"]) for v in cov.values())
 heat = find(lambda e: e["tag"] == "svg" and e["attrs"].get("id") == "heatmap")
@@ -139,6 +159,9 @@ grow = find(lambda e: e["tag"] == "svg" and e["attrs"].get("id") == "growth")
 bars = find(lambda e: e["tag"] == "rect" and "bar-states" in cls(e))
 say(grow and int(grow[0]["attrs"].get("data-drawn-height", 0)) > 0 and len(bars) == len(r["by_depth"]),
     "growth chart drawn, %d bars for %d depths" % (len(bars), len(r["by_depth"])))
+say(grow and int(grow[0]["attrs"].get("data-drawn-width", 0)) <= int(grow[0]["attrs"].get("width", 0)),
+    "the growth chart's labels fit its width (drawn %s of %s px)" %
+    (grow[0]["attrs"].get("data-drawn-width") if grow else "-", grow[0]["attrs"].get("width") if grow else "-"))
 if "io" in r["lenses"]:
     io = find(lambda e: e["tag"] == "svg" and e["attrs"].get("id") == "io")
     say(io and int(io[0]["attrs"].get("data-drawn-width", 0)) > 0, "io lens chart drawn")
@@ -165,9 +188,11 @@ if [ -x "$b/asan/themis" ]; then
 		fail "the sanitizer build: exit $?, or another page"
 fi
 
-# No URL anywhere: no http(s), no src= or href= but data: ones, no url().
+# No URL anywhere: no http(s), no src= or href= but data: ones and the
+# reproducers' files beside the page, no url().
 if grep -qi 'https\?:\|<link\|url(' "$html" ||
-	grep -o '\(src\|href\)="[^"]*"' "$html" | grep -qv '="data:'; then
+	grep -o '\(src\|href\)="[^"]*"' "$html" | grep -v '="data:' |
+	grep -qv '^href="group-[0-9]*/repro\.\(sh\|c\)"$'; then
 	fail "the page names an external resource: $(grep -oi 'https\?:[^" ]*\|\(src\|href\)="[^d][^"]*"' "$html" | head -n 3)"
 else
 	ok "the page names no URL (only data: pictures)"
@@ -214,8 +239,8 @@ say(re.search(r'id="group-2" data-signature="disk:&lt;b&gt;content&lt;/b&gt;"', 
     "a group's signature is escaped")
 g1 = t[t.find('id="group-1"'):t.find('id="group-2"')]
 say(g1.count("<li><code>") == 3 and "link f0 f2" in g1, "the moved simplest trace found by its name in DIR")
-say("repro of group one" in g1 and "repro.c of group one" in g1 and "&lt;script&gt;" in g1,
-    "group 1's repro.sh and repro.c shown, escaped")
+say("repro of group one" in g1 and 'href="group-0001/repro.c"' in g1 and "&lt;script&gt;" in g1,
+    "group 1's repro.sh shown (its first lines, escaped) and repro.c linked")
 say("all 6 members" in g1 or "all " in g1, "group 1's members listed")
 g2 = t[t.find('id="group-2"'):]
 say("&lt;img src=x" in g2 and "&lt;b&gt;not bold&lt;/b&gt;" in g2 and "\ufffd" in g2,
