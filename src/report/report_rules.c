@@ -53,7 +53,16 @@ void report_rules(FILE *f, const json_t *root)
 	}
 	if (shown)
 		fputs("</table>\n", f);
-	fprintf(f, "<p>%zu rule%s in force, %zu masked nothing in this run.</p>\n</section>\n",
+	fprintf(f, "<p>%zu rule%s in force, %zu masked nothing in this run.</p>\n",
 		json_array_size(rules), json_array_size(rules) == 1 ? "" : "s",
 		json_array_size(rules) - shown);
+	json_int_t clamps = json_integer_value(json_object_get(lens, "time_clamps"));
+	if (clamps > 0)
+		fprintf(
+		    f,
+		    "<p class=\"time-clamps\">Time clamps: %lld states where the filesystems "
+		    "differed only in times one instant explains, each at or clamped to its own "
+		    "declared range (--time's rule: the summary's time rules).</p>\n",
+		    (long long)clamps);
+	fputs("</section>\n", f);
 }

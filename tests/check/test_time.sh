@@ -49,6 +49,10 @@ clamps=$(sed -n 's/.*"time_clamps": \([0-9]*\).*/\1/p' "$work/y2038/report.json"
 if grep -q '^exit 0' "$work/out" && grep -q '^0 discrepancies' "$work/out" &&
 	[ "${clamps:-0}" -gt 0 ] && grep -q "^time clamps: $clamps states" "$work/out"; then
 	ok "Y2038 under two drivers, each within its declared range: nothing reported, $clamps states counted as time clamps"
+	"$themis" report "$work/y2038" >/dev/null 2>&1 &&
+		grep -q "<p class=\"time-clamps\">Time clamps: $clamps states" "$work/y2038/report.html" &&
+		ok "the report's rules section says the $clamps time clamps" ||
+		fail "the report does not say the time clamps"
 else
 	fail "ext2 and ext4 drivers past 2038 (clamps '${clamps:-}'):"
 	tail -n 5 "$work/out"
