@@ -20,7 +20,8 @@
 #   - a crash discrepancy's trace ends in a `crash` step naming its point,
 #     and replay crashes that point alone (a point the operation lacks is
 #     said, the last flush's disk recovers clean, all of the operation's
-#     writes in order reproduce); a malformed step is exit 2;
+#     writes in order reproduce); a malformed step is exit 2; themis repro
+#     writes its reproducer (crash:atomicity at "drop 0");
 #   - a filesystem with no recovery story (vfat) runs under --crash and is
 #     promised nothing beyond sync: no discrepancy; where ext4 and vfat,
 #     crashed at one operation's end, recover different trees (each within

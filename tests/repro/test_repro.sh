@@ -44,7 +44,8 @@
 #     the bug needs both writes in one tick of the inode clock; in none of
 #     20 with its fix), F4 (nilfs2 loses f0 fsync returned on; not with its
 #     fix), F5 (jfs's checker finds the subset's disk damaged; with its fix
-#     the subset is no crash state the kernel can leave);
+#     the subset is no crash state the kernel can leave); and F2, whose fix
+#     is in jfsutils: REPRODUCED, logredo failing as under Themis;
 #   - a crash trace whose kept writes are not in the recording (a range no
 #     write touches): exit 2 naming it;
 #   - refused with exit 2 and one line naming the trace: a missing or
@@ -167,6 +168,13 @@ if crash_trace f3 Image-f2fs-recovery-nodes ext4 f2fs --ops create,write --paths
 	expect 0 "NOT REPRODUCED: f0 came back as the call left it" -- \
 		"$top/scripts/repro-qemu.sh" --tries 20 "$x86/bzImage-f2fs-isize-recover" "$work/f3"
 fi
+# F2 is jfsutils' logredo (its fix is in jfsutils, not the kernel): the
+# generated reproducer's log replay fails as Themis's did.
+crash_trace f2 Image ext4 jfs --ops create,sync,fsync --paths f0 --depth 2 &&
+	expect 1 "REPRODUCED: jfs's crash disk does not mount" -- \
+		"$top/scripts/repro-qemu.sh" "$x86/bzImage" "$work/f2" &&
+	grep -q "logredo failed" "$work/out" ||
+	fail "F2: the generated reproducer's log replay did not fail as logredo did"
 crash_trace f4 Image ext4 nilfs2 --ops create,fsync,fdatasync --paths f0 --depth 2 &&
 	crash_prove f4 bzImage "f0 is missing after the crash" bzImage-nilfs2-fsync-new \
 		"f0 came back as the call left it"
