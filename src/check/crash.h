@@ -75,6 +75,11 @@ struct crash_ask {
  * that step. */
 #define CRASH_STEP_MARK "step `crash "
 
+/* The word of a crash finding's shown line that names its point as a
+ * reproducer rebuilds it ("crash-point FS drop R", lens_crash.c; read by
+ * repro.c). */
+#define CRASH_POINT_WORD "crash-point"
+
 /* A subset's ORDER in a crash step: one digit per write, its offset from
  * FROM (so a subset draws from at most 64 writes). */
 #define CRASH_ORDER_DIGITS "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/"

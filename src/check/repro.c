@@ -19,6 +19,7 @@
 
 #include "../lens/corrupt_fsck.h"
 #include "../lens/lens_crash.h"
+#include "crash.h"
 #include "crash_replay.h"
 #include "mkfs_table.h"
 #include "ops.h"
@@ -83,7 +84,7 @@ struct crash_point {
 
 static bool crash_point_of(const struct trace *t, struct crash_point *cp)
 {
-	static const char mark[] = "\ncrash-point ";
+	static const char mark[] = "\n" CRASH_POINT_WORD " ";
 	memset(cp, 0, sizeof(*cp));
 	for (const char *l = strstr(t->detail, mark); l; l = strstr(l + 1, mark)) {
 		char fs[16], rest[sizeof(cp->point)];

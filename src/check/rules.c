@@ -26,11 +26,15 @@ static const char *const field_names[] = {
 };
 #define NFIELDS RULE_NFIELDS
 
-static const char *const kind_names[] = {"unsupported", "ignore", "errno", "times"};
+static const char *const kind_names[] = {
+#define RULE_KIND_NAME(e, word) #word,
+    RULE_KINDS(RULE_KIND_NAME)
+#undef RULE_KIND_NAME
+};
 
 const char *rule_kind_name(enum rule_kind k)
 {
-	return (unsigned)k < 4 ? kind_names[k] : "?";
+	return (unsigned)k < RULE_NKINDS ? kind_names[k] : "?";
 }
 
 static const char *const time_names[] = {
@@ -220,6 +224,20 @@ static int parse_ignore(struct parse *p, int line, char **w, int n, struct rule 
 	return 0;
 }
 
+/* OPS a comma list of operation names into *ops; 0 or -1 (said; `also`
+ * heads the list of the names known, for a rule that takes more). */
+static int parse_ops(struct parse *p, int line, char *list, uint32_t *ops, const char *also)
+{
+	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+		int k = op_by_name(tok);
+		if (k < 0)
+			return fail(p, line, "unknown operation '%s' (known: %s%s)", tok, also,
+				    op_list());
+		*ops |= 1u << k;
+	}
+	return *ops ? 0 : fail(p, line, "no operation in '%s'", list);
+}
+
 /* errno OPS ERRNO ERRNO...: OPS a comma list of operations or "any". */
 static int parse_errno(struct parse *p, int line, char **w, int n, struct rule *r)
 {
@@ -229,15 +247,8 @@ static int parse_errno(struct parse *p, int line, char **w, int n, struct rule *
 			    "at least)");
 	if (!strcmp(w[1], "any"))
 		r->ops = OP_ALL_MASK;
-	for (char *tok = r->ops ? NULL : strtok(w[1], ","); tok; tok = strtok(NULL, ",")) {
-		int k = op_by_name(tok);
-		if (k < 0)
-			return fail(p, line, "unknown operation '%s' (known: any, %s)", tok,
-				    op_list());
-		r->ops |= 1u << k;
-	}
-	if (!r->ops)
-		return fail(p, line, "no operation in '%s'", w[1]);
+	else if (parse_ops(p, line, w[1], &r->ops, "any, "))
+		return -1;
 	if (n - 2 > RULE_ERRNOS_MAX)
 		return fail(p, line, "more than %d errnos in one rule", RULE_ERRNOS_MAX);
 	for (int i = 2; i < n; i++) {
@@ -249,18 +260,6 @@ static int parse_errno(struct parse *p, int line, char **w, int n, struct rule *
 	return 0;
 }
 
-/* OPS a comma list of operation names into *ops; 0 or -1 (said). */
-static int parse_ops(struct parse *p, int line, char *list, uint32_t *ops)
-{
-	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-		int k = op_by_name(tok);
-		if (k < 0)
-			return fail(p, line, "unknown operation '%s' (known: %s)", tok, op_list());
-		*ops |= 1u << k;
-	}
-	return *ops ? 0 : fail(p, line, "no operation in '%s'", list);
-}
-
 /* times OP,... TIME...: TIME atime, mtime or ctime. */
 static int parse_times(struct parse *p, int line, char **w, int n, struct rule *r)
 {
@@ -268,7 +267,7 @@ static int parse_times(struct parse *p, int line, char **w, int n, struct rule *
 		return fail(p, line,
 			    "a times rule is 'times OP[,OP...] TIME...' (atime, mtime, "
 			    "ctime)");
-	if (parse_ops(p, line, w[1], &r->ops))
+	if (parse_ops(p, line, w[1], &r->ops, ""))
 		return -1;
 	for (int i = 2; i < n; i++) {
 		unsigned t = 0;

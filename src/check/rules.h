@@ -39,7 +39,15 @@ enum rule_field {
 	    RULE_NFIELDS
 };
 
-enum rule_kind { RULE_UNSUPPORTED, RULE_IGNORE, RULE_ERRNO, RULE_TIMES };
+/* The kinds of rule, the one list: X(ENUM, head word). */
+#define RULE_KINDS(X) X(UNSUPPORTED, unsupported) X(IGNORE, ignore) X(ERRNO, errno) X(TIMES, times)
+
+enum rule_kind {
+#define RULE_KIND_ENUM(e, word) RULE_##e,
+	RULE_KINDS(RULE_KIND_ENUM)
+#undef RULE_KIND_ENUM
+	    RULE_NKINDS
+};
 
 /* The times a `times` rule names (bits of rule.times). */
 #define RULE_TIME_NAMES(X) X(atime) X(mtime) X(ctime)

@@ -447,28 +447,26 @@ static void say_point(struct judge *j, int i)
 		return;
 	if (cs.kind != CRASH_STEP_END && (cs.disk != i || cs.at < first || cs.at > first + n))
 		return;
-	uint64_t k = cs.kind == CRASH_STEP_END ? n : cs.at - first;
-	if (cs.kind == CRASH_STEP_END) {
-		len += (size_t)snprintf(w + len, cap - len, "\ncrash-point %s drop 0", j->m->fs[i]);
-	} else if (cs.kind == CRASH_STEP_FLUSH) {
-		len += (size_t)snprintf(w + len, cap - len, "\ncrash-point %s drop %llu",
-					j->m->fs[i], (unsigned long long)crash_runs_from(e, k, n));
-	} else {
-		uint64_t c = 0, runs = crash_runs_from(e, k, n);
-		while (k < n && c < k && e[k - c - 1].epoch == e[k].epoch)
-			c++;
-		len += (size_t)snprintf(w + len, cap - len, "\ncrash-point %s subset %llu %llu ",
-					j->m->fs[i], (unsigned long long)(runs ? runs - 1 : 0),
-					(unsigned long long)c);
-		for (size_t x = 0; x < cs.nextra && len < cap; x++) {
-			uint64_t at = cs.extra[x] - first;
-			len += (size_t)snprintf(w + len, cap - len, "%s%llu+%u#%llu", x ? "," : "",
-						(unsigned long long)e[at].sector, e[at].count,
-						(unsigned long long)touches_before(e, k - c, at));
-		}
-		if (!cs.nextra && len < cap)
-			len += (size_t)snprintf(w + len, cap - len, ".");
+	uint64_t k = cs.kind == CRASH_STEP_END ? n : cs.at - first; /* the end keeps all */
+	if (cs.kind != CRASH_STEP_SUBSET) {
+		snprintf(w + len, cap - len, "\n" CRASH_POINT_WORD " %s drop %llu", j->m->fs[i],
+			 (unsigned long long)crash_runs_from(e, k, n));
+		return;
 	}
+	uint64_t c = 0, runs = crash_runs_from(e, k, n);
+	while (k < n && c < k && e[k - c - 1].epoch == e[k].epoch)
+		c++;
+	len += (size_t)snprintf(w + len, cap - len, "\n" CRASH_POINT_WORD " %s subset %llu %llu ",
+				j->m->fs[i], (unsigned long long)(runs ? runs - 1 : 0),
+				(unsigned long long)c);
+	for (size_t x = 0; x < cs.nextra && len < cap; x++) {
+		uint64_t at = cs.extra[x] - first;
+		len += (size_t)snprintf(w + len, cap - len, "%s%llu+%u#%llu", x ? "," : "",
+					(unsigned long long)e[at].sector, e[at].count,
+					(unsigned long long)touches_before(e, k - c, at));
+	}
+	if (!cs.nextra && len < cap)
+		snprintf(w + len, cap - len, ".");
 }
 
 /* A finding on disk i's filesystem, with its crash point for a reproducer. */
@@ -710,7 +708,7 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 		size_t len = strlen(j->out->why);
 		if (len < j->out->whylen)
 			snprintf(j->out->why + len, j->out->whylen - len,
-				 "\ncrash-point %s recovery-drop %llu", j->m->fs[d],
+				 "\n" CRASH_POINT_WORD " %s recovery-drop %llu", j->m->fs[d],
 				 (unsigned long long)r.nested_drop);
 	}
 	if (!rc && r.mounted)

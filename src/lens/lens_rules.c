@@ -77,6 +77,7 @@ static bool masks(const struct rules *r, int i, const struct check_machine *m, i
 				i)
 				return true;
 		return false;
+	case RULE_NKINDS: break; /* no rule has it */
 	}
 	return false;
 }
