@@ -228,6 +228,14 @@ uint64_t check_names_of_dump(const char *dump, int disk);
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
 		size_t whylen);
 
+/* Each disk of the state the machine is in, synced, in a fork thrown
+ * away afterwards (the machine goes on as it was): each(disk, i, ctx) for
+ * every filesystem i in order, until one fails. 0, or -1 with why (the
+ * sync failed, or each's own reason). */
+typedef int check_disk_fn(struct disk *d, int i, void *ctx, char *why, size_t whylen);
+int check_synced(struct virt *v, const struct check_machine *m, check_disk_fn *each, void *ctx,
+		 char *why, size_t whylen);
+
 /* Run a dump command ("dump" or "dump time") into a private copy of the
  * agent's reply, "e I RECORD" lines (free it); NULL with why on failure. */
 char *check_dump(struct virt *v, int nfs, const char *cmd, char *why, size_t whylen);

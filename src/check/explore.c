@@ -44,6 +44,7 @@
 #include "check.h"
 #include "crash.h"
 #include "group.h"
+#include "lastop.h"
 #include "minimize.h"
 #include "repro.h"
 #include "share.h"
@@ -873,23 +874,56 @@ static void write_groups(FILE *f, const struct check_config *cfg, const struct s
 	fprintf(f, "%s],\n", res->ngroups ? "\n  " : "");
 }
 
-/* Each group's reproducer (repro.h) from its simplest trace, into
- * OUT/group-NNNN/; where repro refuses the trace (a time field, a
- * finding, an operation the program lacks), its reason goes into
- * no-repro.txt there instead, which the report shows. */
-static void write_group_repros(const struct check_config *cfg, const struct check_result *r)
+/* Group g's reproducer (repro.h) from its simplest trace, into its
+ * folder; where repro refuses the trace (a time field, a finding, an
+ * operation the program lacks), its reason goes into no-repro.txt there
+ * instead, which the report shows. */
+static void write_group_repro(const struct check_group *g, const char *dir)
 {
+	char err[512], path[PATH_MAX + 16];
+	if (repro_write(g->simplest_trace, dir, err, sizeof(err)) == 0)
+		return;
+	snprintf(path, sizeof(path), "%s/" REPRO_REFUSED, dir);
+	FILE *f = fopen(path, "w");
+	if (!f || fprintf(f, "%s\n", err) < 0 || fclose(f) != 0)
+		fprintf(stderr, "themis: %s: %s\n", dir, err);
+}
+
+/* Group g's disks' byte diff of its simplest trace's last operation
+ * (lastop.h) into its folder's LASTOP_FILE; x booted on first use. */
+static void write_group_diff(const struct check_config *cfg, struct lastop **x,
+			     const struct check_group *g, const char *dir)
+{
+	char err[512] = "", path[PATH_MAX + 16];
+	snprintf(path, sizeof(path), "%s/" LASTOP_FILE, dir);
+	FILE *f = fopen(path, "w");
+	int rc = f ? 0 : -1;
+	if (f && !*x && lastop_open(x, &cfg->m, err, sizeof(err)))
+		rc = -1;
+	if (rc == 0)
+		rc = lastop_write(*x, g->simplest_trace, f, err, sizeof(err));
+	if (rc && f) /* the report shows why there is none */
+		fprintf(f, "no diff: %s\n", err);
+	if (!f || fclose(f) != 0 || rc)
+		fprintf(stderr, "themis: %s: %s\n", path, err[0] ? err : strerror(errno));
+}
+
+/* Each group's folder, OUT/group-NNNN/: its reproducer and its disks'
+ * byte diff. */
+static void write_group_files(const struct check_config *cfg, const struct check_result *r)
+{
+	struct lastop *x = NULL;
 	for (int g = 0; g < r->ngroups; g++) {
-		char dir[PATH_MAX], err[512];
+		char dir[PATH_MAX];
 		snprintf(dir, sizeof(dir), "%s/group-%04d", cfg->out_dir, r->groups[g].id);
-		if (repro_write(r->groups[g].simplest_trace, dir, err, sizeof(err)) == 0)
+		if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+			fprintf(stderr, "themis: %s: cannot create: %s\n", dir, strerror(errno));
 			continue;
-		char path[PATH_MAX + 16];
-		snprintf(path, sizeof(path), "%s/" REPRO_REFUSED, dir);
-		FILE *f = (mkdir(dir, 0777) == 0 || errno == EEXIST) ? fopen(path, "w") : NULL;
-		if (!f || fprintf(f, "%s\n", err) < 0 || fclose(f) != 0)
-			fprintf(stderr, "themis: %s: %s\n", dir, err);
+		}
+		write_group_repro(&r->groups[g], dir);
+		write_group_diff(cfg, &x, &r->groups[g], dir);
 	}
+	lastop_close(x);
 }
 
 /* What a reader needs to rerun the run or judge it: the command line, the
@@ -973,7 +1007,7 @@ static int write_report(const struct check_config *cfg, const struct lens_set *l
 		fprintf(f, ", \"group\": %d}", r->groups[of[i]].id);
 	}
 	fprintf(f, "\n  ],\n");
-	write_group_repros(cfg, r);
+	write_group_files(cfg, r);
 	write_groups(f, cfg, recs, n, of, r);
 	free(recs);
 	free(of);
@@ -1161,7 +1195,7 @@ static bool run_group_dir(const char *name)
  * a user put there stays, and so does the folder. 0, or -1 with errno. */
 static int clear_group_dir(const char *path)
 {
-	static const char *const files[] = {"repro.c", "repro.sh", REPRO_REFUSED};
+	static const char *const files[] = {"repro.c", "repro.sh", REPRO_REFUSED, LASTOP_FILE};
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char f[PATH_MAX + 16];
 		snprintf(f, sizeof(f), "%s/%s", path, files[i]);

@@ -451,6 +451,21 @@ int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, 
 		   : 0;
 }
 
+int check_synced(struct virt *v, const struct check_machine *m, check_disk_fn *each, void *ctx,
+		 char *why, size_t whylen)
+{
+	struct check_step st;
+	if (virt_fork(v)) {
+		snprintf(why, whylen, "cannot fork the machine");
+		return -1;
+	}
+	int rc = check_apply(v, m->nfs, "run sync", &st, why, whylen);
+	for (int i = 0; i < m->nfs && !rc; i++)
+		rc = each(check_disk(v, i), i, ctx, why, whylen);
+	virt_release(v);
+	return rc ? -1 : 0;
+}
+
 /* Results differ unless return values are equal and the errnos are, or
  * an errno rule (rules/FS.rules) makes them one answer to this operation
  * (xfs's EEXIST for ENOTEMPTY on rename, which POSIX allows). */

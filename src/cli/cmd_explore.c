@@ -828,27 +828,35 @@ static const char replay_help[] =
     "                     the second kernel's): two states of one run, for\n"
     "                     `themis diff`\n";
 
-/* Each disk of the machine's state after `step`, synced in a fork thrown
- * away afterwards, to DIR/NN-FS.img. 0, or -1 said. */
+/* Where save_step puts the disks: DIR/NN-FS.img. */
+struct save_to {
+	const struct check_machine *m;
+	const char *dir;
+	int step;
+};
+
+static int save_one(struct disk *d, int i, void *ctx, char *why, size_t whylen)
+{
+	const struct save_to *to = ctx;
+	char path[PATH_MAX + 64], err[512];
+	snprintf(path, sizeof(path), "%s/%02d-%s%s.img", to->dir, to->step, to->m->fs[i],
+		 to->m->kernel_b && i ? "-b" : ""); /* the second kernel's */
+	if (disk_save(d, path, err, sizeof(err)) == 0)
+		return 0;
+	snprintf(why, whylen, "%s: %s", path, err);
+	return -1;
+}
+
+/* Each disk of the machine's state after `step`, synced (in a fork: the
+ * replay is not changed), to DIR/NN-FS.img. 0, or -1 said. */
 static int save_step(struct virt *v, const struct check_machine *m, const char *dir, int step)
 {
-	char why[CHECK_DETAIL_MAX], path[PATH_MAX + 64], err[512];
-	struct check_step st;
-	if (virt_fork(v)) {
-		fprintf(stderr, "themis: --save-disks: cannot fork the machine\n");
-		return -1;
-	}
-	int rc = check_apply(v, m->nfs, "run sync", &st, why, sizeof(why));
-	if (rc)
-		fprintf(stderr, "themis: --save-disks: sync failed: %s\n", why);
-	for (int i = 0; i < m->nfs && !rc; i++) {
-		snprintf(path, sizeof(path), "%s/%02d-%s%s.img", dir, step, m->fs[i],
-			 m->kernel_b && i ? "-b" : ""); /* the second kernel's */
-		if ((rc = disk_save(check_disk(v, i), path, err, sizeof(err))))
-			fprintf(stderr, "themis: --save-disks: %s: %s\n", path, err);
-	}
-	virt_release(v);
-	return rc ? -1 : 0;
+	char why[CHECK_DETAIL_MAX];
+	struct save_to to = {m, dir, step};
+	if (check_synced(v, m, save_one, &to, why, sizeof(why)) == 0)
+		return 0;
+	fprintf(stderr, "themis: --save-disks: %s\n", why);
+	return -1;
 }
 
 /* What a replay was asked for. */

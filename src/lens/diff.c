@@ -401,12 +401,12 @@ int diff_files(struct diff_result *res, const char *a, const char *b, const stru
 	return rc;
 }
 
-static int base_side_read(void *ctx, uint64_t off, void *buf, size_t n)
+int diff_memory_read(void *ctx, uint64_t off, void *buf, size_t n)
 {
-	const struct disk *d = ctx;
-	if (off > d->size || n > d->size - off)
+	const struct diff_memory *m = ctx;
+	if (off > m->size || n > m->size - off)
 		return -1;
-	memcpy(buf, d->base + off, n);
+	memcpy(buf, m->p + off, n);
 	return 0;
 }
 
@@ -421,7 +421,8 @@ int diff_disks(struct diff_result *res, struct disk *a, struct disk *b, const st
 int diff_disk_base(struct diff_result *res, struct disk *d, const struct diff_opts *o, char *err,
 		   size_t errlen)
 {
-	struct diff_side sa = {base_side_read, d, d->size, "the base image"};
+	struct diff_memory base = {d->base, d->size};
+	struct diff_side sa = {diff_memory_read, &base, d->size, "the base image"};
 	struct diff_side sb = {disk_read_bytes, d, d->size, "the disk"};
 	return diff_compare(res, &sa, &sb, o, err, errlen);
 }

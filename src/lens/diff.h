@@ -87,6 +87,14 @@ int diff_disk_base(struct diff_result *res, struct disk *d, const struct diff_op
 		   size_t errlen);
 void diff_free(struct diff_result *res);
 
+/* A side held in memory: bytes [0, size) at p, read by diff_memory_read
+ * (ctx a struct diff_memory *). */
+struct diff_memory {
+	const uint8_t *p;
+	uint64_t size;
+};
+int diff_memory_read(void *ctx, uint64_t off, void *buf, size_t n);
+
 /* A line per unmasked range: "lba N (+count) structure [id_name id] field:
  * bytes a..b" (image byte offsets, b included). */
 void diff_print(const struct diff_result *res, FILE *f);

@@ -5,15 +5,18 @@
  * .min.trace when there is one). Per group: its simplest trace's
  * operations, the difference the trace shows (its `show` lines: stat per
  * filesystem, the first differing offset and hexdump, fsck verdicts), the
- * whole trace, the members, and the reproducer found in DIR/group-NNNN/
- * (links to repro.sh and repro.c, and repro.sh's first lines). Trace paths are as the run wrote
- * them (relative to its directory then, or absolute): tried as given, then by name in DIR. */
+ * disks' byte diff of its last operation (DIR/group-NNNN/disk-diff.txt's
+ * first lines), the whole trace, the members, and the reproducer found in
+ * DIR/group-NNNN/ (links to repro.sh and repro.c, and repro.sh's first
+ * lines). Trace paths are as the run wrote them (relative to its
+ * directory then, or absolute): tried as given, then by name in DIR. */
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../check/lastop.h"
 #include "../check/repro.h"
 #include "report.h"
 
@@ -123,6 +126,43 @@ static void group_trace(FILE *f, const char *dir, const struct group *g)
 	free(text);
 }
 
+#define DIFF_LINES 40 /* lines of a group's disk diff shown */
+
+/* The disks' byte diff of the simplest trace's last operation
+ * (lastop.h), its first lines; a link to the whole when cut. */
+static void group_disk_diff(FILE *f, const char *dir, long long id)
+{
+	char path[PATH_MAX];
+	size_t len;
+	int cut = 0;
+	snprintf(path, sizeof(path), "%s/group-%04lld/" LASTOP_FILE, dir, id);
+	char *text = report_read_file(path, TRACE_MAX, &len, &cut);
+	fputs("<h4>The disks' byte diff of the last operation (synced)</h4>\n", f);
+	if (!text) {
+		fprintf(f,
+			"<p class=\"muted\">No disk diff (group-%04lld/" LASTOP_FILE
+			" is not in the report's folder).</p>\n",
+			id);
+		return;
+	}
+	int lines = 0;
+	const char *end = text;
+	while (*end && lines < DIFF_LINES) {
+		end += strcspn(end, "\n");
+		end += *end == '\n';
+		lines++;
+	}
+	fputs("<pre class=\"disk-diff\">", f);
+	report_html_bytes(f, text, (size_t)(end - text));
+	fputs("</pre>\n", f);
+	if (*end)
+		fprintf(f,
+			"<p class=\"muted\">The first %d lines: the whole diff is <a download "
+			"href=\"group-%04lld/" LASTOP_FILE "\">" LASTOP_FILE "</a>.</p>\n",
+			DIFF_LINES, id);
+	free(text);
+}
+
 #define REPRO_HEAD_LINES 12 /* lines of repro.sh shown under its link */
 
 /* The first n lines of text, escaped, in a <pre>. */
@@ -183,6 +223,7 @@ static void group_section(FILE *f, const char *dir, const struct group *g)
 	fprintf(f, "</code></td><th>members</th><td class=\"n\">%lld</td></tr></table>\n",
 		g->count);
 	group_trace(f, dir, g);
+	group_disk_diff(f, dir, g->id);
 	if (json_array_size(g->members) > 1) {
 		fprintf(f, "<details><summary>all %zu members</summary><pre>",
 			json_array_size(g->members));

@@ -272,16 +272,19 @@ done
 	{ fail "ext4-meta: not found by the swarm"; tail -n 3 "$work/swarm.out"; }
 
 # 3. A guest that hangs in an operation is a finding, with a trace, and the
-#    search goes on from the parent state (an operation budget far too small
-#    for a remount stands in for a hang).
+#    search goes on from the parent state; its group's disk diff says why
+#    there is none (an operation budget far too small for a remount stands
+#    in for a hang).
 "$themis" explore ext4 xfs --ops create,remount --paths f0 --branch all --depth 2 --quiet \
 	--op-budget 800000 --out "$work/hang" >"$work/hang.out" 2>&1
 st=$?
 if [ $st -eq 1 ] && ls "$work/hang"/finding-*.trace >/dev/null 2>&1 &&
 	grep -q '"kind": "finding"' "$work/hang/report.json" &&
 	grep -q 'op remount' "$work/hang"/finding-0001.trace &&
-	[ "$(grep -o '[0-9]* states,' "$work/hang.out" | cut -d' ' -f1)" -gt 2 ]; then
-	ok "a hang is a finding with a trace, and the search goes on ($(grep -o '[0-9]* finding' "$work/hang.out"))"
+	[ "$(grep -o '[0-9]* states,' "$work/hang.out" | cut -d' ' -f1)" -gt 2 ] &&
+	grep -q "^no diff: the guest failed during the last operation: .*'op remount': instruction budget" \
+		"$work/hang/group-0001/disk-diff.txt"; then
+	ok "a hang is a finding with a trace, the search goes on, its group has no disk diff and says why ($(grep -o '[0-9]* finding' "$work/hang.out"))"
 else
 	fail "hang handling (exit $st):"
 	cat "$work/hang.out"

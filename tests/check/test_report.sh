@@ -7,8 +7,9 @@
 # DOM checked (after the page's load event), in a 1280x1200 window: the bug
 # first (the summary with the command line, kernel, build and scope, then
 # the first group within the first 1,200 pixels, coverage and charts
-# after); every result's group section with its signature, operations and
-# diff, and its reproducer as links to its files with repro.sh's first
+# after); every result's group section with its signature, operations,
+# the views' difference and the disks' byte diff (ext2 wrote the link
+# count, ext4 did not), and its reproducer as links to its files with repro.sh's first
 # lines; the heat map drawn with one
 # cell per operation and argument of report.json's coverage; the growth
 # chart drawn with a bar per depth; the io lens's chart; an SVG file of the
@@ -127,6 +128,20 @@ say(len(ops) == r["results"][0]["depth"], "group 1 lists its %d operations" % le
 diff = find(lambda e: e["tag"] == "pre" and "diff" in cls(e) and g1 in e["in"])
 say(diff and "stat of f0" in diff[0]["text"] and "nlink=2" in diff[0]["text"] and "nlink=3" in diff[0]["text"],
     "group 1 shows the diff (the stat of f0 on each filesystem)")
+# The disks' byte diff of the last operation, per filesystem: ext2 wrote
+# inode 12's link count, the stuck ext4 wrote none (its ctime is masked).
+dd = find(lambda e: e["tag"] == "pre" and "disk-diff" in cls(e) and g1 in e["in"])
+part, parts = None, {}
+for line in (dd[0]["text"] if dd else "").splitlines():
+    if line.split(":")[0] in r["filesystems"] and "` changed " in line:
+        part = parts.setdefault(line.split(":")[0], [line])
+    elif part is not None:
+        part.append(line)
+say(sorted(parts) == sorted(r["filesystems"]) and
+    any("inode-table inode 12 i_links_count" in l for l in parts.get("ext2", [])) and
+    not any("i_links_count" in l for l in parts.get("ext4", [])),
+    "group 1's disk diff: ext2 wrote inode 12's i_links_count, ext4 no link count (%s)" %
+    "; ".join(p[0] for p in parts.values()))
 links = [e["attrs"].get("href") for e in find(lambda e: e["tag"] == "a" and g1 in e["in"])]
 head = find(lambda e: e["tag"] == "pre" and "repro-head" in cls(e) and g1 in e["in"])
 say(links == ["group-0001/repro.sh", "group-0001/repro.c"] and head and
@@ -192,7 +207,7 @@ fi
 # reproducers' files beside the page, no url().
 if grep -qi 'https\?:\|<link\|url(' "$html" ||
 	grep -o '\(src\|href\)="[^"]*"' "$html" | grep -v '="data:' |
-	grep -qv '^href="group-[0-9]*/repro\.\(sh\|c\)"$'; then
+	grep -qv '^href="group-[0-9]*/\(repro\.sh\|repro\.c\|disk-diff\.txt\)"$'; then
 	fail "the page names an external resource: $(grep -oi 'https\?:[^" ]*\|\(src\|href\)="[^d][^"]*"' "$html" | head -n 3)"
 else
 	ok "the page names no URL (only data: pictures)"
