@@ -1,7 +1,8 @@
 #!/bin/sh
 # Build the guest agent (guest/agent/, a static riscv64 program) and pack
 # the guest's initramfs: BUILD_DIR/guest/initramfs.cpio.gz, a gzip'd newc
-# cpio archive holding /init (the agent) and the empty /dev /mnt /proc /sys.
+# cpio archive holding /init (the agent) and the empty /dev /mnt /proc /sys;
+# beside it, agent.map, the agent's symbols (for the guest profiler).
 #
 #   scripts/build-initramfs.sh [BUILD_DIR]     (BUILD_DIR defaults to build/)
 #
@@ -52,7 +53,7 @@ hash=$(
 		"$RVCC" --version | head -n 1
 	} | sha256sum | cut -d' ' -f1
 )
-if [ -f "$out" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ]; then
+if [ -f "$out" ] && [ -f "$bdir/guest/agent.map" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ]; then
 	echo "initramfs: $out is up to date"
 	exit 0
 fi
@@ -62,8 +63,13 @@ csrcs=$(printf '%s\n' "$srcs" | grep '\.c$')
 # The cross compiler does not search /usr/include; -idirafter lets it find
 # the host's xxhash.h last, after its own libc headers.
 # shellcheck disable=SC2086
-"$RVCC" -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -static -s \
-	-march=rv64gc -mabi=lp64d -idirafter /usr/include -o "$agent" $csrcs
+"$RVCC" -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -static \
+	-march=rv64gc -mabi=lp64d -idirafter /usr/include -o "$agent.full" $csrcs
+# Its symbols, in System.map's form, for the guest profiler (explore
+# --profile-guest); the initramfs gets the stripped program.
+"${RVCC%gcc}nm" -n "$agent.full" >"$bdir/guest/agent.map.tmp"
+mv "$bdir/guest/agent.map.tmp" "$bdir/guest/agent.map"
+"${RVCC%gcc}strip" -o "$agent" "$agent.full"
 
 stage=$bdir/guest/initramfs.d
 rm -rf "$stage"

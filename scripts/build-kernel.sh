@@ -26,7 +26,8 @@
 # on 2 cores), not a copy of the 1.5 GB tree. A patch may not change a Kconfig file: every
 # variant shares its base's configuration.
 #
-# The last line printed is the image's path: what --kernel takes.
+# The last line printed is the image's path: what --kernel takes. Beside
+# each image, IMAGE.map is its System.map (the guest profiler's symbols).
 #
 # Cached: the output carries a stamp made of the fragments, the kernel
 # source version, the compiler version and (for --patch) the patches.
@@ -291,6 +292,10 @@ build() { # build TREE OUT STAMP LOG
 	}
 	cp "$1/$BOOTIMG" "$2.tmp"
 	mv "$2.tmp" "$2"
+	# Its symbols, for the guest profiler (explore --profile-guest): the
+	# tree's System.map is the last link's, which a variant overwrites.
+	cp "$1/System.map" "$2.map.tmp"
+	mv "$2.map.tmp" "$2.map"
 	printf '%s\n' "$3" >"$1/.themis-stamp"
 	printf '%s\n' "$3" >"$2.stamp"
 	say "$2: $(wc -c <"$2") bytes, built in $(($(date +%s) - start))s"
@@ -332,7 +337,7 @@ put_back() {
 put_back
 
 OUT=$GUEST/$OUTNAME
-if stamp_ok "$OUT.stamp" "$BASE_STAMP" && [ -f "$OUT" ] &&
+if stamp_ok "$OUT.stamp" "$BASE_STAMP" && [ -f "$OUT" ] && [ -f "$OUT.map" ] &&
 	{ [ -z "$NAME" ] || stamp_ok "$TREE/.themis-stamp" "$BASE_STAMP"; }; then
 	[ -n "$NAME" ] || { say "kernel up to date"; done_with "$OUT"; }
 else
@@ -356,7 +361,7 @@ POUT=$GUEST/$OUTNAME-$NAME
 PSUM=$(cd "$PATCHDIR" && for p in *.patch; do echo "$p"; cat "$p"; done | sha256sum | cut -d' ' -f1)
 PSTAMP="$BASE_STAMP
 patches $PSUM"
-if stamp_ok "$POUT.stamp" "$PSTAMP" && [ -f "$POUT" ]; then
+if stamp_ok "$POUT.stamp" "$PSTAMP" && [ -f "$POUT" ] && [ -f "$POUT.map" ]; then
 	say "kernel $NAME up to date"
 	done_with "$POUT"
 fi

@@ -66,23 +66,55 @@ static void write_all(int fd, const char *p, size_t n)
 	}
 }
 
-void out(const char *fmt, ...)
+/* A line's text, at most OUT_MAX bytes of it (with its '\n', at most
+ * DB_MAX_LEN for DB_LOG). */
+#define OUT_MAX (DB_MAX_LEN - 1)
+
+static void send_line(char *line, size_t n)
 {
-	char line[DB_MAX_LEN + 1]; /* with its '\n', at most DB_MAX_LEN for DB_LOG */
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n > sizeof(line) - 2)
-		n = sizeof(line) - 2;
 	line[n++] = '\n';
-	line[n] = 0;
 	if (have_doorbell)
 		db_call(DB_LOG, line, (uint64_t)n);
 	else
-		write_all(1, line, (size_t)n);
+		write_all(1, line, n);
+}
+
+void out(const char *fmt, ...)
+{
+	char line[OUT_MAX + 2];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(line, OUT_MAX + 1, fmt, ap);
+	va_end(ap);
+	if (n >= 0)
+		send_line(line, (size_t)n > OUT_MAX ? OUT_MAX : (size_t)n);
+}
+
+void out_item(char kind, int idx, const char *text, size_t len)
+{
+	char line[OUT_MAX + 2], num[12];
+	size_t n = 0, d = sizeof(num);
+	line[n++] = kind;
+	line[n++] = ' ';
+	if (idx >= 0) {
+		unsigned v = (unsigned)idx;
+		do
+			num[--d] = (char)('0' + v % 10);
+		while (v /= 10);
+		memcpy(line + n, num + d, sizeof(num) - d);
+		n += sizeof(num) - d;
+		line[n++] = ' ';
+	}
+	if (len > OUT_MAX - n)
+		len = OUT_MAX - n;
+	memcpy(line + n, text, len);
+	send_line(line, n + len);
+}
+
+void mark(unsigned phase)
+{
+	if (have_doorbell)
+		db_call(DB_MARK, (const void *)(uintptr_t)phase, 0);
 }
 
 #define E(x) [x] = #x

@@ -43,6 +43,15 @@ struct disk {
  * times, no inode numbers, nothing that differs between two runs. */
 void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The line "KIND IDX TEXT" (no IDX when idx < 0), TEXT the first len
+ * bytes of text: what out("%c %d %.*s", ...) prints, without printf's
+ * cost, for the lines a state's check prints by the hundred. */
+void out_item(char kind, int idx, const char *text, size_t len);
+
+/* Tell the host which phase of a command (DB_PHASE_*, doorbell.h) the
+ * guest's work from here on is for; nothing without a doorbell. */
+void mark(unsigned phase);
+
 /* "EPERM" for EPERM..., or the number as text for unnamed ones; "0" for 0. */
 const char *errname(int err);
 

@@ -1273,13 +1273,14 @@ static void walk_here(bool time, struct walk *w)
  * the ignored fields held in the walk of h, when any field is ignored. */
 static void print_masked(int idx, const uint64_t *h)
 {
-	char line[32 + 17 * IGN_NFIELDS];
-	int n = snprintf(line, sizeof(line), "m %d", idx);
-	for (int i = 0; i < IGN_NFIELDS && n > 0 && (size_t)n < sizeof(line); i++)
-		n += snprintf(line + n, sizeof(line) - (size_t)n, " %016llx",
-			      (unsigned long long)h[i]);
-	if (ignored)
-		out("%s", line);
+	char hex[17 * IGN_NFIELDS];
+	for (int i = 0; i < IGN_NFIELDS; i++) {
+		hex[17 * i] = ' ';
+		for (int d = 0; d < 16; d++)
+			hex[17 * i + 1 + d] = hexdig[h[i] >> (60 - 4 * d) & 15];
+	}
+	if (ignored) /* "m IDX H..." without its space before the first H */
+		out_item('m', idx, hex + 1, sizeof(hex) - 1);
 }
 
 static void free_walk(struct walk *w)
@@ -1359,7 +1360,7 @@ static void print_dump(const struct disk *d, bool time)
 	walk_here(time, &w);
 	leave_disk();
 	for (size_t i = 0; i < w.n; i++)
-		out("e %d %s", d->idx, w.lines[i]);
+		out_item('e', d->idx, w.lines[i], strlen(w.lines[i]));
 	free_walk(&w);
 }
 
@@ -1476,8 +1477,10 @@ static void step_disk(struct disk *d, const struct opdef *op, const struct args 
 		      struct sb *view, bool fp)
 {
 	s->walked = false;
+	mark(DB_PHASE_OP);
 	if (!op->run) {
 		s->r = remount(d);
+		mark(DB_PHASE_FP);
 		if (fp && enter_or_say(d, s->fp)) {
 			fp_here(false, s->fp, view);
 			leave_disk();
@@ -1493,6 +1496,7 @@ static void step_disk(struct disk *d, const struct opdef *op, const struct args 
 	}
 	mode_t old = umask(0);
 	s->r = op->run(a);
+	mark(DB_PHASE_FP);
 	umask(old);
 	if (fp) {
 		fp_here(false, s->fp, view);
@@ -1504,10 +1508,19 @@ static void step_disk(struct disk *d, const struct opdef *op, const struct args 
 
 static void print_res(const struct disk *d, bool ran, struct res r)
 {
-	if (ran)
-		out("r %d %lld %s", d->idx, r.ret, errname(r.err));
-	else
-		out("r %d unmounted", d->idx);
+	struct sb b = {xrealloc(NULL, 64), 0, 64};
+	if (ran) { /* "RET ERR" */
+		if (r.ret < 0)
+			sb_add(&b, "-", 1);
+		sb_dec(&b, r.ret < 0 ? 0ull - (unsigned long long)r.ret : (unsigned long long)r.ret,
+		       1);
+		sb_add(&b, " ", 1);
+		sb_str(&b, errname(r.err));
+	} else {
+		sb_str(&b, "unmounted");
+	}
+	out_item('r', d->idx, b.s, b.len);
+	free(b.s);
 }
 
 /* op: the results, the fingerprints and the view; run (fp false): the
@@ -1535,12 +1548,12 @@ static void cmd_op(struct disk *disks, int ndisks, char **w, int nw, bool fp)
 	for (int i = 0; i < ndisks; i++)
 		print_res(&disks[i], s[i].ran, s[i].r);
 	for (int i = 0; i < ndisks && fp; i++) {
-		out("f %d %s", disks[i].idx, s[i].fp);
+		out_item('f', disks[i].idx, s[i].fp, strlen(s[i].fp));
 		if (s[i].ran && s[i].walked)
 			print_masked(disks[i].idx, s[i].masked);
 	}
 	if (fp)
-		out("v %.*s", DB_MAX_LEN - 8, view.s);
+		out_item('v', -1, view.s, view.len < DB_MAX_LEN - 8 ? view.len : DB_MAX_LEN - 8);
 	free(view.s);
 }
 
@@ -1577,13 +1590,13 @@ static void cmd_tree(struct disk *disks, int ndisks, char **w, int nw)
 			print_dump(&disks[i], time);
 		} else {
 			disk_fp(&disks[i], time, fp, i == 0 ? &view : NULL);
-			out("f %d %s", disks[i].idx, fp);
+			out_item('f', disks[i].idx, fp, strlen(fp));
 			if (disks[i].mounted && fp[0] != '!')
 				print_masked(disks[i].idx, masked_last);
 		}
 	}
 	if (!dump)
-		out("v %.*s", DB_MAX_LEN - 8, view.s);
+		out_item('v', -1, view.s, view.len < DB_MAX_LEN - 8 ? view.len : DB_MAX_LEN - 8);
 	free(view.s);
 }
 
@@ -1620,7 +1633,7 @@ static void cmd_durable(struct disk *disks, int ndisks, char **w, int nw)
 			print_dump(&disks[i], false);
 		} else {
 			disk_fp(&disks[i], false, fp, NULL);
-			out("f %d %s", disks[i].idx, fp);
+			out_item('f', disks[i].idx, fp, strlen(fp));
 		}
 	}
 }

@@ -35,6 +35,17 @@
 	3 /* buffer: writable, a2 = its capacity; the host writes one                              \
 	   * command line; returns its length (see below) */
 
+#define DB_MARK                                                                                    \
+	4 /* no buffer: a1 = the phase of the command the guest's work                             \
+	   * from here on is for (DB_PHASE_*); returns 0. Costs the                                \
+	   * host nothing but a count: where guest instructions go */
+
+/* DB_MARK's phases, within an `op` command: the operation itself, then the
+ * walk that fingerprints the tree after it (the host's phase list,
+ * src/check/phase.h, holds them at these numbers). */
+#define DB_PHASE_OP 1
+#define DB_PHASE_FP 2
+
 /* DB_PING's answer: "THMS". */
 #define DB_MAGIC 0x54484d53u
 

@@ -161,6 +161,9 @@ struct check_config {
 	 * fork (unmount, write the saved images back, mount again). */
 	bool baseline;
 	const char *out_dir; /* NULL: no files */
+	/* The guest profiler (gprof.h): a sample every this many guest
+	 * instructions of the search's machine; 0 none. */
+	uint64_t profile_every;
 };
 
 struct check_result {

@@ -6,6 +6,7 @@
 #include "../machine/virt.h"
 #include "../util/clock.h"
 #include "crash.h"
+#include "phase.h"
 #include "crash_replay.h"
 
 #define CRASH_REPLAY_TIMEOUT 60.0 /* seconds a host log replay may take */
@@ -117,7 +118,9 @@ static int cut_and_recover(struct virt *v, const struct check_machine *m,
 			snprintf(why, whylen, "disk %d: no log replay: %s", i, r->replay_said[i]);
 			return -1;
 		}
+	virt_phase(v, CHECK_PHASE_RECOVERY, v->tag);
 	rc = check_apply(v, nfs, mount, &st, why, whylen) || parse_mounts(v, nfs, r, why, whylen);
+	virt_phase(v, CHECK_PHASE_CRASH, v->tag);
 	lap(ask, &t->recover, t0);
 	return rc ? -1 : 0;
 }

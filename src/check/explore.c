@@ -44,6 +44,7 @@
 #include "check.h"
 #include "crash.h"
 #include "group.h"
+#include "gprof.h"
 #include "lastop.h"
 #include "minimize.h"
 #include "repro.h"
@@ -1091,6 +1092,27 @@ static void stop_reason(const struct check_config *cfg, struct check_result *res
 	snprintf(res->stopped, sizeof(res->stopped), "%s", why);
 }
 
+/* The guest profile of the run's machine (gprof.h) into OUT. 0, or -1
+ * with err. */
+static int write_profile(const struct check_config *cfg, struct virt *v,
+			 const struct gprof_syms *syms, char *err, size_t errlen)
+{
+	char text[PATH_MAX], svg[PATH_MAX];
+	snprintf(text, sizeof(text), "%s/" GPROF_TEXT, cfg->out_dir ? cfg->out_dir : ".");
+	snprintf(svg, sizeof(svg), "%s/" GPROF_SVG, cfg->out_dir ? cfg->out_dir : ".");
+	FILE *f = fopen(text, "w");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot write: %s", text, strerror(errno));
+		return -1;
+	}
+	int rc = gprof_write(syms, v->sampler, cfg->m.kernel, f, svg, err, errlen);
+	if (fclose(f) != 0 && rc == 0) {
+		snprintf(err, errlen, "%s: write failed", text);
+		rc = -1;
+	}
+	return rc;
+}
+
 /* Boot (or load) the machine, check the root, and run the search: in this
  * process (jobs 1, swarm, baseline) or in forked workers; with `report`,
  * write the run's report.json. The lenses are opened here, once per
@@ -1106,7 +1128,19 @@ static int explore_run(const struct check_config *given, struct share *sh, struc
 	lens_set_kinds(&ls, sh->kinds);
 	run.m.lenses = &ls;
 	struct virt *v = calloc(1, sizeof(*v));
+	struct gprof_syms *syms = NULL;
 	if (!v || check_boot(v, &cfg->m, err, errlen)) {
+		free(v);
+		lens_set_close(&ls);
+		return -1;
+	}
+	if (cfg->profile_every &&
+	    (gprof_syms_load(&syms, cfg->m.kernel, cfg->m.initrd, err, errlen) ||
+	     virt_sampler_start(v, cfg->profile_every))) {
+		if (syms)
+			snprintf(err, errlen, "--profile-guest: out of memory");
+		gprof_syms_free(syms);
+		virt_free(v);
 		free(v);
 		lens_set_close(&ls);
 		return -1;
@@ -1153,7 +1187,10 @@ static int explore_run(const struct check_config *given, struct share *sh, struc
 		rc = report && cfg->out_dir
 			 ? write_report(cfg, &ls, sh, res, &s->total, err, errlen)
 			 : 0;
+		if (rc == 0 && syms)
+			rc = write_profile(cfg, v, syms, err, errlen);
 	}
+	gprof_syms_free(syms);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	if (s)
@@ -1179,7 +1216,8 @@ static bool trace_stem(const char *name, const char *suffix)
 static bool run_output(const char *name)
 {
 	return trace_stem(name, ".trace") || !strcmp(name, "report.json") ||
-	       !strcmp(name, "report.html");
+	       !strcmp(name, "report.html") || !strcmp(name, GPROF_TEXT) ||
+	       !strcmp(name, GPROF_SVG);
 }
 
 /* Is `name` a reproducer folder of a run: a group's (group-NNNN), or one

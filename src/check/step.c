@@ -11,6 +11,7 @@
 
 #include "../machine/snapshot.h"
 #include "check.h"
+#include "phase.h"
 #include "show.h"
 
 void check_time_rules(const struct check_machine *m, char *out, size_t cap)
@@ -176,13 +177,22 @@ static int boot_one(struct virt *v, const struct check_machine *m, const char *k
 	return 0;
 }
 
+/* The boot's guest work is no state's (the guest lens counts states'). */
+static int boot_done(struct virt *v, int rc)
+{
+	uint64_t boot[VIRT_PHASES] = {0};
+	if (rc == 0)
+		virt_phase_take(v, boot);
+	return rc;
+}
+
 int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t errlen)
 {
 	if (!m->kernel_b)
-		return boot_one(v, m, m->kernel, 0, m->nfs, err, errlen) ||
-			       set_ignored(v, m, err, errlen)
-			   ? -1
-			   : 0;
+		return boot_done(v, boot_one(v, m, m->kernel, 0, m->nfs, err, errlen) ||
+					    set_ignored(v, m, err, errlen)
+					? -1
+					: 0);
 	if (m->nfs != 2 || m->load) { /* the CLI refuses these */
 		snprintf(err, errlen, "two kernels need one filesystem and no saved machine");
 		return -1;
@@ -204,7 +214,7 @@ int check_boot(struct virt *v, const struct check_machine *m, char *err, size_t 
 		return -1;
 	}
 	v->peer = b;
-	return set_ignored(v, m, err, errlen);
+	return boot_done(v, set_ignored(v, m, err, errlen));
 }
 
 static int hexval(char c)
@@ -1090,7 +1100,11 @@ int check_state(struct virt *v, const struct check_machine *m, const struct op *
 	}
 	lens_set_before(ls, v, op);
 	struct waiver_before wb;
+	virt_phase(v, CHECK_PHASE_FP, (int)op->kind);
 	waiver_before(v, m, op, &wb);
+	/* The agent marks the walk after the operation itself (DB_MARK); the
+	 * root's `fp` is a walk alone. */
+	virt_phase(v, op->kind < OP_NKINDS ? CHECK_PHASE_OP : CHECK_PHASE_FP, (int)op->kind);
 	int rc = check_apply(v, m->nfs, op->text, s, why, whylen);
 	s->nwaived = parent ? parent->nwaived : 0; /* after check_apply, which clears s */
 	if (parent)

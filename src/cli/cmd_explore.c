@@ -13,6 +13,7 @@
 
 #include "../util/clock.h"
 #include "../check/check.h"
+#include "../check/gprof.h"
 #include "../check/group.h"
 #include "../check/share.h"
 #include "../check/trace.h"
@@ -61,7 +62,13 @@ static const char explore_help[] =
     "                      rules/; docs/rules.md)\n"
     "  --lens LIST         lenses to add, comma-separated: io (each operation's\n"
     "                      disk requests by structure, in the report and in every\n"
-    "                      discrepancy); coverage and the on-disk view are always on\n"
+    "                      discrepancy); coverage, the on-disk view and the guest's\n"
+    "                      instructions per state by phase are always on\n"
+    "  --profile-guest N   sample the guest's pc every N instructions (in one\n"
+    "                      process: --jobs 1) and name it by the kernel's\n"
+    "                      System.map (KERNEL.map): the top functions overall, per\n"
+    "                      phase and per operation kind, in OUT/guest-profile.txt,\n"
+    "                      and OUT/guest-profile.svg (phase, kind, function)\n"
     "  --paths LIST        path pool, comma list, directories end in / (default:\n"
     "                      f0,f1,f2,d0/f0,d0/f1,d0/f2,d1/f0,d0/,d1/,d0/d0/,d0/d1/)\n"
     "  --sizes LIST        offsets and lengths (default: 0,1,4095,4096,4097)\n"
@@ -148,6 +155,7 @@ struct explore_args {
 	char kernel[PATH_MAX], initrd[PATH_MAX], images[CHECK_MAX_FS][PATH_MAX];
 	char kernel_b[PATH_MAX]; /* a second --kernel */
 	int nkernels;		 /* --kernel options given */
+	bool jobs_given;	 /* --jobs given */
 	const char *disks[CHECK_MAX_FS];
 	int ndisks;
 	const char *ops;
@@ -239,6 +247,7 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 			return usage_error(
 			    "--jobs needs 1 to " STR(EXPLORE_MAX_JOBS) " workers, got '%s'", val);
 		c->jobs = (int)u;
+		a->jobs_given = true;
 	} else if (!strcmp(opt, "--durability")) {
 		int d = check_durability_by_name(val);
 		if (d < 0)
@@ -276,6 +285,13 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 		a->rules_dir = val;
 	} else if (!strcmp(opt, "--lens")) {
 		c->lens_names = val;
+	} else if (!strcmp(opt, "--profile-guest")) {
+		if (!parse_u64(val, &c->profile_every) || c->profile_every < 1000 ||
+		    c->profile_every > 1000000000)
+			return usage_error(
+			    "--profile-guest needs the instructions between samples, "
+			    "from 1000 to 1e9, got '%s'",
+			    val);
 	} else if (!strcmp(opt, "--out")) {
 		c->out_dir = val;
 	} else if (!strcmp(opt, "--kernel")) {
@@ -538,7 +554,10 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 		return EXIT_USAGE;
 	c->m.kernel = a->kernel;
 	c->m.initrd = a->initrd;
-	if (c->swarm || c->baseline)
+	if (c->profile_every && ((a->jobs_given && c->jobs > 1) || c->redis))
+		return usage_error("%s", "--profile-guest samples one process's machine: not "
+					 "with --jobs N > 1 or --redis");
+	if (c->swarm || c->baseline || c->profile_every)
 		c->jobs = 1; /* each is one search in one process */
 	if (c->redis && c->m.load)
 		return usage_error("%s", "--redis with --load: a saved machine cannot be shared "
@@ -763,6 +782,8 @@ static void print_summary(const struct check_config *c, const struct check_resul
 		lens_set_report(&ls, r->lens, stdout, false);
 		lens_set_close(&ls);
 	}
+	if (c->profile_every && c->out_dir)
+		printf("guest profile: %s/" GPROF_TEXT " and " GPROF_SVG "\n", c->out_dir);
 	if (c->minimize)
 		printf("minimize: %llu attempts, %.1f s (each attempt replays a candidate trace "
 		       "from the root)\n",

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../machine/virt.h"
 #include "lens.h"
 
 /* The linker makes these for a section named like a C identifier. */
@@ -151,9 +152,11 @@ int lens_set_after(const struct lens_set *ls, uint64_t *words, struct virt *v,
 	int rc = 0;
 	for (int i = 0; i < ls->n && rc == 0; i++) {
 		struct lens_out out = {why, sig, whylen, siglen};
-		if (ls->def[i]->after)
-			rc = ls->def[i]->after(ls->state[i], words + ls->offset[i], v, m, op,
-					       parent, s, &out);
+		if (!ls->def[i]->after)
+			continue;
+		virt_phase(v, ls->def[i]->phase, v->tag);
+		rc = ls->def[i]->after(ls->state[i], words + ls->offset[i], v, m, op, parent, s,
+				       &out);
 	}
 	return rc;
 }

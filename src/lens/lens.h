@@ -50,6 +50,7 @@ struct lens_def {
 	const char *name, *help;
 	int order;	   /* lower runs first */
 	bool always;	   /* on in every run (the checker's own views) */
+	int phase;	   /* what its guest work counts as (src/check/phase.h) */
 	unsigned words;	   /* counters merged across workers */
 	size_t state_size; /* private per-process state the set allocates */
 	/* The merge kind of each word: out[0..words) gets 's', 'm' or 'o'.

@@ -63,6 +63,7 @@
 #include "../machine/virt.h"
 #include "../util/rng.h"
 #include "lens_crash.h"
+#include "../check/phase.h"
 #include "lens.h"
 
 /* What each filesystem promises a crash, once: X(name, recovers,
@@ -970,6 +971,7 @@ static const struct lens_def crash_lens = {
     .help = "crash states at every operation (explore --crash): power cut, recovery, "
 	    "judged",
     .order = 60,
+    .phase = CHECK_PHASE_CRASH,
     .always = true,
     .words = CR_WORDS,
     .state_size = sizeof(struct crash_state),

@@ -6,6 +6,7 @@
  * ("disk:", "durability:") come from. It runs after the io lens, whose
  * observation of the operation's own requests its sync must not blur. */
 #include "../check/check.h"
+#include "../check/phase.h"
 #include "lens.h"
 
 static int disk_after(void *state, uint64_t *words, struct virt *v, const struct check_machine *m,
@@ -20,6 +21,7 @@ static const struct lens_def disk_lens = {
     .name = "disk",
     .help = "the on-disk view: sync, drop caches or remount, read back (--durability)",
     .order = 50,
+    .phase = CHECK_PHASE_DISK,
     .always = true,
     .after = disk_after,
 };

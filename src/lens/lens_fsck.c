@@ -15,6 +15,7 @@
 #include "../check/check.h"
 #include "../check/crash_fsck.h"
 #include "../machine/virt.h"
+#include "../check/phase.h"
 #include "lens.h"
 
 #define FSCK_TIMEOUT 60.0 /* seconds a checker may take */
@@ -135,6 +136,7 @@ static const struct lens_def fsck_lens = {
     .name = "fsck",
     .help = "the filesystems' own checkers on every state's disks (explore --fsck)",
     .order = 70,
+    .phase = CHECK_PHASE_FSCK,
     .always = true,
     .words = FW_WORDS,
     .state_size = sizeof(struct fsck_state),

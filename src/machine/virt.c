@@ -16,6 +16,7 @@
 #include "image.h"
 #include "sbi.h"
 #include "virt_internal.h"
+#include "virt_sample.h"
 
 #define VIRT_SLICE	  (1ULL << 20)
 #define VIRT_FDT_MAX	  (64u << 10)
@@ -548,6 +549,7 @@ void virt_free(struct virt *v)
 		fprintf(stderr, "holds_expired %llu steps %llu\n",
 			(unsigned long long)v->holds_expired,
 			(unsigned long long)cpu_steps(&v->cpu));
+	virt_sampler_stop(v);
 	if (v->peer) {
 		virt_free(v->peer);
 		free(v->peer);
@@ -628,7 +630,30 @@ enum virt_stop virt_run(struct virt *v, uint64_t max_insns)
 		uint64_t slice = min_u64(min_u64(left, VIRT_SLICE), next ? next : VIRT_SLICE);
 		if (v->dev.panic_at)
 			slice = min_u64(slice, VIRT_PANIC_GRACE);
+		if (v->sampler)
+			slice = virt_sample_slice(v, slice);
+		uint64_t from = v->phase_from = steps;
 		cpu_run(c, slice);
+		v->phase_insns[v->phase] += cpu_steps(c) - v->phase_from;
+		if (v->sampler)
+			virt_sample_take(v, cpu_steps(c) - from);
 	}
 	return v->stop;
+}
+
+void virt_phase(struct virt *v, int phase, int tag)
+{
+	for (; v; v = v->peer) {
+		v->phase = phase >= 0 && phase < VIRT_PHASES ? phase : 0;
+		v->tag = tag;
+	}
+}
+
+void virt_phase_take(struct virt *v, uint64_t out[VIRT_PHASES])
+{
+	for (; v; v = v->peer)
+		for (int p = 0; p < VIRT_PHASES; p++) {
+			out[p] += v->phase_insns[p];
+			v->phase_insns[p] = 0;
+		}
 }

@@ -29,6 +29,8 @@
 /* Console lines kept for error reports: enough to reach back from a panic
  * to its cause (Linux 6.12 prints 53 lines between a failed initramfs
  * unpack and the panic it ends in). */
+#define VIRT_PHASES 8 /* phases guest instructions are counted by (virt_phase) */
+struct virt_sampler;
 #define VIRT_CONSOLE_KEEP 64
 #define VIRT_LINE_MAX	  256
 
@@ -167,6 +169,17 @@ struct virt {
 	 * their release: not machine state. */
 	uint64_t holds_expired;
 
+	/* Where guest instructions go, for the checker's account (not
+	 * machine state: a restore does not take them back). virt_run adds
+	 * what each slice stepped to phase_insns[phase]; the caller names
+	 * the phase (virt_phase), and the agent may switch it within a
+	 * command (DB_MARK). tag: the caller's label for samples (the
+	 * operation kind). */
+	uint64_t phase_insns[VIRT_PHASES];
+	uint64_t phase_from; /* cpu_steps when the running slice's count began */
+	int phase, tag;
+	struct virt_sampler *sampler; /* NULL: no sampling (virt_sample.c) */
+
 	/* A second machine stepped beside this one (explore with two
 	 * kernels): virt_fork, virt_restore and virt_release act on both,
 	 * virt_free frees it (it is malloc'd). Running and commands are each
@@ -180,6 +193,13 @@ struct virt {
 	char lines[VIRT_CONSOLE_KEEP][VIRT_LINE_MAX];
 	unsigned nlines; /* lines seen; the last VIRT_CONSOLE_KEEP are kept */
 };
+
+/* Name the phase (below VIRT_PHASES) and tag the guest's work from here
+ * on counts for, on v and its peer. */
+void virt_phase(struct virt *v, int phase, int tag);
+/* The instructions counted per phase since the last take, on v and its
+ * peer, added into out; the counts start again from 0. */
+void virt_phase_take(struct virt *v, uint64_t out[VIRT_PHASES]);
 
 /* Build the board and load kernel, initrd and disks. 0, or -1 with a
  * one-line reason in err (which names the file at fault). */

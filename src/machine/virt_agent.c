@@ -124,6 +124,13 @@ uint64_t virt_doorbell(void *opaque, uint64_t cmd, uint64_t buf, uint64_t len)
 			return DB_ERROR;
 		v->cmd_pending = false;
 		return v->cmd_len;
+	case DB_MARK: /* the slice so far counts for the phase it ran in */
+		if (buf >= VIRT_PHASES)
+			return DB_ERROR;
+		v->phase_insns[v->phase] += cpu_steps(&v->cpu) - v->phase_from;
+		v->phase_from = cpu_steps(&v->cpu);
+		v->phase = (int)buf;
+		return 0;
 	default: return DB_ERROR;
 	}
 }

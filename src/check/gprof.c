@@ -1,0 +1,440 @@
+/* gprof.c - see gprof.h. Each sample becomes a key (phase, operation
+ * kind, function); the keys sorted and counted in runs give every table
+ * and the picture. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gprof.h"
+#include "ops.h"
+#include "phase.h"
+
+#define GPROF_NAME_MAX 64 /* a symbol's name, cut there */
+#define GPROF_TOP      12 /* functions listed per table */
+
+struct gprof_sym {
+	uint64_t addr;
+	char name[GPROF_NAME_MAX];
+};
+
+/* A symbol table, sorted by address. */
+struct symtab {
+	struct gprof_sym *s;
+	size_t n, cap;
+	uint64_t end; /* past the last text symbol's start: where its code may end */
+};
+
+/* The kernel's (supervisor-mode pcs) and the agent's (user mode). */
+struct gprof_syms {
+	struct symtab k, a;
+};
+
+static const char *const phase_keys[] = {
+#define PHASE_KEY(name, key, text) key,
+    CHECK_PHASES(PHASE_KEY)
+#undef PHASE_KEY
+};
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct gprof_sym *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* One System.map line: "ADDR TYPE NAME"; text symbols (t, T, w, W) kept. */
+static int add_line(struct symtab *s, const char *line)
+{
+	char *end;
+	errno = 0;
+	uint64_t addr = strtoull(line, &end, 16);
+	if (errno || end == line || end[0] != ' ' || !strchr("tTwW", end[1]) || end[1] == 0 ||
+	    end[2] != ' ')
+		return 0;
+	const char *name = end + 3;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 4096;
+		struct gprof_sym *p = realloc(s->s, cap * sizeof(*p));
+		if (!p)
+			return -1;
+		s->s = p, s->cap = cap;
+	}
+	struct gprof_sym *x = &s->s[s->n++];
+	x->addr = addr;
+	snprintf(x->name, sizeof(x->name), "%.*s", (int)strcspn(name, " \t\r\n"), name);
+	return 0;
+}
+
+#define AGENT_TAIL (64u << 10) /* code past the agent's last symbol still its */
+
+/* Load one map into t: 0; 1 the file is missing; -1 with err. */
+static int load_map(struct symtab *t, const char *path, char *err, size_t errlen)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return errno == ENOENT ? 1 : -1;
+	}
+	int rc = 0;
+	while (rc == 0 && fgets(line, sizeof(line), f))
+		rc = add_line(t, line);
+	fclose(f);
+	if (rc || t->n == 0) {
+		snprintf(err, errlen, "%s: %s", path,
+			 rc ? "out of memory" : "no text symbol in it");
+		return -1;
+	}
+	qsort(t->s, t->n, sizeof(*t->s), by_addr);
+	t->end = t->s[t->n - 1].addr + AGENT_TAIL;
+	return 0;
+}
+
+int gprof_syms_load(struct gprof_syms **out, const char *kernel, const char *initrd, char *err,
+		    size_t errlen)
+{
+	char path[4096];
+	struct gprof_syms *s = calloc(1, sizeof(*s));
+	*out = NULL;
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s.map", kernel);
+	int rc = load_map(&s->k, path, err, errlen);
+	if (rc > 0) {
+		size_t n = strlen(err);
+		snprintf(err + n, errlen - n,
+			 " (scripts/build-kernel.sh writes the kernel's System.map there: "
+			 "build the kernel again)");
+	}
+	/* The agent's is optional: without it, its samples are one entry. */
+	const char *slash = strrchr(initrd, '/');
+	snprintf(path, sizeof(path), "%.*sagent.map", slash ? (int)(slash - initrd + 1) : 0,
+		 initrd);
+	char why[512];
+	if (rc == 0 && load_map(&s->a, path, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s", why);
+		rc = -1;
+	}
+	if (rc) {
+		gprof_syms_free(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+void gprof_syms_free(struct gprof_syms *s)
+{
+	if (s) {
+		free(s->k.s);
+		free(s->a.s);
+	}
+	free(s);
+}
+
+/* The index of the last symbol at or below pc, or -1. */
+static long symbol_index(const struct symtab *t, uint64_t pc)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->s[mid].addr <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (long)lo - 1;
+}
+
+const char *gprof_symbol(const struct gprof_syms *s, uint64_t pc)
+{
+	long i = symbol_index(&s->k, pc);
+	return i < 0 ? "" : s->k.s[i].name;
+}
+
+/* ---- counting ---- */
+
+/* Functions are numbered kernel symbols first, then the agent's, then
+ * these: user mode outside the agent's code (the vDSO), the agent
+ * without its map, the SBI (machine mode), a kernel pc no symbol covers. */
+enum { FN_USER, FN_AGENT, FN_SBI, FN_UNKNOWN, FN_SPECIAL };
+
+struct run {
+	int phase, kind;
+	long fn; /* symbol index, or nsyms + FN_* */
+	uint64_t n;
+};
+
+struct profile {
+	const struct gprof_syms *syms;
+	struct run *r; /* sorted by phase, kind, fn */
+	size_t nr;
+	uint64_t total;
+};
+
+static long fn_of(const struct gprof_syms *s, const struct virt_sample *x)
+{
+	long kn = (long)s->k.n, special = kn + (long)s->a.n;
+	if (x->priv == 3)
+		return special + FN_SBI;
+	if (x->priv == 0) {
+		if (!s->a.n)
+			return special + FN_AGENT;
+		long i = x->pc < s->a.end ? symbol_index(&s->a, x->pc) : -1;
+		return i < 0 ? special + FN_USER : kn + i;
+	}
+	long i = symbol_index(&s->k, x->pc);
+	return i < 0 ? special + FN_UNKNOWN : i;
+}
+
+static uint64_t key_of(const struct gprof_syms *s, const struct virt_sample *x)
+{
+	uint64_t kind = x->tag >= 0 && x->tag <= OP_NKINDS ? (uint64_t)x->tag : OP_NKINDS;
+	return (uint64_t)x->phase << 56 | kind << 40 | (uint64_t)fn_of(s, x);
+}
+
+static int by_key(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int count_runs(struct profile *p, const struct virt_sampler *smp)
+{
+	uint64_t *k = malloc((smp->n ? smp->n : 1) * sizeof(*k));
+	p->r = malloc((smp->n ? smp->n : 1) * sizeof(*p->r));
+	if (!k || !p->r) {
+		free(k);
+		return -1;
+	}
+	for (size_t i = 0; i < smp->n; i++)
+		k[i] = key_of(p->syms, &smp->s[i]);
+	qsort(k, smp->n, sizeof(*k), by_key);
+	for (size_t i = 0; i < smp->n; i++) {
+		if (p->nr == 0 || k[i] != k[i - 1])
+			p->r[p->nr++] = (struct run){(int)(k[i] >> 56), (int)(k[i] >> 40 & 0xffff),
+						     (long)(k[i] & 0xffffffffffULL), 0};
+		p->r[p->nr - 1].n++;
+	}
+	p->total = smp->n;
+	free(k);
+	return 0;
+}
+
+static const char *fn_name(const struct profile *p, long fn)
+{
+	static __thread char agent[GPROF_NAME_MAX + 8];
+	long kn = (long)p->syms->k.n, special = kn + (long)p->syms->a.n;
+	if (fn < kn)
+		return p->syms->k.s[fn].name;
+	if (fn < special) {
+		snprintf(agent, sizeof(agent), "agent:%s", p->syms->a.s[fn - kn].name);
+		return agent;
+	}
+	return fn == special + FN_USER	  ? "[user mode, outside the agent: the vDSO]"
+	       : fn == special + FN_AGENT ? "[the agent, user mode: no agent.map]"
+	       : fn == special + FN_SBI	  ? "[SBI, machine mode]"
+					  : "[kernel, no symbol]";
+}
+
+static const char *kind_name(int kind)
+{
+	return kind < OP_NKINDS ? op_name((enum op_kind)kind) : "(root)";
+}
+
+/* A filter over runs: phase and kind, -1 for any. */
+struct filter {
+	int phase, kind;
+};
+
+static bool passes(const struct run *r, struct filter f)
+{
+	return (f.phase < 0 || r->phase == f.phase) && (f.kind < 0 || r->kind == f.kind);
+}
+
+/* The `top` functions by samples among runs that pass f, into fns/counts;
+ * how many, and the samples that passed into *all. */
+static int top_functions(const struct profile *p, struct filter f, long *fns, uint64_t *counts,
+			 int top, uint64_t *all)
+{
+	size_t nfn = p->syms->k.n + p->syms->a.n + FN_SPECIAL;
+	uint64_t *by = calloc(nfn, sizeof(*by));
+	int n = 0;
+	*all = 0;
+	if (!by)
+		return 0;
+	for (size_t i = 0; i < p->nr; i++)
+		if (passes(&p->r[i], f)) {
+			by[p->r[i].fn] += p->r[i].n;
+			*all += p->r[i].n;
+		}
+	for (; n < top; n++) { /* top is small: a pass per place */
+		size_t best = nfn;
+		for (size_t j = 0; j < nfn; j++)
+			if (by[j] && (best == nfn || by[j] > by[best]))
+				best = j;
+		if (best == nfn)
+			break;
+		fns[n] = (long)best, counts[n] = by[best];
+		by[best] = 0;
+	}
+	free(by);
+	return n;
+}
+
+static void table(FILE *f, const struct profile *p, struct filter flt, const char *title, int top)
+{
+	long fns[GPROF_TOP];
+	uint64_t counts[GPROF_TOP], all;
+	int n = top_functions(p, flt, fns, counts, top, &all);
+	if (!all)
+		return;
+	fprintf(f, "%s: %" PRIu64 " samples, %.1f%% of all\n", title, all,
+		100.0 * (double)all / (double)p->total);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "  %5.1f%%  %8" PRIu64 "  %s\n", 100.0 * (double)counts[i] / (double)all,
+			counts[i], fn_name(p, fns[i]));
+}
+
+static void write_text(FILE *f, const struct profile *p, const struct virt_sampler *smp,
+		       const char *kernel)
+{
+	fprintf(f,
+		"guest profile: one sample every %" PRIu64 " guest instructions, %" PRIu64
+		" samples (%" PRIu64 " lost), kernel %s, symbols %s.map\n"
+		"(each sample is the function the pc was in: the guest kernel keeps no frame "
+		"pointers, so there are no call stacks)\n\n",
+		smp->every, p->total, smp->lost, kernel, kernel);
+	table(f, p, (struct filter){-1, -1}, "all phases", GPROF_TOP);
+	for (int ph = 0; ph < CHECK_NPHASES; ph++) {
+		char title[96];
+		snprintf(title, sizeof(title), "\nphase %s", phase_keys[ph]);
+		table(f, p, (struct filter){ph, -1}, title, GPROF_TOP);
+	}
+	for (int k = 0; k <= OP_NKINDS; k++) {
+		char title[96];
+		snprintf(title, sizeof(title), "\noperation kind %s, every phase", kind_name(k));
+		table(f, p, (struct filter){-1, k}, title, 6);
+	}
+}
+
+/* ---- the picture ---- */
+
+#define SVG_W	    1200
+#define SVG_ROW	    20
+#define SVG_TOP	    30
+#define SVG_MIN_BOX 2.0 /* pixels: narrower boxes are not drawn */
+
+static const char *const palette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
+				      "#59a14f", "#edc948", "#b07aa1", "#9c755f"};
+
+static void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+}
+
+static void box(FILE *f, double x, int row, double w, const char *fill, const char *label,
+		uint64_t n, uint64_t total)
+{
+	if (w < SVG_MIN_BOX)
+		return;
+	double y = SVG_TOP + row * SVG_ROW;
+	fprintf(f, "<g><title>");
+	xml_text(f, label);
+	fprintf(f, ": %" PRIu64 " samples, %.1f%%</title>", n, 100.0 * (double)n / (double)total);
+	fprintf(f,
+		"<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
+		"stroke=\"white\"/>",
+		x, y, w, SVG_ROW - 1, fill);
+	int chars = (int)(w / 7) - 1;
+	if (chars >= 3) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\">", x + 3, y + SVG_ROW - 6);
+		char cut[GPROF_NAME_MAX + 32];
+		snprintf(cut, sizeof(cut), "%.*s", chars, label);
+		xml_text(f, cut);
+		fprintf(f, "</text>");
+	}
+	fprintf(f, "</g>\n");
+}
+
+/* Rows: the phases, then each phase's operation kinds, then each kind's
+ * functions; each box as wide as its samples' share. */
+static void draw(FILE *f, const struct profile *p)
+{
+	double scale = (double)SVG_W / (double)p->total, x = 0;
+	for (size_t i = 0; i < p->nr;) {
+		size_t ph_end = i;
+		uint64_t ph_n = 0;
+		while (ph_end < p->nr && p->r[ph_end].phase == p->r[i].phase)
+			ph_n += p->r[ph_end++].n;
+		box(f, x, 0, (double)ph_n * scale, palette[p->r[i].phase % 8],
+		    phase_keys[p->r[i].phase < CHECK_NPHASES ? p->r[i].phase : 0], ph_n, p->total);
+		double kx = x;
+		for (size_t j = i; j < ph_end;) {
+			size_t k_end = j;
+			uint64_t k_n = 0;
+			while (k_end < ph_end && p->r[k_end].kind == p->r[j].kind)
+				k_n += p->r[k_end++].n;
+			box(f, kx, 1, (double)k_n * scale, "#9aa5b1", kind_name(p->r[j].kind), k_n,
+			    p->total);
+			double fx = kx;
+			for (size_t m = j; m < k_end; m++) {
+				box(f, fx, 2, (double)p->r[m].n * scale, "#d9a441",
+				    fn_name(p, p->r[m].fn), p->r[m].n, p->total);
+				fx += (double)p->r[m].n * scale;
+			}
+			kx += (double)k_n * scale;
+			j = k_end;
+		}
+		x += (double)ph_n * scale;
+		i = ph_end;
+	}
+}
+
+static int write_svg(const struct profile *p, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"font-family=\"sans-serif\" font-size=\"11\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+		"<text x=\"0\" y=\"18\">guest instructions by phase, operation kind and "
+		"function (%" PRIu64 " samples; hover a box for its share)</text>\n",
+		SVG_W, SVG_TOP + 3 * SVG_ROW + 4, p->total);
+	if (p->total)
+		draw(f, p);
+	fprintf(f, "</svg>\n");
+	if (fclose(f) != 0) {
+		snprintf(err, errlen, "%s: write failed", path);
+		return -1;
+	}
+	return 0;
+}
+
+int gprof_write(const struct gprof_syms *syms, const struct virt_sampler *smp, const char *kernel,
+		FILE *text, const char *svg_path, char *err, size_t errlen)
+{
+	struct profile p = {.syms = syms};
+	if (count_runs(&p, smp)) {
+		snprintf(err, errlen, "out of memory for %zu samples", smp->n);
+		free(p.r);
+		return -1;
+	}
+	write_text(text, &p, smp, kernel);
+	int rc = svg_path ? write_svg(&p, svg_path, err, errlen) : 0;
+	free(p.r);
+	return rc;
+}

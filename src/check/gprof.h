@@ -1,0 +1,40 @@
+/* gprof.h - the guest profiler's report (explore --profile-guest N): the
+ * machine's samples (one pc every N guest instructions, virt_sample.h)
+ * named by the kernel's own symbols (the System.map that
+ * scripts/build-kernel.sh keeps beside each image as IMAGE.map), and
+ * counted by phase of the check (phase.h), by operation kind and by
+ * function: where a state's guest instructions go, to pick what to make
+ * cheaper. No call stacks: the guest kernel is built without frame
+ * pointers, so each sample is the function its pc was in.
+ *
+ * Written as text (the top functions overall, per phase and per
+ * operation kind) and as an SVG icicle of phase, operation kind and
+ * function, each box as wide as its share of the samples. */
+#ifndef THEMIS_GPROF_H
+#define THEMIS_GPROF_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../machine/virt_sample.h"
+
+#define GPROF_TEXT "guest-profile.txt" /* in explore's --out folder */
+#define GPROF_SVG  "guest-profile.svg"
+
+/* The symbols: the kernel image's map (KERNEL.map), and the agent's
+ * (agent.map beside the initramfs, optional). 0, or -1 with err (the
+ * kernel's missing or unreadable, either holding no text symbol). */
+struct gprof_syms;
+int gprof_syms_load(struct gprof_syms **out, const char *kernel, const char *initrd, char *err,
+		    size_t errlen);
+void gprof_syms_free(struct gprof_syms *s);
+
+/* The kernel function holding pc ("" when no symbol covers it). */
+const char *gprof_symbol(const struct gprof_syms *s, uint64_t pc);
+
+/* The profile of the sampler's samples: the text to `text`, and when
+ * svg_path is not NULL the picture there. 0, or -1 with err. */
+int gprof_write(const struct gprof_syms *syms, const struct virt_sampler *smp, const char *kernel,
+		FILE *text, const char *svg_path, char *err, size_t errlen);
+
+#endif

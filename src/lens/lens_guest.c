@@ -1,0 +1,86 @@
+/* lens_guest.c - where the guest's instructions go (always on): per
+ * phase of a state's check (src/check/phase.h: the operation, the live
+ * fingerprint, the on-disk view, crash states, recoveries, the checkers'
+ * mounts, the rest), summed across workers, and the states they were
+ * spent on. The machine counts them as it runs (virt_phase, virt.h; the
+ * agent marks an `op` command's walk itself), so counting costs nothing
+ * but a word per phase; this lens takes the machine's counts after each
+ * state. It runs last, so a state's own lenses' work is in its count;
+ * what a state that ended early left is counted with the next one.
+ *
+ * The summary line: "guest instructions: N per state (operation A, ...)";
+ * report.json: {"states", "total", "per_state", "by_phase": {...}}. */
+#include <stdio.h>
+
+#include "../check/check.h"
+#include "../check/phase.h"
+#include "lens.h"
+
+enum { GUEST_STATES = CHECK_NPHASES, GUEST_WORDS };
+
+static const char *const phase_keys[] = {
+#define PHASE_KEY(name, key, text) key,
+    CHECK_PHASES(PHASE_KEY)
+#undef PHASE_KEY
+};
+
+static int guest_after(void *state, uint64_t *words, struct virt *v, const struct check_machine *m,
+		       const struct op *op, const struct check_step *parent, struct check_step *s,
+		       struct lens_out *out)
+{
+	(void)state, (void)m, (void)op, (void)parent, (void)s, (void)out;
+	uint64_t took[VIRT_PHASES] = {0};
+	virt_phase_take(v, took);
+	for (int p = 0; p < CHECK_NPHASES; p++)
+		words[p] += took[p];
+	words[GUEST_STATES]++;
+	return 0;
+}
+
+static uint64_t total_of(const uint64_t *w)
+{
+	uint64_t t = 0;
+	for (int p = 0; p < CHECK_NPHASES; p++)
+		t += w[p];
+	return t;
+}
+
+static void guest_report(const void *state, const uint64_t *w, FILE *f, bool json)
+{
+	(void)state;
+	uint64_t total = total_of(w), n = w[GUEST_STATES];
+	if (json) {
+		fprintf(f,
+			"{\"states\": %llu, \"total\": %llu, \"per_state\": %llu, \"by_phase\": {",
+			(unsigned long long)n, (unsigned long long)total,
+			(unsigned long long)(n ? total / n : 0));
+		for (int p = 0; p < CHECK_NPHASES; p++)
+			fprintf(f, "%s\"%s\": %llu", p ? ", " : "", phase_keys[p],
+				(unsigned long long)w[p]);
+		fprintf(f, "}}");
+		return;
+	}
+	if (!n)
+		return;
+	fprintf(f, "guest instructions: %llu per state over %llu checks (",
+		(unsigned long long)(total / n), (unsigned long long)n);
+	bool first = true;
+	for (int p = 0; p < CHECK_NPHASES; p++)
+		if (w[p]) {
+			fprintf(f, "%s%s %llu", first ? "" : ", ", phase_keys[p],
+				(unsigned long long)(w[p] / n));
+			first = false;
+		}
+	fprintf(f, ")\n");
+}
+
+static const struct lens_def guest_lens = {
+    .name = "guest",
+    .help = "guest instructions per state, by phase of the check",
+    .order = 1000,
+    .always = true,
+    .words = GUEST_WORDS,
+    .after = guest_after,
+    .report = guest_report,
+};
+LENS_REGISTER(guest_lens);

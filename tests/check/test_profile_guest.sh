@@ -1,0 +1,106 @@
+#!/bin/sh
+# tier: fast
+# 6.12: full
+# Where guest instructions go: the guest lens (always on: instructions per
+# state by phase, in the summary and report.json) and the guest profiler
+# (explore --profile-guest N: the pc every N instructions, named by the
+# kernel's System.map and the agent's symbols).
+#   - two measures, one truth: the samples x N add up to the lens's total
+#     (within one interval), and each phase's share of the samples is the
+#     lens's share within 2 points;
+#   - sampling changes nothing: with and without the profiler, the same
+#     states, unique states and instructions per phase, exactly;
+#   - the names are real: the kernel functions named are in the Image's
+#     map, the agent's carry "agent:", almost nothing goes unnamed, and
+#     the ext4+ext2 disk view spends its top share in crc32 (the
+#     filesystems' metadata checksums);
+#   - the picture: an SVG whose rows of boxes each add up to its width;
+#   - bad input: a kernel without its map, a bad interval, --jobs 2: exit
+#     2 naming what; a damaged map: no crash (the sanitizer build).
+# Takes about 30 s.
+#   tests/check/test_profile_guest.sh [BUILD_DIR]
+set -u
+. "$(dirname "$0")/../lib.sh"
+test_setup "$@"
+cd "$work" || exit 1
+kernel=${THEMIS_KERNEL:-$b/guest/Image}
+case $kernel in
+*6.12*) need_kernel --version 6.12 base ;; # its map too
+*) need_kernel base ;;
+esac
+
+scope="ext4 ext2 --depth 2 --ops create,write,mkdir,rename --kernel $kernel --quiet"
+# shellcheck disable=SC2086
+"$themis" explore $scope --profile-guest 10000 --out "$work/p" >"$work/p.out" 2>&1 ||
+	{ fail "explore --profile-guest: exit $?"; tail -n 5 "$work/p.out"; }
+# shellcheck disable=SC2086
+"$themis" explore $scope --jobs 1 --out "$work/plain" >"$work/plain.out" 2>&1 ||
+	fail "explore without the profiler: exit $?"
+grep -q '^guest instructions: [0-9]* per state over [0-9]* checks (operation [0-9]*, fingerprint [0-9]*, disk_view [0-9]*)' \
+	"$work/plain.out" && ok "the summary says the guest instructions per state by phase" ||
+	fail "no guest instructions line: $(grep guest "$work/plain.out")"
+
+python3 - "$work/p/report.json" "$work/plain/report.json" "$work/p/guest-profile.txt" \
+	"$work/p/guest-profile.svg" "$kernel.map" >"$work/checks" <<'PY'
+import json, re, sys
+import xml.etree.ElementTree as ET
+p, plain = (json.load(open(f)) for f in sys.argv[1:3])
+text = open(sys.argv[3]).read()
+def say(good, what): print(("ok: " if good else "FAIL: ") + what)
+g, h = p["lenses"]["guest"], plain["lenses"]["guest"]
+say(g == h and p["states"] == plain["states"] and p["unique_states"] == plain["unique_states"],
+    "the profiler changes nothing: %d states, %d unique, %d instructions alike" % (p["states"], p["unique_states"], g["total"]))
+m = re.search(r"one sample every (\d+) guest instructions, (\d+) samples \((\d+) lost\)", text)
+every, n, lost = (int(x) for x in m.groups()) if m else (0, 0, -1)
+say(m and lost == 0 and abs(n * every - g["total"]) <= every,
+    "samples x interval = the lens's total: %d x %d vs %d" % (n, every, g["total"]))
+shares = {k: v / g["total"] for k, v in g["by_phase"].items() if v}
+got = {k: int(c) / n for k, c in re.findall(r"^phase (\S+): (\d+) samples", text, re.M)} if n else {}
+say(set(got) == set(shares) and all(abs(got[k] - shares[k]) < 0.02 for k in shares),
+    "each phase's share of the samples is the lens's: %s" %
+    ", ".join("%s %.1f%%/%.1f%%" % (k, 100 * got.get(k, 0), 100 * shares[k]) for k in shares))
+names = set(l.split()[2] for l in open(sys.argv[5]) if len(l.split()) == 3 and l.split()[1] in "tTwW")
+rows = re.findall(r"^ +[\d.]+% +(\d+)  (.+)$", text, re.M)
+kern = [f for c, f in rows if not f.startswith(("agent:", "["))]
+say(kern and all(f in names for f in kern) and any(f.startswith("agent:") for c, f in rows),
+    "%d kernel functions named, each in the Image's map; the agent's named agent:NAME" % len(set(kern)))
+unnamed = sum(int(c) for c, f in re.findall(r"^ +[\d.]+% +(\d+)  (\[.*\])$", text.split("\n\n")[1], re.M))
+say(unnamed < 0.01 * n, "unnamed samples (no symbol, vDSO): %d of %d" % (unnamed, n))
+disk = re.search(r"^phase disk_view: .*\n +[\d.]+% +\d+  (\S+)", text, re.M)
+say(disk and disk.group(1).startswith("crc32"), "the disk view's top function: %s" % (disk.group(1) if disk else "-"))
+svg = ET.parse(sys.argv[4]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+width = float(svg.get("width"))
+by_row = {}
+for r in svg.iter(ns + "rect"):
+    if r.get("y") is not None:
+        by_row[r.get("y")] = by_row.get(r.get("y"), 0) + float(r.get("width"))
+say(len(by_row) == 3 and all(abs(w - width) < 0.02 * width for w in list(by_row.values())[:1]) and
+    all(w <= width + 1 for w in by_row.values()),
+    "the picture: 3 rows of boxes (phase, kind, function), the phases spanning its %d px (%s)" %
+    (width, ", ".join("%.0f" % w for w in by_row.values())))
+PY
+cat "$work/checks"
+fails=$((fails + $(grep -c '^FAIL' "$work/checks")))
+grep -q '^ok: the picture' "$work/checks" || fail "the checks did not all run"
+
+# Bad input.
+cp "$kernel" "$work/Image-nomap"
+expect 2 "Image-nomap.map: No such file.*build the kernel again" -- \
+	"$themis" explore ext4 ext2 --depth 1 --kernel "$work/Image-nomap" --profile-guest 10000 --quiet --out "$work/x"
+expect 2 "profile-guest needs the instructions between samples" -- \
+	"$themis" explore ext4 ext2 --profile-guest 5
+expect 2 "not with --jobs N > 1" -- "$themis" explore ext4 ext2 --profile-guest 10000 --jobs 2
+if [ -x "$b/asan/themis" ]; then
+	cp "$kernel" "$work/Image-bad"
+	head -c 200000 /dev/urandom >"$work/Image-bad.map"
+	printf 'ffffffffffffffffffff T x\n0 T\nzz t y\n %s\n' "$(head -c 300 /dev/zero | tr '\0' a)" >>"$work/Image-bad.map"
+	"$b/asan/themis" explore ext4 ext2 --depth 1 --ops create --kernel "$work/Image-bad" \
+		--disk "$b/images/ext4.img" --disk "$b/images/ext2.img" --initrd "$b/guest/initramfs.cpio.gz" \
+		--profile-guest 10000 --quiet --out "$work/bad" >"$work/bad.out" 2>&1
+	st=$?
+	[ "$st" -le 2 ] && ! grep -q 'Sanitizer' "$work/bad.out" && grep -q 'Image-bad.map\|guest profile:' "$work/bad.out" &&
+		ok "a damaged map: exit $st, no sanitizer report ($(tail -n 1 "$work/bad.out" | cut -c1-70))" ||
+		{ fail "a damaged map: exit $st"; tail -n 5 "$work/bad.out"; }
+fi
+finish test_profile_guest
