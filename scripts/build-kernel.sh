@@ -82,10 +82,12 @@ TARBALL=/usr/src/$SRCPKG.tar.xz
 case $ARCH in
 riscv64)
 	KARCH=riscv CROSS=riscv64-linux-gnu- CCPKG=gcc-riscv64-linux-gnu
-	OUTDIR=guest TSUFFIX="" TARGET=Image BOOTIMG=arch/riscv/boot/Image OUTNAME=Image ;;
+	OUTDIR=guest TSUFFIX="" TARGET=Image BOOTIMG=arch/riscv/boot/Image OUTNAME=Image
+	MAPS=yes ;; # IMAGE.map, the guest profiler's symbols, is part of the output
 x86_64) # objtool, which x86 builds always run, needs libelf
 	KARCH=x86_64 CROSS="" CCPKG="gcc libelf-dev"
-	OUTDIR=guest-x86 TSUFFIX=-x86 TARGET=bzImage BOOTIMG=arch/x86/boot/bzImage OUTNAME=bzImage ;;
+	OUTDIR=guest-x86 TSUFFIX=-x86 TARGET=bzImage BOOTIMG=arch/x86/boot/bzImage OUTNAME=bzImage
+	MAPS=no ;;
 *)
 	echo "build-kernel: --arch $ARCH: unknown architecture (known: riscv64 x86_64)" >&2
 	exit 2 ;;
@@ -315,6 +317,10 @@ stamp_ok() { # stamp_ok FILE STAMP
 	[ -f "$1" ] && [ "$(cat "$1")" = "$2" ]
 }
 
+has_map() { # has_map IMAGE: its symbol map is there, or not needed
+	[ "$MAPS" = no ] || [ -f "$1.map" ]
+}
+
 # The plain kernel. With --patch it is the base of the patched tree, so the
 # tree itself must be built too, not only the copied-out Image.
 TREE=$BUILD_DIR/linux-$VERSION$TSUFFIX
@@ -337,7 +343,7 @@ put_back() {
 put_back
 
 OUT=$GUEST/$OUTNAME
-if stamp_ok "$OUT.stamp" "$BASE_STAMP" && [ -f "$OUT" ] && [ -f "$OUT.map" ] &&
+if stamp_ok "$OUT.stamp" "$BASE_STAMP" && [ -f "$OUT" ] && has_map "$OUT" &&
 	{ [ -z "$NAME" ] || stamp_ok "$TREE/.themis-stamp" "$BASE_STAMP"; }; then
 	[ -n "$NAME" ] || { say "kernel up to date"; done_with "$OUT"; }
 else
@@ -361,7 +367,7 @@ POUT=$GUEST/$OUTNAME-$NAME
 PSUM=$(cd "$PATCHDIR" && for p in *.patch; do echo "$p"; cat "$p"; done | sha256sum | cut -d' ' -f1)
 PSTAMP="$BASE_STAMP
 patches $PSUM"
-if stamp_ok "$POUT.stamp" "$PSTAMP" && [ -f "$POUT" ] && [ -f "$POUT.map" ]; then
+if stamp_ok "$POUT.stamp" "$PSTAMP" && [ -f "$POUT" ] && has_map "$POUT"; then
 	say "kernel $NAME up to date"
 	done_with "$POUT"
 fi
