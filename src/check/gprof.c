@@ -169,7 +169,7 @@ struct run {
 
 struct profile {
 	const struct gprof_syms *syms;
-	struct run *r; /* sorted by phase, kind, fn */
+	struct run *r; /* sorted by phase, fn, kind */
 	size_t nr;
 	uint64_t total;
 };
@@ -192,7 +192,7 @@ static long fn_of(const struct gprof_syms *s, const struct virt_sample *x)
 static uint64_t key_of(const struct gprof_syms *s, const struct virt_sample *x)
 {
 	uint64_t kind = x->tag >= 0 && x->tag <= OP_NKINDS ? (uint64_t)x->tag : OP_NKINDS;
-	return (uint64_t)x->phase << 56 | kind << 40 | (uint64_t)fn_of(s, x);
+	return (uint64_t)x->phase << 56 | (uint64_t)fn_of(s, x) << 16 | kind;
 }
 
 static int by_key(const void *a, const void *b)
@@ -214,8 +214,8 @@ static int count_runs(struct profile *p, const struct virt_sampler *smp)
 	qsort(k, smp->n, sizeof(*k), by_key);
 	for (size_t i = 0; i < smp->n; i++) {
 		if (p->nr == 0 || k[i] != k[i - 1])
-			p->r[p->nr++] = (struct run){(int)(k[i] >> 56), (int)(k[i] >> 40 & 0xffff),
-						     (long)(k[i] & 0xffffffffffULL), 0};
+			p->r[p->nr++] = (struct run){(int)(k[i] >> 56), (int)(k[i] & 0xffff),
+						     (long)(k[i] >> 16 & 0xffffffffffULL), 0};
 		p->r[p->nr - 1].n++;
 	}
 	p->total = smp->n;
@@ -366,8 +366,8 @@ static void box(FILE *f, double x, int row, double w, const char *fill, const ch
 	fprintf(f, "</g>\n");
 }
 
-/* Rows: the phases, then each phase's operation kinds, then each kind's
- * functions; each box as wide as its samples' share. */
+/* Rows: the phases, then each phase's functions, then each function's
+ * operation kinds; each box as wide as its samples' share. */
 static void draw(FILE *f, const struct profile *p)
 {
 	double scale = (double)SVG_W / (double)p->total, x = 0;
@@ -378,22 +378,22 @@ static void draw(FILE *f, const struct profile *p)
 			ph_n += p->r[ph_end++].n;
 		box(f, x, 0, (double)ph_n * scale, palette[p->r[i].phase % 8],
 		    phase_keys[p->r[i].phase < CHECK_NPHASES ? p->r[i].phase : 0], ph_n, p->total);
-		double kx = x;
+		double fx = x;
 		for (size_t j = i; j < ph_end;) {
-			size_t k_end = j;
-			uint64_t k_n = 0;
-			while (k_end < ph_end && p->r[k_end].kind == p->r[j].kind)
-				k_n += p->r[k_end++].n;
-			box(f, kx, 1, (double)k_n * scale, "#9aa5b1", kind_name(p->r[j].kind), k_n,
+			size_t fn_end = j;
+			uint64_t fn_n = 0;
+			while (fn_end < ph_end && p->r[fn_end].fn == p->r[j].fn)
+				fn_n += p->r[fn_end++].n;
+			box(f, fx, 1, (double)fn_n * scale, "#d9a441", fn_name(p, p->r[j].fn), fn_n,
 			    p->total);
-			double fx = kx;
-			for (size_t m = j; m < k_end; m++) {
-				box(f, fx, 2, (double)p->r[m].n * scale, "#d9a441",
-				    fn_name(p, p->r[m].fn), p->r[m].n, p->total);
-				fx += (double)p->r[m].n * scale;
+			double kx = fx;
+			for (size_t m = j; m < fn_end; m++) {
+				box(f, kx, 2, (double)p->r[m].n * scale, "#9aa5b1",
+				    kind_name(p->r[m].kind), p->r[m].n, p->total);
+				kx += (double)p->r[m].n * scale;
 			}
-			kx += (double)k_n * scale;
-			j = k_end;
+			fx += (double)fn_n * scale;
+			j = fn_end;
 		}
 		x += (double)ph_n * scale;
 		i = ph_end;
@@ -411,8 +411,8 @@ static int write_svg(const struct profile *p, const char *path, char *err, size_
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"font-family=\"sans-serif\" font-size=\"11\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-		"<text x=\"0\" y=\"18\">guest instructions by phase, operation kind and "
-		"function (%" PRIu64 " samples; hover a box for its share)</text>\n",
+		"<text x=\"0\" y=\"18\">guest instructions by phase, function and "
+		"operation kind (%" PRIu64 " samples; hover a box for its share)</text>\n",
 		SVG_W, SVG_TOP + 3 * SVG_ROW + 4, p->total);
 	if (p->total)
 		draw(f, p);

@@ -8,8 +8,8 @@
  * pointers, so each sample is the function its pc was in.
  *
  * Written as text (the top functions overall, per phase and per
- * operation kind) and as an SVG icicle of phase, operation kind and
- * function, each box as wide as its share of the samples. */
+ * operation kind) and as an SVG icicle of phase, function and
+ * operation kind, each box as wide as its share of the samples. */
 #ifndef THEMIS_GPROF_H
 #define THEMIS_GPROF_H
 

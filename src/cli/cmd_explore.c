@@ -68,7 +68,7 @@ static const char explore_help[] =
     "                      process: --jobs 1) and name it by the kernel's\n"
     "                      System.map (KERNEL.map): the top functions overall, per\n"
     "                      phase and per operation kind, in OUT/guest-profile.txt,\n"
-    "                      and OUT/guest-profile.svg (phase, kind, function)\n"
+    "                      and OUT/guest-profile.svg (phase, function, kind)\n"
     "  --paths LIST        path pool, comma list, directories end in / (default:\n"
     "                      f0,f1,f2,d0/f0,d0/f1,d0/f2,d1/f0,d0/,d1/,d0/d0/,d0/d1/)\n"
     "  --sizes LIST        offsets and lengths (default: 0,1,4095,4096,4097)\n"

@@ -14,7 +14,7 @@
 #     map, the agent's carry "agent:", almost nothing goes unnamed, and
 #     the ext4+ext2 disk view spends its top share in crc32 (the
 #     filesystems' metadata checksums);
-#   - the picture: an SVG whose rows of boxes each add up to its width;
+#   - the picture: an SVG of 3 rows of boxes, the phases spanning it;
 #   - bad input: a kernel without its map, a bad interval, --jobs 2: exit
 #     2 naming what; a damaged map: no crash (the sanitizer build).
 # Takes about 30 s.
@@ -77,7 +77,7 @@ for r in svg.iter(ns + "rect"):
         by_row[r.get("y")] = by_row.get(r.get("y"), 0) + float(r.get("width"))
 say(len(by_row) == 3 and all(abs(w - width) < 0.02 * width for w in list(by_row.values())[:1]) and
     all(w <= width + 1 for w in by_row.values()),
-    "the picture: 3 rows of boxes (phase, kind, function), the phases spanning its %d px (%s)" %
+    "the picture: 3 rows of boxes (phase, function, kind), the phases spanning its %d px (%s)" %
     (width, ", ".join("%.0f" % w for w in by_row.values())))
 PY
 cat "$work/checks"
