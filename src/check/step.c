@@ -782,25 +782,30 @@ static bool clamped_alike(const struct check_machine *m, const char *log, struct
 
 /* ---- times rules (rules.h): what an operation may or may not stamp ---- */
 
-/* An operation a times rule names, before it runs: the rule, the file it
- * acts on (its path, symlinks followed) and the other names of that file
- * (hard links), and the file's size on every disk (-1: missing). */
+/* An operation a times rule names, before it runs: the rule, the files it
+ * acts on and their sizes on every disk (-1: missing), and where each is
+ * after the operation. Most act on one file (its path, symlinks followed)
+ * whose other names (hard links) share its times and size; a rename acts
+ * on the name itself (the link, not its target) and moves it to its
+ * destination, and an exchange also moves the destination's file to the
+ * source. */
 #define WAIVER_NAMES 4
 struct waiver_before {
 	int rule;
-	char path[WAIVER_NAMES][256];
+	char path[WAIVER_NAMES][256], after[WAIVER_NAMES][256];
 	int npaths;
-	long long size[CHECK_MAX_FS];
+	long long size[WAIVER_NAMES][CHECK_MAX_FS];
 };
 
-/* The size field of disk i's dump entry for path; -1 if none. */
+/* The size field of disk i's dump entry for path; -2 for a file without
+ * one (a symlink's "size=-"), -1 if there is no such entry. */
 static long long entry_size(const char *log, int i, const char *path)
 {
 	const char *e = find_entry(log, i, path), *f = e ? strstr(e, "size=") : NULL;
 	long long n;
-	if (!f || f - e > (ptrdiff_t)line_len(e) || sscanf(f + 5, "%lld", &n) != 1)
+	if (!f || f - e > (ptrdiff_t)line_len(e))
 		return -1;
-	return n;
+	return f[5] == '-' ? -2 : sscanf(f + 5, "%lld", &n) == 1 ? n : -1;
 }
 
 /* The path a symlink at `path` leads to (in the dump of disk 0), a few
@@ -846,9 +851,12 @@ static void hard_links(const char *log, struct waiver_before *w)
 static void waiver_before(struct virt *v, const struct check_machine *m, const struct op *op,
 			  struct waiver_before *w)
 {
+	char src[256], dst[256], flags[64] = "";
 	w->rule = -1;
-	w->npaths = 1;
-	if (!m->time || op->kind >= OP_NKINDS || sscanf(op->text, "op %*s %255s", w->path[0]) != 1)
+	w->npaths = 0;
+	bool rename = op->kind == OP_RENAME || op->kind == OP_RENAMEAT2;
+	if (!m->time || op->kind >= OP_NKINDS ||
+	    sscanf(op->text, "op %*s %255s %255s %63s", src, dst, flags) < (rename ? 2 : 1))
 		return;
 	int rule = rules_times_rule(m->rules, m->fs, m->nfs, (int)op->kind);
 	char err[256];
@@ -862,12 +870,22 @@ static void waiver_before(struct virt *v, const struct check_machine *m, const s
 	virt_release(v);
 	if (!log)
 		return;
-	if (follow(log, w->path[0], sizeof(w->path[0]))) {
+	snprintf(w->path[0], sizeof(w->path[0]), "%s", src);
+	if (rename) {
+		w->npaths = 1 + (op->kind == OP_RENAMEAT2 && strstr(flags, "exchange"));
+		snprintf(w->path[1], sizeof(w->path[1]), "%s", dst);
+		snprintf(w->after[0], sizeof(w->after[0]), "%s", dst);
+		snprintf(w->after[1], sizeof(w->after[1]), "%s", src);
+	} else if (follow(log, w->path[0], sizeof(w->path[0]))) {
+		w->npaths = 1;
 		hard_links(log, w);
-		for (int i = 0; i < m->nfs; i++)
-			w->size[i] = entry_size(log, i, w->path[0]);
-		w->rule = rule;
+		for (int p = 0; p < w->npaths; p++)
+			memcpy(w->after[p], w->path[p], sizeof(w->after[p]));
 	}
+	for (int p = 0; p < w->npaths; p++)
+		for (int i = 0; i < m->nfs; i++)
+			w->size[p][i] = entry_size(log, i, w->path[p]);
+	w->rule = w->npaths ? rule : -1;
 	free(log);
 }
 
@@ -898,20 +916,22 @@ static void waivers_follow(const struct op *op, struct check_step *s)
 	}
 }
 
-/* After the operation (log: the dump): where it left the path's size as
- * it was on every disk, the rule's times may differ there from now on. */
+/* After the operation (log: the dump): for each file it acted on, where it
+ * left the file's size as it was on every disk, the rule's times may
+ * differ at the file's name after it from now on. */
 static void waiver_after(const struct check_machine *m, const struct waiver_before *w,
 			 const char *log, struct check_step *s)
 {
-	if (w->rule < 0)
-		return;
-	for (int i = 0; i < m->nfs; i++)
-		if (w->size[i] < 0 || entry_size(log, i, w->path[0]) != w->size[i])
-			return;
-	for (int p = 0; p < w->npaths && s->nwaived < CHECK_WAIVED_MAX; p++)
-		s->waived[s->nwaived++] =
-		    (struct check_waiver){XXH3_64bits(w->path[p], strlen(w->path[p])),
-					  m->rules->r[w->rule].times, w->rule};
+	for (int p = 0; w->rule >= 0 && p < w->npaths && s->nwaived < CHECK_WAIVED_MAX; p++) {
+		bool same = true;
+		for (int i = 0; i < m->nfs; i++)
+			same &=
+			    w->size[p][i] != -1 && entry_size(log, i, w->after[p]) == w->size[p][i];
+		if (same)
+			s->waived[s->nwaived++] =
+			    (struct check_waiver){XXH3_64bits(w->after[p], strlen(w->after[p])),
+						  m->rules->r[w->rule].times, w->rule};
+	}
 }
 
 static int compare_live(struct virt *v, const struct check_machine *m, int kind,
