@@ -30,12 +30,6 @@ struct gprof_syms {
 	struct symtab k, a;
 };
 
-static const char *const phase_keys[] = {
-#define PHASE_KEY(name, key, text) key,
-    CHECK_PHASES(PHASE_KEY)
-#undef PHASE_KEY
-};
-
 static int by_addr(const void *a, const void *b)
 {
 	const struct gprof_sym *x = a, *y = b;
@@ -310,7 +304,7 @@ static void write_text(FILE *f, const struct profile *p, const struct virt_sampl
 	table(f, p, (struct filter){-1, -1}, "all phases", GPROF_TOP);
 	for (int ph = 0; ph < CHECK_NPHASES; ph++) {
 		char title[96];
-		snprintf(title, sizeof(title), "\nphase %s", phase_keys[ph]);
+		snprintf(title, sizeof(title), "\nphase %s", check_phase_key(ph));
 		table(f, p, (struct filter){ph, -1}, title, GPROF_TOP);
 	}
 	for (int k = 0; k <= OP_NKINDS; k++) {
@@ -377,7 +371,7 @@ static void draw(FILE *f, const struct profile *p)
 		while (ph_end < p->nr && p->r[ph_end].phase == p->r[i].phase)
 			ph_n += p->r[ph_end++].n;
 		box(f, x, 0, (double)ph_n * scale, palette[p->r[i].phase % 8],
-		    phase_keys[p->r[i].phase < CHECK_NPHASES ? p->r[i].phase : 0], ph_n, p->total);
+		    check_phase_key(p->r[i].phase), ph_n, p->total);
 		double fx = x;
 		for (size_t j = i; j < ph_end;) {
 			size_t fn_end = j;

@@ -26,6 +26,17 @@ enum check_phase {
 	    CHECK_NPHASES
 };
 
+/* A phase's JSON key ("disk_view"); the first for one out of range. */
+static inline const char *check_phase_key(int phase)
+{
+	static const char *const keys[] = {
+#define CHECK_PHASE_KEY(name, key, text) key,
+	    CHECK_PHASES(CHECK_PHASE_KEY)
+#undef CHECK_PHASE_KEY
+	};
+	return keys[phase >= 0 && phase < CHECK_NPHASES ? phase : 0];
+}
+
 _Static_assert(CHECK_PHASE_OP == DB_PHASE_OP && CHECK_PHASE_FP == DB_PHASE_FP,
 	       "the agent marks the op and fp phases by the doorbell's numbers");
 _Static_assert(CHECK_NPHASES <= VIRT_PHASES, "the machine counts VIRT_PHASES phases");

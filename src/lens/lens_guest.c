@@ -18,12 +18,6 @@
 
 enum { GUEST_STATES = CHECK_NPHASES, GUEST_WORDS };
 
-static const char *const phase_keys[] = {
-#define PHASE_KEY(name, key, text) key,
-    CHECK_PHASES(PHASE_KEY)
-#undef PHASE_KEY
-};
-
 static int guest_after(void *state, uint64_t *words, struct virt *v, const struct check_machine *m,
 		       const struct op *op, const struct check_step *parent, struct check_step *s,
 		       struct lens_out *out)
@@ -55,7 +49,7 @@ static void guest_report(const void *state, const uint64_t *w, FILE *f, bool jso
 			(unsigned long long)n, (unsigned long long)total,
 			(unsigned long long)(n ? total / n : 0));
 		for (int p = 0; p < CHECK_NPHASES; p++)
-			fprintf(f, "%s\"%s\": %llu", p ? ", " : "", phase_keys[p],
+			fprintf(f, "%s\"%s\": %llu", p ? ", " : "", check_phase_key(p),
 				(unsigned long long)w[p]);
 		fprintf(f, "}}");
 		return;
@@ -67,7 +61,7 @@ static void guest_report(const void *state, const uint64_t *w, FILE *f, bool jso
 	bool first = true;
 	for (int p = 0; p < CHECK_NPHASES; p++)
 		if (w[p]) {
-			fprintf(f, "%s%s %llu", first ? "" : ", ", phase_keys[p],
+			fprintf(f, "%s%s %llu", first ? "" : ", ", check_phase_key(p),
 				(unsigned long long)(w[p] / n));
 			first = false;
 		}
