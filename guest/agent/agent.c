@@ -22,10 +22,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <linux/random.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -288,6 +290,30 @@ static void console_fds(void)
 	}
 	if (fd > 2)
 		close(fd);
+}
+
+/* The kernel's random number generator made ready at once. The machine
+ * has no entropy source the kernel trusts: it mixes the device tree's
+ * rng-seed (derived from the run's seed) but credits nothing for it, so
+ * its generator is never ready and every get_random_u32() (an inode's
+ * generation, xfs's log tickets) extracts from the whole input pool:
+ * 12% of an operation's guest instructions, in BLAKE2s. Crediting the
+ * pool here (root may, RNDADDENTROPY) changes no value's determinism: the
+ * pool holds the seed, the credit a fixed block. Said in one line. */
+static void credit_random(void)
+{
+	struct {
+		struct rand_pool_info info;
+		uint32_t buf[16];
+	} seed = {.info = {.entropy_count = 512, .buf_size = sizeof(seed.buf)}};
+	for (unsigned i = 0; i < 16; i++)
+		seed.buf[i] = 0x9e3779b9u * (i + 1);
+	int fd = open("/dev/urandom", O_WRONLY | O_CLOEXEC);
+	int r = fd < 0 ? -1 : ioctl(fd, RNDADDENTROPY, &seed);
+	int err = r < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	out("random credit -> %d %s", r < 0 ? -1 : 0, errname(err));
 }
 
 /* ---- disks ---- */
@@ -642,6 +668,7 @@ int main(void)
 		    early[i].ret, errname(early[i].err));
 	if (ml < 0)
 		out("mlockall -> -1 %s", errname(ml_err));
+	credit_random();
 
 	parse_cmdline();
 	mount_disks();

@@ -1110,7 +1110,10 @@ static int write_profile(const struct check_config *cfg, struct virt *v,
 		snprintf(err, errlen, "%s: write failed", text);
 		rc = -1;
 	}
-	return rc;
+	char folded[PATH_MAX], flame[PATH_MAX];
+	snprintf(folded, sizeof(folded), "%s/" GPROF_FOLDED, cfg->out_dir ? cfg->out_dir : ".");
+	snprintf(flame, sizeof(flame), "%s/" GPROF_FLAME, cfg->out_dir ? cfg->out_dir : ".");
+	return rc ? rc : gprof_write_stacks(syms, v->sampler, folded, flame, err, errlen);
 }
 
 /* Boot (or load) the machine, check the root, and run the search: in this
@@ -1136,7 +1139,7 @@ static int explore_run(const struct check_config *given, struct share *sh, struc
 	}
 	if (cfg->profile_every &&
 	    (gprof_syms_load(&syms, cfg->m.kernel, cfg->m.initrd, err, errlen) ||
-	     virt_sampler_start(v, cfg->profile_every))) {
+	     virt_sampler_start(v, cfg->profile_every, gprof_kernel_text(syms)))) {
 		if (syms)
 			snprintf(err, errlen, "--profile-guest: out of memory");
 		gprof_syms_free(syms);
@@ -1217,7 +1220,8 @@ static bool run_output(const char *name)
 {
 	return trace_stem(name, ".trace") || !strcmp(name, "report.json") ||
 	       !strcmp(name, "report.html") || !strcmp(name, GPROF_TEXT) ||
-	       !strcmp(name, GPROF_SVG);
+	       !strcmp(name, GPROF_SVG) || !strcmp(name, GPROF_FOLDED) ||
+	       !strcmp(name, GPROF_FLAME);
 }
 
 /* Is `name` a reproducer folder of a run: a group's (group-NNNN), or one

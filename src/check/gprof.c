@@ -7,28 +7,11 @@
 #include <string.h>
 
 #include "gprof.h"
+#include "gprof_int.h"
 #include "ops.h"
 #include "phase.h"
 
-#define GPROF_NAME_MAX 64 /* a symbol's name, cut there */
-#define GPROF_TOP      12 /* functions listed per table */
-
-struct gprof_sym {
-	uint64_t addr;
-	char name[GPROF_NAME_MAX];
-};
-
-/* A symbol table, sorted by address. */
-struct symtab {
-	struct gprof_sym *s;
-	size_t n, cap;
-	uint64_t end; /* past the last text symbol's start: where its code may end */
-};
-
-/* The kernel's (supervisor-mode pcs) and the agent's (user mode). */
-struct gprof_syms {
-	struct symtab k, a;
-};
+#define GPROF_TOP 12 /* functions listed per table */
 
 static int by_addr(const void *a, const void *b)
 {
@@ -111,18 +94,32 @@ int gprof_syms_load(struct gprof_syms **out, const char *kernel, const char *ini
 		snprintf(err, errlen, "%s", why);
 		rc = -1;
 	}
+	s->kstart = rc == 0 ? malloc(s->k.n * sizeof(*s->kstart)) : NULL;
+	if (rc == 0 && !s->kstart) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	}
 	if (rc) {
 		gprof_syms_free(s);
 		return -1;
 	}
+	for (size_t i = 0; i < s->k.n; i++)
+		s->kstart[i] = s->k.s[i].addr;
+	s->text = (struct virt_kernel_text){s->kstart, s->k.n, s->k.end};
 	*out = s;
 	return 0;
+}
+
+const struct virt_kernel_text *gprof_kernel_text(const struct gprof_syms *s)
+{
+	return &s->text;
 }
 
 void gprof_syms_free(struct gprof_syms *s)
 {
 	if (s) {
 		free(s->k.s);
+		free(s->kstart);
 		free(s->a.s);
 	}
 	free(s);
@@ -150,11 +147,6 @@ const char *gprof_symbol(const struct gprof_syms *s, uint64_t pc)
 
 /* ---- counting ---- */
 
-/* Functions are numbered kernel symbols first, then the agent's, then
- * these: user mode outside the agent's code (the vDSO), the agent
- * without its map, the SBI (machine mode), a kernel pc no symbol covers. */
-enum { FN_USER, FN_AGENT, FN_SBI, FN_UNKNOWN, FN_SPECIAL };
-
 struct run {
 	int phase, kind;
 	long fn; /* symbol index, or nsyms + FN_* */
@@ -168,19 +160,29 @@ struct profile {
 	uint64_t total;
 };
 
-static long fn_of(const struct gprof_syms *s, const struct virt_sample *x)
+size_t gprof_nfn(const struct gprof_syms *s)
+{
+	return s->k.n + s->a.n + FN_SPECIAL;
+}
+
+long gprof_fn_at(const struct gprof_syms *s, uint64_t pc, int priv)
 {
 	long kn = (long)s->k.n, special = kn + (long)s->a.n;
-	if (x->priv == 3)
+	if (priv == 3)
 		return special + FN_SBI;
-	if (x->priv == 0) {
+	if (priv == 0) {
 		if (!s->a.n)
 			return special + FN_AGENT;
-		long i = x->pc < s->a.end ? symbol_index(&s->a, x->pc) : -1;
+		long i = pc < s->a.end ? symbol_index(&s->a, pc) : -1;
 		return i < 0 ? special + FN_USER : kn + i;
 	}
-	long i = symbol_index(&s->k, x->pc);
+	long i = symbol_index(&s->k, pc);
 	return i < 0 ? special + FN_UNKNOWN : i;
+}
+
+static long fn_of(const struct gprof_syms *s, const struct virt_sample *x)
+{
+	return gprof_fn_at(s, x->pc, x->priv);
 }
 
 static uint64_t key_of(const struct gprof_syms *s, const struct virt_sample *x)
@@ -217,20 +219,25 @@ static int count_runs(struct profile *p, const struct virt_sampler *smp)
 	return 0;
 }
 
-static const char *fn_name(const struct profile *p, long fn)
+const char *gprof_fn_name(const struct gprof_syms *s, long fn)
 {
 	static __thread char agent[GPROF_NAME_MAX + 8];
-	long kn = (long)p->syms->k.n, special = kn + (long)p->syms->a.n;
+	long kn = (long)s->k.n, special = kn + (long)s->a.n;
 	if (fn < kn)
-		return p->syms->k.s[fn].name;
+		return s->k.s[fn].name;
 	if (fn < special) {
-		snprintf(agent, sizeof(agent), "agent:%s", p->syms->a.s[fn - kn].name);
+		snprintf(agent, sizeof(agent), "agent:%s", s->a.s[fn - kn].name);
 		return agent;
 	}
 	return fn == special + FN_USER	  ? "[user mode, outside the agent: the vDSO]"
 	       : fn == special + FN_AGENT ? "[the agent, user mode: no agent.map]"
 	       : fn == special + FN_SBI	  ? "[SBI, machine mode]"
 					  : "[kernel, no symbol]";
+}
+
+static const char *fn_name(const struct profile *p, long fn)
+{
+	return gprof_fn_name(p->syms, fn);
 }
 
 static const char *kind_name(int kind)
@@ -265,17 +272,25 @@ static int top_functions(const struct profile *p, struct filter f, long *fns, ui
 			*all += p->r[i].n;
 		}
 	for (; n < top; n++) { /* top is small: a pass per place */
-		size_t best = nfn;
-		for (size_t j = 0; j < nfn; j++)
-			if (by[j] && (best == nfn || by[j] > by[best]))
-				best = j;
+		size_t best = gprof_take_top(by, nfn, &counts[n]);
 		if (best == nfn)
 			break;
-		fns[n] = (long)best, counts[n] = by[best];
-		by[best] = 0;
+		fns[n] = (long)best;
 	}
 	free(by);
 	return n;
+}
+
+size_t gprof_take_top(uint64_t *by, size_t n, uint64_t *count)
+{
+	size_t best = n;
+	for (size_t j = 0; j < n; j++)
+		if (by[j] && (best == n || by[j] > by[best]))
+			best = j;
+	*count = best < n ? by[best] : 0;
+	if (best < n)
+		by[best] = 0;
+	return best;
 }
 
 static void table(FILE *f, const struct profile *p, struct filter flt, const char *title, int top)
@@ -298,10 +313,14 @@ static void write_text(FILE *f, const struct profile *p, const struct virt_sampl
 	fprintf(f,
 		"guest profile: one sample every %" PRIu64 " guest instructions, %" PRIu64
 		" samples (%" PRIu64 " lost), kernel %s, symbols %s.map\n"
-		"(each sample is the function the pc was in: the guest kernel keeps no frame "
-		"pointers, so there are no call stacks)\n\n",
+		"(each sample is the function the pc was in, and its kernel stack as the "
+		"functions' prologues and epilogues say where each caller is)\n\n",
 		smp->every, p->total, smp->lost, kernel, kernel);
 	table(f, p, (struct filter){-1, -1}, "all phases", GPROF_TOP);
+	long fns[GPROF_TOP];
+	uint64_t counts[GPROF_TOP], all;
+	int n = top_functions(p, (struct filter){-1, -1}, fns, counts, GPROF_TOP, &all);
+	gprof_callers(f, p->syms, smp, fns, n);
 	for (int ph = 0; ph < CHECK_NPHASES; ph++) {
 		char title[96];
 		snprintf(title, sizeof(title), "\nphase %s", check_phase_key(ph));
@@ -324,7 +343,7 @@ static void write_text(FILE *f, const struct profile *p, const struct virt_sampl
 static const char *const palette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
 				      "#59a14f", "#edc948", "#b07aa1", "#9c755f"};
 
-static void xml_text(FILE *f, const char *s)
+void gprof_xml_text(FILE *f, const char *s)
 {
 	for (; *s; s++)
 		switch (*s) {
@@ -343,7 +362,7 @@ static void box(FILE *f, double x, int row, double w, const char *fill, const ch
 		return;
 	double y = SVG_TOP + row * SVG_ROW;
 	fprintf(f, "<g><title>");
-	xml_text(f, label);
+	gprof_xml_text(f, label);
 	fprintf(f, ": %" PRIu64 " samples, %.1f%%</title>", n, 100.0 * (double)n / (double)total);
 	fprintf(f,
 		"<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
@@ -354,7 +373,7 @@ static void box(FILE *f, double x, int row, double w, const char *fill, const ch
 		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\">", x + 3, y + SVG_ROW - 6);
 		char cut[GPROF_NAME_MAX + 32];
 		snprintf(cut, sizeof(cut), "%.*s", chars, label);
-		xml_text(f, cut);
+		gprof_xml_text(f, cut);
 		fprintf(f, "</text>");
 	}
 	fprintf(f, "</g>\n");
@@ -394,28 +413,45 @@ static void draw(FILE *f, const struct profile *p)
 	}
 }
 
-static int write_svg(const struct profile *p, const char *path, char *err, size_t errlen)
+FILE *gprof_open(const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "w");
-	if (!f) {
+	if (!f)
 		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-		return -1;
-	}
+	return f;
+}
+
+int gprof_close(FILE *f, const char *path, char *err, size_t errlen)
+{
+	if (fclose(f) == 0)
+		return 0;
+	snprintf(err, errlen, "%s: write failed", path);
+	return -1;
+}
+
+void gprof_svg_head(FILE *f, int width, int height, int font_size)
+{
 	fprintf(f,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"font-family=\"sans-serif\" font-size=\"11\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+		"font-family=\"sans-serif\" font-size=\"%d\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+		width, height, font_size);
+}
+
+static int write_svg(const struct profile *p, const char *path, char *err, size_t errlen)
+{
+	FILE *f = gprof_open(path, err, errlen);
+	if (!f)
+		return -1;
+	gprof_svg_head(f, SVG_W, SVG_TOP + 3 * SVG_ROW + 4, 11);
+	fprintf(f,
 		"<text x=\"0\" y=\"18\">guest instructions by phase, function and "
 		"operation kind (%" PRIu64 " samples; hover a box for its share)</text>\n",
-		SVG_W, SVG_TOP + 3 * SVG_ROW + 4, p->total);
+		p->total);
 	if (p->total)
 		draw(f, p);
 	fprintf(f, "</svg>\n");
-	if (fclose(f) != 0) {
-		snprintf(err, errlen, "%s: write failed", path);
-		return -1;
-	}
-	return 0;
+	return gprof_close(f, path, err, errlen);
 }
 
 int gprof_write(const struct gprof_syms *syms, const struct virt_sampler *smp, const char *kernel,

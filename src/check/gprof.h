@@ -18,8 +18,10 @@
 
 #include "../machine/virt_sample.h"
 
-#define GPROF_TEXT "guest-profile.txt" /* in explore's --out folder */
-#define GPROF_SVG  "guest-profile.svg"
+#define GPROF_TEXT   "guest-profile.txt" /* in explore's --out folder */
+#define GPROF_SVG    "guest-profile.svg"
+#define GPROF_FOLDED "guest-stacks.folded" /* phase;kind;outer;...;inner COUNT */
+#define GPROF_FLAME  "guest-flame.svg"
 
 /* The symbols: the kernel image's map (KERNEL.map), and the agent's
  * (agent.map beside the initramfs, optional). 0, or -1 with err (the
@@ -29,6 +31,10 @@ int gprof_syms_load(struct gprof_syms **out, const char *kernel, const char *ini
 		    size_t errlen);
 void gprof_syms_free(struct gprof_syms *s);
 
+/* The kernel's functions, for the machine's stack walk at each sample
+ * (virt_sampler_start); valid while s is. */
+const struct virt_kernel_text *gprof_kernel_text(const struct gprof_syms *s);
+
 /* The kernel function holding pc ("" when no symbol covers it). */
 const char *gprof_symbol(const struct gprof_syms *s, uint64_t pc);
 
@@ -36,5 +42,11 @@ const char *gprof_symbol(const struct gprof_syms *s, uint64_t pc);
  * svg_path is not NULL the picture there. 0, or -1 with err. */
 int gprof_write(const struct gprof_syms *syms, const struct virt_sampler *smp, const char *kernel,
 		FILE *text, const char *svg_path, char *err, size_t errlen);
+
+/* The samples' stacks: every distinct one with its count, folded
+ * (phase;kind;outermost;...;innermost COUNT, the format of flamegraph.pl
+ * and speedscope), and a flame graph of them. 0, or -1 with err. */
+int gprof_write_stacks(const struct gprof_syms *syms, const struct virt_sampler *smp,
+		       const char *folded_path, const char *flame_path, char *err, size_t errlen);
 
 #endif

@@ -64,11 +64,13 @@ static const char explore_help[] =
     "                      disk requests by structure, in the report and in every\n"
     "                      discrepancy); coverage, the on-disk view and the guest's\n"
     "                      instructions per state by phase are always on\n"
-    "  --profile-guest N   sample the guest's pc every N instructions (in one\n"
-    "                      process: --jobs 1) and name it by the kernel's\n"
-    "                      System.map (KERNEL.map): the top functions overall, per\n"
-    "                      phase and per operation kind, in OUT/guest-profile.txt,\n"
-    "                      and OUT/guest-profile.svg (phase, function, kind)\n"
+    "  --profile-guest N   sample the guest's pc and kernel stack every N\n"
+    "                      instructions (in one process: --jobs 1), named by the\n"
+    "                      kernel's System.map (KERNEL.map): the top functions and\n"
+    "                      their callers overall, per phase and per operation kind\n"
+    "                      in OUT/guest-profile.txt, OUT/guest-profile.svg (phase,\n"
+    "                      function, kind), the stacks folded in\n"
+    "                      OUT/guest-stacks.folded and drawn in OUT/guest-flame.svg\n"
     "  --paths LIST        path pool, comma list, directories end in / (default:\n"
     "                      f0,f1,f2,d0/f0,d0/f1,d0/f2,d1/f0,d0/,d1/,d0/d0/,d0/d1/)\n"
     "  --sizes LIST        offsets and lengths (default: 0,1,4095,4096,4097)\n"
@@ -783,7 +785,9 @@ static void print_summary(const struct check_config *c, const struct check_resul
 		lens_set_close(&ls);
 	}
 	if (c->profile_every && c->out_dir)
-		printf("guest profile: %s/" GPROF_TEXT " and " GPROF_SVG "\n", c->out_dir);
+		printf("guest profile: %s/" GPROF_TEXT ", " GPROF_SVG ", " GPROF_FOLDED
+		       " and " GPROF_FLAME "\n",
+		       c->out_dir);
 	if (c->minimize)
 		printf("minimize: %llu attempts, %.1f s (each attempt replays a candidate trace "
 		       "from the root)\n",

@@ -420,6 +420,28 @@ void cpu_exec_other(struct cpu *c, uint32_t insn, int len)
 
 static void exec_uncached(struct cpu *c);
 
+void cpu_decode_slot(struct cpu *c, struct dinsn *d, const uint8_t *code, uint64_t pc)
+{
+	dcache_decode(d, code, pc & 0xfff);
+	for (int i = 0; i < CPU_HOST_FNS; i++)
+		if (unlikely(c->host_fn[i] == pc && pc)) {
+			d->op = (uint8_t)(D_HOST | (d->op & DINSN_C));
+			d->rd = (uint8_t)i;
+		}
+}
+
+/* A call of host function `which`: the bus computes it and the hart
+ * returns as from the guest's function (false: it runs the guest's). */
+static bool host_call(struct cpu *c, int which)
+{
+	uint64_t v;
+	if (!c->bus.host_fn || !c->bus.host_fn(c->bus.opaque, c, which, &v))
+		return false;
+	c->x[10] = v;
+	c->pc = c->x[1] & ~1ULL;
+	return true;
+}
+
 /* Execute the decoded instruction d at pc. The common integer operations
  * run here directly; the rest go through exec(), the full decoder. Returns
  * true when a fast operation completed (so the fetch mapping of this page is
@@ -509,6 +531,10 @@ static inline __attribute__((always_inline)) bool exec_decoded(struct cpu *c, co
 		cpu_exec_other(c, len == 2 ? rvc_lookup((uint16_t)d->imm) : (uint32_t)d->imm,
 			       (int)len);
 		return false;
+	case D_HOST:
+		if (!host_call(c, d->rd))
+			exec_uncached(c); /* the instruction the slot stands for */
+		return false;
 	default: /* D_SLOW */ exec_uncached(c); return false;
 	}
 	c->pc = pc + len;
@@ -566,7 +592,7 @@ static inline __attribute__((always_inline)) struct jit_exit *run_page(struct cp
 	do {
 		struct dinsn *d = &code->slot[(pc & 0xfff) >> 1];
 		if (unlikely(d->op == D_NONE))
-			dcache_decode(d, (const uint8_t *)(addend + pc), pc & 0xfff);
+			cpu_decode_slot(c, d, (const uint8_t *)(addend + pc), pc);
 		c->budget--;
 		fast = exec_decoded(c, d, pc);
 		pc = c->pc;

@@ -71,7 +71,14 @@ struct cpu_bus {
 	/* A trap about to enter M-mode. Boards without M-mode software use it
 	 * to report the trap and stop. May be NULL. */
 	void (*m_trap)(void *opaque, uint64_t mcause, uint64_t tval);
+	/* A call of host function `which` (cpu.host_fn): true with the
+	 * function's value in *ret when the machine computed it, and the hart
+	 * returns to ra as the guest function would; false runs the guest's
+	 * own code. May be NULL. */
+	bool (*host_fn)(void *opaque, struct cpu *c, int which, uint64_t *ret);
 };
+
+#define CPU_HOST_FNS 4
 
 #define CPU_TLB_SIZE 256
 
@@ -136,6 +143,10 @@ struct cpu {
 	 * whole (cpu_state_save/cpu_state_load, CPU_STATE_SIZE bytes);
 	 * everything below is wiring and caches. */
 	struct cpu_bus bus;
+	/* Entry points (virtual addresses, 0 for none) of guest functions the
+	 * bus computes on the host: wiring the board sets before the run, as
+	 * it sets the bus. */
+	uint64_t host_fn[CPU_HOST_FNS];
 	struct dcache *dc; /* decoded instructions (a cache, see dcache.h) */
 	struct jit *jit;   /* compiled blocks of them (jit.h), NULL: interpret */
 	/* Soft TLBs (caches: not part of the architectural state): the
@@ -175,6 +186,11 @@ uint64_t cpu_run(struct cpu *c, uint64_t n);
  * (for the doorbell's buffers). No fault is raised; false if unmapped or not
  * allowed. */
 bool cpu_virt_to_phys(struct cpu *c, uint64_t va, bool write, uint64_t *pa);
+
+/* Translate a supervisor address for reading as an observer (the guest
+ * profiler's stack walk): the page tables are not touched (no A bit set),
+ * nothing is raised; false if unmapped or not readable. */
+bool cpu_kernel_peek(struct cpu *c, uint64_t va, uint64_t *pa);
 
 /* End the current cpu_run after the instruction in progress. */
 void cpu_stop(struct cpu *c);

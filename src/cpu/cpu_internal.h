@@ -181,4 +181,12 @@ uint32_t rvc_expand(uint16_t ci);
  * memo of a pure function: no machine state lives there). */
 uint32_t rvc_lookup(uint16_t ci);
 
+/* ---- cpu.c: decoding a slot ---- */
+
+/* Decode slot d for the instruction at guest pc (its bytes at code): a
+ * host function's entry (cpu.host_fn) decodes as D_HOST, whatever it
+ * holds. Every lazy decode goes through here. */
+struct dinsn;
+void cpu_decode_slot(struct cpu *c, struct dinsn *d, const uint8_t *code, uint64_t pc);
+
 #endif

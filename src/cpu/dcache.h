@@ -27,6 +27,7 @@ enum dop {
 	D_NONE = 0,
 	D_SLOW,
 	D_GENERIC,
+	D_HOST, /* the entry of a function the machine computes (cpu.host_fn): rd says which */
 	D_LUI,
 	D_AUIPC,
 	D_JAL,

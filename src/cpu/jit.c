@@ -647,13 +647,13 @@ static bool compiles(const struct dinsn *d)
 }
 
 /* Decode (if needed) the slots of the block at pc and count them. */
-static unsigned block_extent(struct dpage *code, uint64_t pc, const uint8_t *host)
+static unsigned block_extent(struct cpu *c, struct dpage *code, uint64_t pc, const uint8_t *host)
 {
 	unsigned n = 0, off = pc & 0xfff;
 	while (n < JIT_BLOCK_MAX && off < 4096) {
 		struct dinsn *d = &code->slot[off >> 1];
 		if (d->op == D_NONE)
-			dcache_decode(d, host + (off - (pc & 0xfff)), off);
+			cpu_decode_slot(c, d, host + (off - (pc & 0xfff)), (pc & ~0xfffULL) | off);
 		if (!compiles(d))
 			break;
 		n++;
@@ -941,10 +941,11 @@ static struct jit_block *table_find(struct cpu *c, const uint8_t *host, uint64_t
 	return NULL;
 }
 
-static struct jit_block *new_block(struct jit *j, struct dpage *code, uint64_t pc,
+static struct jit_block *new_block(struct cpu *c, struct dpage *code, uint64_t pc,
 				   const uint8_t *host, uint64_t gen)
 {
-	unsigned n = block_extent(code, pc, host);
+	struct jit *j = c->jit;
+	unsigned n = block_extent(c, code, pc, host);
 	struct jit_site *sites = (struct jit_site *)(j->buf + j->used);
 	struct jit_exit *rec = (struct jit_exit *)(sites + n);
 	struct jit_block *b = (struct jit_block *)(rec + 2), **bucket = bucket_of(j, pc);
@@ -1021,7 +1022,7 @@ jit_fn jit_block_at(struct cpu *c, struct dpage *code, uint64_t pc, const uint8_
 				jit_flush(j);
 				from = NULL; /* its block is gone */
 			}
-			b = new_block(j, code, pc, host, gen);
+			b = new_block(c, code, pc, host, gen);
 		}
 		*h = (struct jit_hot){host, pc, gen, b->fn};
 	}

@@ -207,7 +207,10 @@ static bool pte_store(struct cpu *c, uint64_t pa, uint64_t pte)
 
 enum walk_result { WALK_OK, WALK_PAGE_FAULT, WALK_ACCESS_FAULT };
 
-static enum walk_result sv39_walk(struct cpu *c, uint64_t va, int acc, int priv, uint64_t *pa)
+/* mark: set the leaf's A (and D) bits as an access does; a peek leaves
+ * the page tables as they are. */
+static enum walk_result sv39_walk(struct cpu *c, uint64_t va, int acc, int priv, bool mark,
+				  uint64_t *pa)
 {
 	if ((uint64_t)((int64_t)(va << 25) >> 25) != va)
 		return WALK_PAGE_FAULT;
@@ -228,7 +231,7 @@ static enum walk_result sv39_walk(struct cpu *c, uint64_t va, int acc, int priv,
 		if ((ppn & low_ppn_mask) || !leaf_allows(c, pte, acc, priv))
 			return WALK_PAGE_FAULT;
 		uint64_t ad = PTE_A | (acc == ACC_W ? PTE_D : 0);
-		if ((pte & ad) != ad && !pte_store(c, pte_pa, pte | ad))
+		if (mark && (pte & ad) != ad && !pte_store(c, pte_pa, pte | ad))
 			return WALK_ACCESS_FAULT;
 		uint64_t page_mask = (1ULL << (12 + 9 * level)) - 1;
 		*pa = ((ppn << 12) & ~page_mask) | (va & page_mask);
@@ -244,7 +247,7 @@ bool mmu_translate(struct cpu *c, uint64_t va, int acc, uint64_t *pa)
 		*pa = va;
 		return true;
 	}
-	switch (sv39_walk(c, va, acc, priv, pa)) {
+	switch (sv39_walk(c, va, acc, priv, true, pa)) {
 	case WALK_OK: return true;
 	case WALK_ACCESS_FAULT: cpu_exception(c, access_fault[acc], va); return false;
 	default: cpu_exception(c, page_fault[acc], va); return false;
@@ -431,5 +434,14 @@ bool cpu_virt_to_phys(struct cpu *c, uint64_t va, bool write, uint64_t *pa)
 		*pa = va;
 		return true;
 	}
-	return sv39_walk(c, va, acc, priv, pa) == WALK_OK;
+	return sv39_walk(c, va, acc, priv, true, pa) == WALK_OK;
+}
+
+bool cpu_kernel_peek(struct cpu *c, uint64_t va, uint64_t *pa)
+{
+	if ((c->csr.satp >> 60) != SATP_MODE_SV39) {
+		*pa = va;
+		return true;
+	}
+	return sv39_walk(c, va, ACC_R, PRV_S, false, pa) == WALK_OK;
 }

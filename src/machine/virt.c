@@ -525,7 +525,8 @@ int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t e
 				    .store = bus_store,
 				    .doorbell = virt_doorbell,
 				    .sbi_call = bus_sbi,
-				    .m_trap = bus_m_trap};
+				    .m_trap = bus_m_trap,
+				    .host_fn = virt_hostfn_call};
 	uint64_t entry, dtb;
 	if (cpu_init(&v->cpu, &bus, 0)) {
 		snprintf(err, errlen, "out of memory for the hart");
@@ -533,6 +534,7 @@ int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t e
 		return -1;
 	}
 	v->ram.homed = cpu_ram_homed, v->ram.homed_opaque = &v->cpu;
+	virt_hostfn_setup(v, cfg->kernel);
 	if (init_devices(v, cfg, err, errlen) ||
 	    (!cfg->no_boot && load_boot(v, cfg, &entry, &dtb, err, errlen))) {
 		virt_free(v);

@@ -23,6 +23,7 @@
 #include "../dev/virtio_blk.h"
 #include "../disk/disk.h"
 #include "../mem/ram.h"
+#include "virt_hostfn.h"
 #include "virt_map.h"
 
 #define VIRT_MAX_DISKS VIRT_VIRTIO_SLOTS
@@ -178,7 +179,8 @@ struct virt {
 	uint64_t phase_insns[VIRT_PHASES];
 	uint64_t phase_from; /* cpu_steps when the running slice's count began */
 	int phase, tag;
-	struct virt_sampler *sampler; /* NULL: no sampling (virt_sample.c) */
+	struct virt_sampler *sampler;		 /* NULL: no sampling (virt_sample.c) */
+	struct virt_crc_table crc[VIRT_HOSTFNS]; /* the host functions' (virt_hostfn.h) */
 
 	/* A second machine stepped beside this one (explore with two
 	 * kernels): virt_fork, virt_restore and virt_release act on both,

@@ -11,12 +11,14 @@
 #include "virt_internal.h"
 #include "virt_sample.h"
 
-int virt_sampler_start(struct virt *v, uint64_t every)
+int virt_sampler_start(struct virt *v, uint64_t every, const struct virt_kernel_text *text)
 {
 	struct virt_sampler *s = every ? calloc(1, sizeof(*s)) : NULL;
 	if (!s)
 		return -1;
 	s->every = s->left = every;
+	if (text)
+		s->text = *text;
 	virt_sampler_stop(v);
 	v->sampler = s;
 	return 0;
@@ -24,8 +26,10 @@ int virt_sampler_start(struct virt *v, uint64_t every)
 
 void virt_sampler_stop(struct virt *v)
 {
-	if (v->sampler)
+	if (v->sampler) {
 		free(v->sampler->s);
+		free(v->sampler->frames);
+	}
 	free(v->sampler);
 	v->sampler = NULL;
 }
@@ -35,19 +39,18 @@ uint64_t virt_sample_slice(const struct virt *v, uint64_t slice)
 	return v->sampler->left < slice ? v->sampler->left : slice;
 }
 
-static void add(struct virt_sampler *s, const struct virt_sample *x)
+static bool grow(void **p, size_t *cap, size_t need, size_t size)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 4096;
-		struct virt_sample *p = realloc(s->s, cap * sizeof(*p));
-		if (!p) {
-			s->lost++;
-			return;
-		}
-		s->s = p;
-		s->cap = cap;
-	}
-	s->s[s->n++] = *x;
+	if (need <= *cap)
+		return true;
+	size_t c = *cap ? *cap : 4096;
+	while (c < need)
+		c *= 2;
+	void *q = realloc(*p, c * size);
+	if (!q)
+		return false;
+	*p = q, *cap = c;
+	return true;
 }
 
 void virt_sample_take(struct virt *v, uint64_t stepped)
@@ -57,7 +60,19 @@ void virt_sample_take(struct virt *v, uint64_t stepped)
 		s->left -= stepped;
 		return;
 	}
-	struct virt_sample x = {v->cpu.pc, (uint8_t)v->cpu.priv, (uint8_t)v->phase, v->tag};
-	add(s, &x);
 	s->left = s->every;
+	if (!grow((void **)&s->s, &s->cap, s->n + 1, sizeof(*s->s)) ||
+	    !grow((void **)&s->frames, &s->capframes, s->nframes + VIRT_STACK_MAX,
+		  sizeof(*s->frames))) {
+		s->lost++;
+		return;
+	}
+	struct virt_sample *x = &s->s[s->n++];
+	*x = (struct virt_sample){v->cpu.pc,	     s->nframes, 0, (uint8_t)v->cpu.priv,
+				  (uint8_t)v->phase, v->tag};
+	if (s->text.n) {
+		x->depth =
+		    (uint8_t)virt_unwind(v, &s->text, s->frames + s->nframes, VIRT_STACK_MAX);
+		s->nframes += x->depth;
+	}
 }

@@ -8,9 +8,12 @@
 #include <stdint.h>
 
 #include "virt.h"
+#include "virt_unwind.h"
 
 struct virt_sample {
 	uint64_t pc;
+	size_t stack;	     /* its kernel stack's return addresses: frames[stack...] */
+	uint8_t depth;	     /* ...how many, innermost first */
 	uint8_t priv, phase; /* 1 supervisor (the kernel), 0 user (the agent), 3 machine (SBI) */
 	int tag;
 };
@@ -19,12 +22,16 @@ struct virt_sampler {
 	uint64_t every, left; /* instructions between samples, and to the next */
 	struct virt_sample *s;
 	size_t n, cap;
-	uint64_t lost; /* samples dropped for want of memory */
+	uint64_t *frames; /* every sample's stack, one after another */
+	size_t nframes, capframes;
+	struct virt_kernel_text text; /* n 0: no stacks */
+	uint64_t lost;		      /* samples dropped for want of memory */
 };
 
-/* Sample v (not its peer) every `every` instructions from now on. 0, or
- * -1 (no memory, or every 0). */
-int virt_sampler_start(struct virt *v, uint64_t every);
+/* Sample v (not its peer) every `every` instructions from now on, with
+ * the kernel's stack at each sample when text is given (it must outlive
+ * the sampler). 0, or -1 (no memory, or every 0). */
+int virt_sampler_start(struct virt *v, uint64_t every, const struct virt_kernel_text *text);
 void virt_sampler_stop(struct virt *v);
 
 /* virt_run's: the slice cut at the next sample point; and, after a slice

@@ -1,0 +1,99 @@
+/* virt_hostfn.c - see virt_hostfn.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "virt_hostfn.h"
+#include "virt_internal.h"
+
+static const struct {
+	const char *sym;
+	uint32_t poly;
+} fns[VIRT_HOSTFNS] = {
+#define VIRT_HOST_FN_ROW(name, sym, poly) {sym, poly},
+    VIRT_HOST_FNS(VIRT_HOST_FN_ROW)
+#undef VIRT_HOST_FN_ROW
+};
+
+_Static_assert(VIRT_HOSTFNS <= CPU_HOST_FNS, "the hart has room for every host function");
+
+void virt_crc_table_init(struct virt_crc_table *t, uint32_t poly)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? c >> 1 ^ poly : c >> 1;
+		t->t[i] = c;
+	}
+}
+
+uint32_t virt_crc(const struct virt_crc_table *t, uint32_t crc, const uint8_t *p, size_t len)
+{
+	while (len--)
+		crc = crc >> 8 ^ t->t[(crc ^ *p++) & 0xff];
+	return crc;
+}
+
+/* "ADDR T NAME" lines of the map: the address of each function's symbol. */
+static int read_map(FILE *f, uint64_t addr[VIRT_HOSTFNS])
+{
+	char line[512], name[256], type;
+	unsigned long long a;
+	int found = 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &a, &type, name) == 3 &&
+		    (type == 'T' || type == 't'))
+			for (int i = 0; i < VIRT_HOSTFNS; i++)
+				if (!addr[i] && !strcmp(name, fns[i].sym))
+					addr[i] = a, found++;
+	return found;
+}
+
+int virt_hostfn_setup(struct virt *v, const char *kernel)
+{
+	const char *off = getenv("THEMIS_GUEST_CRC");
+	if (!kernel || (off && *off && strcmp(off, "0")))
+		return 0;
+	char path[4096];
+	snprintf(path, sizeof(path), "%s.map", kernel);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	uint64_t addr[VIRT_HOSTFNS] = {0};
+	int found = read_map(f, addr);
+	fclose(f);
+	for (int i = 0; i < VIRT_HOSTFNS; i++) {
+		v->cpu.host_fn[i] = addr[i];
+		virt_crc_table_init(&v->crc[i], fns[i].poly);
+	}
+	return found;
+}
+
+/* The guest's bytes at kernel address va, as the function would read
+ * them: false where a page does not translate (the guest's own code then
+ * runs, and faults as it would). */
+static bool crc_guest(struct virt *v, const struct virt_crc_table *t, uint64_t va, uint64_t len,
+		      uint32_t *crc)
+{
+	while (len) {
+		uint64_t pa, n = 4096 - (va & 0xfff);
+		n = n < len ? n : len;
+		const uint8_t *page;
+		if (!cpu_kernel_peek(&v->cpu, va, &pa) || !(page = ram_page(&v->ram, pa)))
+			return false;
+		*crc = virt_crc(t, *crc, page + (pa & 0xfff), n);
+		va += n, len -= n;
+	}
+	return true;
+}
+
+bool virt_hostfn_call(void *opaque, struct cpu *c, int which, uint64_t *ret)
+{
+	struct virt *v = opaque;
+	uint32_t crc = (uint32_t)c->x[10];
+	if (c->priv != PRV_S || which < 0 || which >= VIRT_HOSTFNS ||
+	    !crc_guest(v, &v->crc[which], c->x[11], c->x[12], &crc))
+		return false;
+	*ret = (uint64_t)(int64_t)(int32_t)crc; /* a u32 in a register: sign-extended (LP64) */
+	return true;
+}

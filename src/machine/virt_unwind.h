@@ -1,0 +1,38 @@
+/* virt_unwind.h - the guest kernel's call stack, read by the host at a
+ * sample of the guest profiler (virt_sample.h), from a kernel built
+ * without frame pointers.
+ *
+ * Each function's own code says where its caller is: the prologue's
+ * `addi sp, sp, -N` and `sd ra, OFF(sp)` (or their compressed forms) give
+ * the frame's size and where the return address was saved; a pc in an
+ * epilogue, with no branch before its `ret`, reads what is left of the
+ * frame from the instructions ahead. A leaf that saved nothing returns
+ * through the ra register. The walk stops where the code does not say
+ * (assembly such as the trap entry, a frame set up some other way) or an
+ * address leaves the kernel's text or stack: a stack may be cut short,
+ * but each frame it names is read from the stack the guest would return
+ * through. The guest is only read: no page table's accessed bit is set,
+ * nothing is raised, nothing counts. */
+#ifndef THEMIS_VIRT_UNWIND_H
+#define THEMIS_VIRT_UNWIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "virt.h"
+
+#define VIRT_STACK_MAX 40 /* frames kept per sample, innermost first */
+
+/* The kernel's functions: their start addresses, sorted, and the end of
+ * its text. */
+struct virt_kernel_text {
+	const uint64_t *start;
+	size_t n;
+	uint64_t end;
+};
+
+/* The return addresses of the kernel stack v's hart is on, innermost
+ * first, into ret (at most max): how many (0 outside supervisor mode). */
+int virt_unwind(struct virt *v, const struct virt_kernel_text *t, uint64_t *ret, int max);
+
+#endif

@@ -1,0 +1,128 @@
+/* tier: fast */
+/* test_hostfn.c - guest functions computed on the host (cpu.h's host_fn,
+ * src/machine/virt_hostfn.c):
+ *   - the CRCs are the kernel's: CRC-32 and CRC-32C of "123456789" give
+ *     the catalogue's check values, a CRC continued over two pieces is the
+ *     CRC of the whole, and random buffers match a bit-at-a-time
+ *     reference;
+ *   - the hart: a call of a host function's entry returns the bus's value
+ *     to ra as one instruction, and when the bus declines, the guest's own
+ *     code runs; the same under the compiler and the interpreter, and a
+ *     function whose entry is not wired runs as code.
+ *   build/asan/test_hostfn [test-name] */
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+#include "cpu/cpu.h"
+#include "machine/virt_hostfn.h"
+
+static uint32_t crc_bitwise(uint32_t poly, uint32_t crc, const uint8_t *p, size_t len)
+{
+	while (len--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = crc & 1 ? crc >> 1 ^ poly : crc >> 1;
+	}
+	return crc;
+}
+
+static void test_crc_values(void)
+{
+	struct virt_crc_table t32, t32c;
+	virt_crc_table_init(&t32, 0xedb88320u);
+	virt_crc_table_init(&t32c, 0x82f63b78u);
+	const uint8_t *s = (const uint8_t *)"123456789";
+	CHECK(~virt_crc(&t32, ~0u, s, 9) == 0xcbf43926u);
+	CHECK(~virt_crc(&t32c, ~0u, s, 9) == 0xe3069283u);
+	CHECK(virt_crc(&t32c, virt_crc(&t32c, 7, s, 4), s + 4, 5) == virt_crc(&t32c, 7, s, 9));
+	CHECK(virt_crc(&t32, 1234, s, 0) == 1234);
+	uint8_t buf[4099];
+	srand(1);
+	for (int round = 0; round < 50; round++) {
+		size_t n = (size_t)rand() % sizeof(buf);
+		uint32_t seed = (uint32_t)rand();
+		for (size_t i = 0; i < n; i++)
+			buf[i] = (uint8_t)rand();
+		CHECK(virt_crc(&t32c, seed, buf, n) == crc_bitwise(0x82f63b78u, seed, buf, n));
+		CHECK(virt_crc(&t32, seed, buf, n) == crc_bitwise(0xedb88320u, seed, buf, n));
+	}
+}
+
+/* ---- a hart with 64 KiB of RAM and a host function ---- */
+
+#define BASE 0x80000000ULL
+#define FN   (BASE + 0x100)
+
+static uint8_t ram[64 << 10] __attribute__((aligned(4096)));
+static bool serve;
+static int calls;
+
+static uint8_t *bus_ram(void *opaque, uint64_t pa, bool write)
+{
+	(void)opaque, (void)write;
+	return pa >= BASE && pa < BASE + sizeof(ram) ? ram + ((pa - BASE) & ~0xfffULL) : NULL;
+}
+
+static bool bus_host(void *opaque, struct cpu *c, int which, uint64_t *ret)
+{
+	(void)opaque;
+	calls++;
+	if (!serve || which != 1)
+		return false;
+	*ret = c->x[10] * 1000; /* a value the guest's code would not give */
+	return true;
+}
+
+static void put32(uint64_t at, uint32_t insn)
+{
+	memcpy(ram + (at - BASE), &insn, 4);
+}
+
+/* li a0, 5; jal ra, FN; mv a1, a0; j . -- FN: addi a0, a0, 100; ret
+ * (5 instructions to the loop; 4 when FN is computed on the host).
+ * Returns a1 after 30 instructions, with *steps what they stepped. */
+static uint64_t run(bool jit, bool wired, bool served, uint64_t *steps)
+{
+	static const struct cpu_bus bus = {.ram = bus_ram, .host_fn = bus_host};
+	struct cpu c;
+	memset(ram, 0, sizeof(ram));
+	put32(BASE, 0x00500513);
+	put32(BASE + 4, 0x0fc000ef);
+	put32(BASE + 8, 0x00050593);
+	put32(BASE + 12, 0x0000006f);
+	put32(FN, 0x06450513);
+	put32(FN + 4, 0x00008067);
+	if (!CHECK(cpu_init(&c, &bus, BASE) == 0))
+		return 0;
+	cpu_use_jit(&c, jit);
+	c.host_fn[1] = wired ? FN : 0;
+	serve = served, calls = 0;
+	uint64_t n = 0;
+	for (int i = 0; i < 30; i++) /* one at a time: stop at the loop */
+		if (c.pc != BASE + 12)
+			n += cpu_run(&c, 1);
+	*steps = n;
+	uint64_t a1 = c.x[11];
+	cpu_free(&c);
+	return a1;
+}
+
+static void test_hart(void)
+{
+	for (int jit = 0; jit < 2; jit++) {
+		uint64_t steps;
+		CHECK(run(jit, true, true, &steps) == 5000 && steps == 4 && calls == 1);
+		CHECK(run(jit, true, false, &steps) == 105 && steps == 5 && calls == 1);
+		CHECK(run(jit, false, true, &steps) == 105 && steps == 5 && calls == 0);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct unit_test tests[] = {
+	    {"crc_values", test_crc_values},
+	    {"hart", test_hart},
+	};
+	return unit_main("test_hostfn", tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
+}
