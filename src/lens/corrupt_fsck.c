@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,25 +75,78 @@ const char *corrupt_fsck_command(const char *fs)
 }
 
 /* Whether `tool` is an executable file in a folder of $PATH (or the
- * system folders, where fsck tools live and $PATH may not reach). */
-static bool installed(const char *tool)
+ * system folders, where fsck tools live and $PATH may not reach): its
+ * path into full. */
+static bool installed(const char *tool, char *full, size_t cap)
 {
 	const char *path = getenv("PATH");
 	char dirs[4096];
 	snprintf(dirs, sizeof(dirs), "%s:/usr/sbin:/sbin:/usr/bin:/bin", path ? path : "");
 	char *save = NULL;
 	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		char full[4200];
-		snprintf(full, sizeof(full), "%s/%s", d, tool);
+		snprintf(full, cap, "%s/%s", d, tool);
 		if (!access(full, X_OK))
 			return true;
 	}
 	return false;
 }
 
+/* The checker's environment: ours with the system folders on PATH and
+ * LC_ALL=C (its words in English, for read_output). NULL: no memory. */
+static char **checker_env(char *path, size_t cap)
+{
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **env = malloc((n + 3) * sizeof(*env));
+	if (!env)
+		return NULL;
+	const char *p = getenv("PATH");
+	snprintf(path, cap, "PATH=%s:/usr/sbin:/sbin", p ? p : "/usr/bin:/bin");
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "PATH=", 5) && strncmp(environ[i], "LC_ALL=", 7))
+			env[k++] = environ[i];
+	env[k++] = path;
+	env[k++] = "LC_ALL=C";
+	env[k] = NULL;
+	return env;
+}
+
+/* Start argv with the full path tool: its own process group (a timeout
+ * kills all of it), no input, both outputs into fd. posix_spawn, not
+ * fork: a machine's process maps gigabytes, whose page tables a fork
+ * would copy at every one of thousands of runs. The pid, or -1. */
+static pid_t spawn(const char *tool, const char *const *argv, int fd)
+{
+	char path[4200];
+	char **env = checker_env(path, sizeof(path));
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	pid_t pid = -1;
+	if (!env)
+		return -1;
+	if (posix_spawn_file_actions_init(&fa) == 0) {
+		if (posix_spawnattr_init(&at) == 0) {
+			if (!posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) &&
+			    !posix_spawn_file_actions_adddup2(&fa, fd, 1) &&
+			    !posix_spawn_file_actions_adddup2(&fa, fd, 2) &&
+			    !posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP) &&
+			    !posix_spawnattr_setpgroup(&at, 0) &&
+			    posix_spawn(&pid, tool, &fa, &at, (char *const *)argv, env))
+				pid = -1;
+			posix_spawnattr_destroy(&at);
+		}
+		posix_spawn_file_actions_destroy(&fa);
+	}
+	free(env);
+	return pid;
+}
+
 int corrupt_fsck_spawn(struct corrupt_fsck *c, const char *const *argv, const char *out)
 {
-	if (!installed(argv[0])) {
+	char tool[4200];
+	if (!installed(argv[0], tool, sizeof(tool))) {
 		c->now = CORRUPT_FSCK_MISSING;
 		return 0;
 	}
@@ -101,23 +155,7 @@ int corrupt_fsck_spawn(struct corrupt_fsck *c, const char *const *argv, const ch
 		c->now = CORRUPT_FSCK_NOT_RUN;
 		return -1;
 	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		/* The child: its own process group (a timeout kills all of it),
-		 * no input, both outputs into the scratch file, the system's
-		 * folders on the path. */
-		setpgid(0, 0);
-		int null = open("/dev/null", O_RDONLY);
-		if (null < 0 || dup2(null, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
-			_exit(127);
-		const char *p = getenv("PATH");
-		char path[4096];
-		snprintf(path, sizeof(path), "%s:/usr/sbin:/sbin", p ? p : "/usr/bin:/bin");
-		setenv("PATH", path, 1);
-		setenv("LC_ALL", "C", 1);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
+	pid_t pid = spawn(tool, argv, fd);
 	close(fd);
 	if (pid < 0) {
 		c->now = CORRUPT_FSCK_NOT_RUN;

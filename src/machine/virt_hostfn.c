@@ -17,20 +17,61 @@ static const struct {
 
 _Static_assert(VIRT_HOSTFNS <= CPU_HOST_FNS, "the hart has room for every host function");
 
-void virt_crc_table_init(struct virt_crc_table *t, uint32_t poly)
+#define CRC32C_POLY 0x82f63b78u /* the polynomial of x86's crc32 instruction */
+
+void virt_crc_table_init(struct virt_crc_table *t, uint32_t poly, bool hw)
 {
 	for (uint32_t i = 0; i < 256; i++) {
 		uint32_t c = i;
 		for (int k = 0; k < 8; k++)
 			c = c & 1 ? c >> 1 ^ poly : c >> 1;
-		t->t[i] = c;
+		t->t[0][i] = c;
 	}
+	for (int s = 1; s < 8; s++)
+		for (int i = 0; i < 256; i++)
+			t->t[s][i] = t->t[s - 1][i] >> 8 ^ t->t[0][t->t[s - 1][i] & 0xff];
+	t->hw = false;
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	t->hw = hw && poly == CRC32C_POLY && __builtin_cpu_supports("sse4.2");
+#else
+	(void)hw;
+#endif
 }
+
+#if defined(__x86_64__)
+__attribute__((target("sse4.2"))) static uint32_t crc32c_x86(uint32_t crc, const uint8_t *p,
+							     size_t len)
+{
+	uint64_t c = crc;
+	for (; len >= 8; p += 8, len -= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		c = __builtin_ia32_crc32di(c, w);
+	}
+	crc = (uint32_t)c;
+	while (len--)
+		crc = __builtin_ia32_crc32qi(crc, *p++);
+	return crc;
+}
+#endif
 
 uint32_t virt_crc(const struct virt_crc_table *t, uint32_t crc, const uint8_t *p, size_t len)
 {
+#if defined(__x86_64__)
+	if (t->hw)
+		return crc32c_x86(crc, p, len);
+#endif
+	for (; len >= 8; p += 8, len -= 8) {
+		uint32_t lo, hi;
+		memcpy(&lo, p, 4), memcpy(&hi, p + 4, 4); /* little-endian host */
+		lo ^= crc;
+		crc = t->t[7][lo & 0xff] ^ t->t[6][lo >> 8 & 0xff] ^ t->t[5][lo >> 16 & 0xff] ^
+		      t->t[4][lo >> 24] ^ t->t[3][hi & 0xff] ^ t->t[2][hi >> 8 & 0xff] ^
+		      t->t[1][hi >> 16 & 0xff] ^ t->t[0][hi >> 24];
+	}
 	while (len--)
-		crc = crc >> 8 ^ t->t[(crc ^ *p++) & 0xff];
+		crc = crc >> 8 ^ t->t[0][(crc ^ *p++) & 0xff];
 	return crc;
 }
 
@@ -64,7 +105,7 @@ int virt_hostfn_setup(struct virt *v, const char *kernel)
 	fclose(f);
 	for (int i = 0; i < VIRT_HOSTFNS; i++) {
 		v->cpu.host_fn[i] = addr[i];
-		virt_crc_table_init(&v->crc[i], fns[i].poly);
+		virt_crc_table_init(&v->crc[i], fns[i].poly, true);
 	}
 	return found;
 }
