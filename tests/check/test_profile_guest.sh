@@ -20,7 +20,7 @@
 #   - the stacks (read from each function's prologue, no frame pointers):
 #     the folded file counts every sample once; crc32_body is called by
 #     chksum_update at every sample; ext4's and ext2's create are under
-#     the open path (sys_openat ... path_openat ... ext4_create) with
+#     the open path ((__riscv_)sys_openat ... path_openat ... ext4_create) with
 #     stacks deeper than the call chain's 5 levels for most operation
 #     samples; the flame graph's rows nest, the phases spanning it;
 #   - bad input: a kernel without its map, a bad interval, --jobs 2: exit
@@ -101,16 +101,17 @@ crc = [(s, c) for s, c in stacks if s[-1] == "crc32_body"]
 good = sum(c for s, c in crc if s[-2] == "chksum_update")
 say(crc and good == sum(c for s, c in crc),
     "crc32_body's caller is chksum_update at %d of %d samples" % (good, sum(c for s, c in crc)))
-def under(s, *chain):
+def under(s, *chain):  # each a pattern of a whole name, in order, outermost first
     at = 2
     for f in chain:
-        if f not in s[at:]:
+        hit = [i for i in range(at, len(s)) if re.fullmatch(f, s[i])]
+        if not hit:
             return False
-        at = s.index(f, at) + 1
+        at = hit[0] + 1
     return True
 for fs in ("ext4", "ext2"):
     c = sum(c for s, c in stacks if s[:2] == ["operation", "create"] and
-            under(s, "sys_openat", "do_sys_openat2", "path_openat", fs + "_create"))
+            under(s, r"(__riscv_)?sys_openat", "do_sys_openat2", "path_openat", fs + "_create"))
     say(c > 0, "%s_create under sys_openat, do_sys_openat2, path_openat: %d samples" % (fs, c))
 kernel_op = [(s, c) for s, c in stacks if s[0] == "operation" and not s[-1].startswith(("agent:", "["))]
 deep = sum(c for s, c in kernel_op if len(s) - 3 >= 5)
