@@ -8,15 +8,20 @@
  * state. It runs last, so a state's own lenses' work is in its count;
  * what a state that ended early left is counted with the next one.
  *
+ * It also takes the machine's count of the CRCs it computed for the
+ * guest (virt_hostfn.h), each of which the guest counts as one
+ * instruction.
+ *
  * The summary line: "guest instructions: N per state (operation A, ...)";
- * report.json: {"states", "total", "per_state", "by_phase": {...}}. */
+ * report.json: {"states", "total", "per_state", "by_phase": {...},
+ * "host_crc": {"calls", "bytes"}}. */
 #include <stdio.h>
 
 #include "../check/check.h"
 #include "../check/phase.h"
 #include "lens.h"
 
-enum { GUEST_STATES = CHECK_NPHASES, GUEST_WORDS };
+enum { GUEST_STATES = CHECK_NPHASES, GUEST_CRC_CALLS, GUEST_CRC_BYTES, GUEST_WORDS };
 
 static int guest_after(void *state, uint64_t *words, struct virt *v, const struct check_machine *m,
 		       const struct op *op, const struct check_step *parent, struct check_step *s,
@@ -28,6 +33,7 @@ static int guest_after(void *state, uint64_t *words, struct virt *v, const struc
 	for (int p = 0; p < CHECK_NPHASES; p++)
 		words[p] += took[p];
 	words[GUEST_STATES]++;
+	virt_hostfn_take(v, &words[GUEST_CRC_CALLS], &words[GUEST_CRC_BYTES]);
 	return 0;
 }
 
@@ -51,7 +57,9 @@ static void guest_report(const void *state, const uint64_t *w, FILE *f, bool jso
 		for (int p = 0; p < CHECK_NPHASES; p++)
 			fprintf(f, "%s\"%s\": %llu", p ? ", " : "", check_phase_key(p),
 				(unsigned long long)w[p]);
-		fprintf(f, "}}");
+		fprintf(f, "}, \"host_crc\": {\"calls\": %llu, \"bytes\": %llu}}",
+			(unsigned long long)w[GUEST_CRC_CALLS],
+			(unsigned long long)w[GUEST_CRC_BYTES]);
 		return;
 	}
 	if (!n)
@@ -66,6 +74,13 @@ static void guest_report(const void *state, const uint64_t *w, FILE *f, bool jso
 			first = false;
 		}
 	fprintf(f, ")\n");
+	if (w[GUEST_CRC_CALLS])
+		fprintf(f,
+			"the machine computed the guest's CRCs: %llu a state, of %llu bytes on "
+			"average, "
+			"one instruction each (THEMIS_GUEST_CRC=1: the guest's own code)\n",
+			(unsigned long long)(w[GUEST_CRC_CALLS] / n),
+			(unsigned long long)(w[GUEST_CRC_BYTES] / w[GUEST_CRC_CALLS]));
 }
 
 static const struct lens_def guest_lens = {

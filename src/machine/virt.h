@@ -181,6 +181,9 @@ struct virt {
 	int phase, tag;
 	struct virt_sampler *sampler;		 /* NULL: no sampling (virt_sample.c) */
 	struct virt_crc_table crc[VIRT_HOSTFNS]; /* the host functions' (virt_hostfn.h) */
+	/* The calls of them served, and the bytes they read, for the
+	 * checker's account (not machine state: virt_hostfn_take). */
+	uint64_t hostfn_calls, hostfn_bytes;
 
 	/* A second machine stepped beside this one (explore with two
 	 * kernels): virt_fork, virt_restore and virt_release act on both,

@@ -136,5 +136,15 @@ bool virt_hostfn_call(void *opaque, struct cpu *c, int which, uint64_t *ret)
 	    !crc_guest(v, &v->crc[which], c->x[11], c->x[12], &crc))
 		return false;
 	*ret = (uint64_t)(int64_t)(int32_t)crc; /* a u32 in a register: sign-extended (LP64) */
+	v->hostfn_calls++;
+	v->hostfn_bytes += c->x[12];
 	return true;
+}
+
+void virt_hostfn_take(struct virt *v, uint64_t *calls, uint64_t *bytes)
+{
+	for (; v; v = v->peer) {
+		*calls += v->hostfn_calls, *bytes += v->hostfn_bytes;
+		v->hostfn_calls = v->hostfn_bytes = 0;
+	}
 }

@@ -52,6 +52,10 @@ struct virt;
  * runs). How many were found; 0 also when there is no map. */
 int virt_hostfn_setup(struct virt *v, const char *kernel);
 
+/* The calls the machine served and the bytes they read since the last
+ * take, on v and its peer, added to *calls and *bytes. */
+void virt_hostfn_take(struct virt *v, uint64_t *calls, uint64_t *bytes);
+
 /* The cpu_bus callback. */
 struct cpu;
 bool virt_hostfn_call(void *opaque, struct cpu *c, int which, uint64_t *ret);
