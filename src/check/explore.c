@@ -1139,7 +1139,7 @@ static int explore_run(const struct check_config *given, struct share *sh, struc
 	}
 	if (cfg->profile_every &&
 	    (gprof_syms_load(&syms, cfg->m.kernel, cfg->m.initrd, err, errlen) ||
-	     virt_sampler_start(v, cfg->profile_every, gprof_kernel_text(syms)))) {
+	     virt_sampler_start(v, cfg->profile_every, gprof_kernel_map(syms)))) {
 		if (syms)
 			snprintf(err, errlen, "--profile-guest: out of memory");
 		gprof_syms_free(syms);

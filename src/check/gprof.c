@@ -13,60 +13,6 @@
 
 #define GPROF_TOP 12 /* functions listed per table */
 
-static int by_addr(const void *a, const void *b)
-{
-	const struct gprof_sym *x = a, *y = b;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* One System.map line: "ADDR TYPE NAME"; text symbols (t, T, w, W) kept. */
-static int add_line(struct symtab *s, const char *line)
-{
-	char *end;
-	errno = 0;
-	uint64_t addr = strtoull(line, &end, 16);
-	if (errno || end == line || end[0] != ' ' || !strchr("tTwW", end[1]) || end[1] == 0 ||
-	    end[2] != ' ')
-		return 0;
-	const char *name = end + 3;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 4096;
-		struct gprof_sym *p = realloc(s->s, cap * sizeof(*p));
-		if (!p)
-			return -1;
-		s->s = p, s->cap = cap;
-	}
-	struct gprof_sym *x = &s->s[s->n++];
-	x->addr = addr;
-	snprintf(x->name, sizeof(x->name), "%.*s", (int)strcspn(name, " \t\r\n"), name);
-	return 0;
-}
-
-#define AGENT_TAIL (64u << 10) /* code past the agent's last symbol still its */
-
-/* Load one map into t: 0; 1 the file is missing; -1 with err. */
-static int load_map(struct symtab *t, const char *path, char *err, size_t errlen)
-{
-	char line[512];
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return errno == ENOENT ? 1 : -1;
-	}
-	int rc = 0;
-	while (rc == 0 && fgets(line, sizeof(line), f))
-		rc = add_line(t, line);
-	fclose(f);
-	if (rc || t->n == 0) {
-		snprintf(err, errlen, "%s: %s", path,
-			 rc ? "out of memory" : "no text symbol in it");
-		return -1;
-	}
-	qsort(t->s, t->n, sizeof(*t->s), by_addr);
-	t->end = t->s[t->n - 1].addr + AGENT_TAIL;
-	return 0;
-}
-
 int gprof_syms_load(struct gprof_syms **out, const char *kernel, const char *initrd, char *err,
 		    size_t errlen)
 {
@@ -78,7 +24,7 @@ int gprof_syms_load(struct gprof_syms **out, const char *kernel, const char *ini
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s.map", kernel);
-	int rc = load_map(&s->k, path, err, errlen);
+	int rc = kmap_load(&s->k, path, err, errlen);
 	if (rc > 0) {
 		size_t n = strlen(err);
 		snprintf(err + n, errlen - n,
@@ -90,58 +36,35 @@ int gprof_syms_load(struct gprof_syms **out, const char *kernel, const char *ini
 	snprintf(path, sizeof(path), "%.*sagent.map", slash ? (int)(slash - initrd + 1) : 0,
 		 initrd);
 	char why[512];
-	if (rc == 0 && load_map(&s->a, path, why, sizeof(why)) < 0) {
+	if (rc == 0 && kmap_load(&s->a, path, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "%s", why);
-		rc = -1;
-	}
-	s->kstart = rc == 0 ? malloc(s->k.n * sizeof(*s->kstart)) : NULL;
-	if (rc == 0 && !s->kstart) {
-		snprintf(err, errlen, "out of memory");
 		rc = -1;
 	}
 	if (rc) {
 		gprof_syms_free(s);
 		return -1;
 	}
-	for (size_t i = 0; i < s->k.n; i++)
-		s->kstart[i] = s->k.s[i].addr;
-	s->text = (struct virt_kernel_text){s->kstart, s->k.n, s->k.end};
 	*out = s;
 	return 0;
 }
 
-const struct virt_kernel_text *gprof_kernel_text(const struct gprof_syms *s)
+const struct kmap *gprof_kernel_map(const struct gprof_syms *s)
 {
-	return &s->text;
+	return &s->k;
 }
 
 void gprof_syms_free(struct gprof_syms *s)
 {
 	if (s) {
-		free(s->k.s);
-		free(s->kstart);
-		free(s->a.s);
+		kmap_free(&s->k);
+		kmap_free(&s->a);
 	}
 	free(s);
 }
 
-/* The index of the last symbol at or below pc, or -1. */
-static long symbol_index(const struct symtab *t, uint64_t pc)
-{
-	size_t lo = 0, hi = t->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->s[mid].addr <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (long)lo - 1;
-}
-
 const char *gprof_symbol(const struct gprof_syms *s, uint64_t pc)
 {
-	long i = symbol_index(&s->k, pc);
+	long i = kmap_index(&s->k, pc);
 	return i < 0 ? "" : s->k.s[i].name;
 }
 
@@ -173,10 +96,10 @@ long gprof_fn_at(const struct gprof_syms *s, uint64_t pc, int priv)
 	if (priv == 0) {
 		if (!s->a.n)
 			return special + FN_AGENT;
-		long i = pc < s->a.end ? symbol_index(&s->a, pc) : -1;
+		long i = kmap_index(&s->a, pc);
 		return i < 0 ? special + FN_USER : kn + i;
 	}
-	long i = symbol_index(&s->k, pc);
+	long i = kmap_index(&s->k, pc);
 	return i < 0 ? special + FN_UNKNOWN : i;
 }
 
@@ -221,7 +144,7 @@ static int count_runs(struct profile *p, const struct virt_sampler *smp)
 
 const char *gprof_fn_name(const struct gprof_syms *s, long fn)
 {
-	static __thread char agent[GPROF_NAME_MAX + 8];
+	static __thread char agent[KMAP_NAME_MAX + 8];
 	long kn = (long)s->k.n, special = kn + (long)s->a.n;
 	if (fn < kn)
 		return s->k.s[fn].name;
@@ -371,7 +294,7 @@ static void box(FILE *f, double x, int row, double w, const char *fill, const ch
 	int chars = (int)(w / 7) - 1;
 	if (chars >= 3) {
 		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\">", x + 3, y + SVG_ROW - 6);
-		char cut[GPROF_NAME_MAX + 32];
+		char cut[KMAP_NAME_MAX + 32];
 		snprintf(cut, sizeof(cut), "%.*s", chars, label);
 		gprof_xml_text(f, cut);
 		fprintf(f, "</text>");

@@ -31,9 +31,9 @@ int gprof_syms_load(struct gprof_syms **out, const char *kernel, const char *ini
 		    size_t errlen);
 void gprof_syms_free(struct gprof_syms *s);
 
-/* The kernel's functions, for the machine's stack walk at each sample
+/* The kernel's map, for the machine's stack walk at each sample
  * (virt_sampler_start); valid while s is. */
-const struct virt_kernel_text *gprof_kernel_text(const struct gprof_syms *s);
+const struct kmap *gprof_kernel_map(const struct gprof_syms *s);
 
 /* The kernel function holding pc ("" when no symbol covers it). */
 const char *gprof_symbol(const struct gprof_syms *s, uint64_t pc);

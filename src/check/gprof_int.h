@@ -8,28 +8,11 @@
 #include <stdio.h>
 
 #include "../machine/virt_sample.h"
-#include "../machine/virt_unwind.h"
+#include "../machine/kmap.h"
 
-#define GPROF_NAME_MAX 64 /* a symbol's name, cut there */
-
-struct gprof_sym {
-	uint64_t addr;
-	char name[GPROF_NAME_MAX];
-};
-
-/* A symbol table, sorted by address. */
-struct symtab {
-	struct gprof_sym *s;
-	size_t n, cap;
-	uint64_t end; /* past the last text symbol's start: where its code may end */
-};
-
-/* The kernel's (supervisor-mode pcs) and the agent's (user mode); the
- * kernel's function starts again for the machine's stack walk. */
+/* The kernel's (supervisor-mode pcs) and the agent's (user mode). */
 struct gprof_syms {
-	struct symtab k, a;
-	uint64_t *kstart;
-	struct virt_kernel_text text;
+	struct kmap k, a;
 };
 
 /* Functions are numbered kernel symbols first, then the agent's, then

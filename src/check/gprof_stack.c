@@ -147,7 +147,7 @@ static void flame_box(FILE *f, const struct stacks *t, long x, int row, double a
 		n, 100.0 * (double)n / (double)t->total, at, y, w, FLAME_ROW - 1, fill);
 	int chars = (int)(w / 6.5) - 1;
 	if (chars >= 3) {
-		char cut[GPROF_NAME_MAX + 16];
+		char cut[KMAP_NAME_MAX + 16];
 		snprintf(cut, sizeof(cut), "%.*s", chars, name);
 		fprintf(f, "<text x=\"%.2f\" y=\"%.0f\">", at + 2, y + FLAME_ROW - 4);
 		gprof_xml_text(f, cut);

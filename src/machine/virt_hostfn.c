@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kmap.h"
 #include "virt_hostfn.h"
 #include "virt_internal.h"
 
@@ -75,38 +76,23 @@ uint32_t virt_crc(const struct virt_crc_table *t, uint32_t crc, const uint8_t *p
 	return crc;
 }
 
-/* "ADDR T NAME" lines of the map: the address of each function's symbol. */
-static int read_map(FILE *f, uint64_t addr[VIRT_HOSTFNS])
-{
-	char line[512], name[256], type;
-	unsigned long long a;
-	int found = 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %c %255s", &a, &type, name) == 3 &&
-		    (type == 'T' || type == 't'))
-			for (int i = 0; i < VIRT_HOSTFNS; i++)
-				if (!addr[i] && !strcmp(name, fns[i].sym))
-					addr[i] = a, found++;
-	return found;
-}
-
 int virt_hostfn_setup(struct virt *v, const char *kernel)
 {
 	const char *off = getenv("THEMIS_GUEST_CRC");
 	if (!kernel || (off && *off && strcmp(off, "0")))
 		return 0;
-	char path[4096];
+	char path[4096], err[512];
+	struct kmap map;
 	snprintf(path, sizeof(path), "%s.map", kernel);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	uint64_t addr[VIRT_HOSTFNS] = {0};
-	int found = read_map(f, addr);
-	fclose(f);
+	if (kmap_load(&map, path, err, sizeof(err)))
+		return 0; /* no map: the guest's own code runs */
+	int found = 0;
 	for (int i = 0; i < VIRT_HOSTFNS; i++) {
-		v->cpu.host_fn[i] = addr[i];
+		v->cpu.host_fn[i] = kmap_addr(&map, fns[i].sym);
+		found += v->cpu.host_fn[i] != 0;
 		virt_crc_table_init(&v->crc[i], fns[i].poly, true);
 	}
+	kmap_free(&map);
 	return found;
 }
 

@@ -11,14 +11,13 @@
 #include "virt_internal.h"
 #include "virt_sample.h"
 
-int virt_sampler_start(struct virt *v, uint64_t every, const struct virt_kernel_text *text)
+int virt_sampler_start(struct virt *v, uint64_t every, const struct kmap *map)
 {
 	struct virt_sampler *s = every ? calloc(1, sizeof(*s)) : NULL;
 	if (!s)
 		return -1;
 	s->every = s->left = every;
-	if (text)
-		s->text = *text;
+	s->map = map;
 	virt_sampler_stop(v);
 	v->sampler = s;
 	return 0;
@@ -70,9 +69,8 @@ void virt_sample_take(struct virt *v, uint64_t stepped)
 	struct virt_sample *x = &s->s[s->n++];
 	*x = (struct virt_sample){v->cpu.pc,	     s->nframes, 0, (uint8_t)v->cpu.priv,
 				  (uint8_t)v->phase, v->tag};
-	if (s->text.n) {
-		x->depth =
-		    (uint8_t)virt_unwind(v, &s->text, s->frames + s->nframes, VIRT_STACK_MAX);
+	if (s->map) {
+		x->depth = (uint8_t)virt_unwind(v, s->map, s->frames + s->nframes, VIRT_STACK_MAX);
 		s->nframes += x->depth;
 	}
 }

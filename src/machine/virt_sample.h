@@ -24,14 +24,14 @@ struct virt_sampler {
 	size_t n, cap;
 	uint64_t *frames; /* every sample's stack, one after another */
 	size_t nframes, capframes;
-	struct virt_kernel_text text; /* n 0: no stacks */
-	uint64_t lost;		      /* samples dropped for want of memory */
+	const struct kmap *map; /* the kernel's, for the stacks; NULL: none */
+	uint64_t lost;		/* samples dropped for want of memory */
 };
 
 /* Sample v (not its peer) every `every` instructions from now on, with
- * the kernel's stack at each sample when text is given (it must outlive
- * the sampler). 0, or -1 (no memory, or every 0). */
-int virt_sampler_start(struct virt *v, uint64_t every, const struct virt_kernel_text *text);
+ * the kernel's stack at each sample when its map is given (it must
+ * outlive the sampler). 0, or -1 (no memory, or every 0). */
+int virt_sampler_start(struct virt *v, uint64_t every, const struct kmap *map);
 void virt_sampler_stop(struct virt *v);
 
 /* virt_run's: the slice cut at the next sample point; and, after a slice

@@ -100,19 +100,10 @@ static bool fetch(struct virt *v, uint64_t pc, struct insn *d)
 }
 
 /* The function holding pc: its start, or 0. */
-static uint64_t function_of(const struct virt_kernel_text *t, uint64_t pc)
+static uint64_t function_of(const struct kmap *t, uint64_t pc)
 {
-	if (!t->n || pc < t->start[0] || pc >= t->end)
-		return 0;
-	size_t lo = 0, hi = t->n;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->start[mid] <= pc)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return t->start[lo];
+	long i = kmap_index(t, pc);
+	return i < 0 ? 0 : t->s[i].addr;
 }
 
 /* Where a frame's caller is: its return address (in the ra register, or
@@ -175,7 +166,7 @@ static int prologue(struct virt *v, uint64_t fn, uint64_t pc, uint64_t sp, struc
 	return 1;
 }
 
-int virt_unwind(struct virt *v, const struct virt_kernel_text *t, uint64_t *ret, int max)
+int virt_unwind(struct virt *v, const struct kmap *t, uint64_t *ret, int max)
 {
 	if (v->cpu.priv != PRV_S)
 		return 0;

@@ -19,20 +19,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kmap.h"
 #include "virt.h"
 
 #define VIRT_STACK_MAX 40 /* frames kept per sample, innermost first */
 
-/* The kernel's functions: their start addresses, sorted, and the end of
- * its text. */
-struct virt_kernel_text {
-	const uint64_t *start;
-	size_t n;
-	uint64_t end;
-};
-
 /* The return addresses of the kernel stack v's hart is on, innermost
- * first, into ret (at most max): how many (0 outside supervisor mode). */
-int virt_unwind(struct virt *v, const struct virt_kernel_text *t, uint64_t *ret, int max);
+ * first, into ret (at most max): how many (0 outside supervisor mode).
+ * map: the kernel's, where its functions start. */
+int virt_unwind(struct virt *v, const struct kmap *map, uint64_t *ret, int max);
 
 #endif
