@@ -25,6 +25,7 @@
 #include "../lens/lens.h"
 #include "../machine/virt.h"
 #include "coverage.h"
+#include "crash_fsck.h"
 #include "ops.h"
 #include "rules.h"
 
@@ -128,9 +129,11 @@ struct check_machine {
 	 * the step's point alone ("end", "flush 0 17", "subset 1 40 3a0"). */
 	const char *crash_at;
 	/* The filesystems' own checkers judge every state's disks after a
-	 * clean unmount (explore --fsck; src/lens/lens_fsck.c), memoized by
-	 * content unless fsck_no_memo. */
-	bool fsck, fsck_no_memo;
+	 * clean unmount (explore --fsck; src/lens/lens_fsck.c); their
+	 * verdicts there and on crash disks are remembered as fsck_memo says
+	 * (crash_fsck.h). */
+	bool fsck;
+	enum crash_fsck_memo fsck_memo;
 	/* The lenses every check runs (lens_set_open; check_state refuses
 	 * NULL), and the words they count into (NULL: thrown away). */
 	const struct lens_set *lenses;

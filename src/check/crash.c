@@ -312,8 +312,9 @@ static int crash_in_fork(struct virt *v, const struct check_machine *m,
 		return -1;
 	for (int i = 0; i < nfs; i++)
 		if (ask->fsck_disks >> i & 1 && !pts[i].live)
-			r->fsck[i] = crash_fsck_disk(ask->fsck, &v->disks[i], i, m->fs[i],
-						     r->fsck_said[i], sizeof(r->fsck_said[i]));
+			r->fsck[i] =
+			    crash_fsck_disk(ask->fsck, &v->disks[i], i, m->fs[i], st.ret[i] >= 0,
+					    r->fsck_said[i], sizeof(r->fsck_said[i]));
 	lap(ask, &t->fsck, t0);
 	return 0;
 }

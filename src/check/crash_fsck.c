@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lens/fsck_key.h"
 #include "crash_fsck.h"
 
 static int write_chunk(int fd, const struct disk *d, uint64_t c, bool base)
@@ -108,24 +109,107 @@ static enum corrupt_fsck_verdict run_checker(struct crash_fsck *c, const struct 
 	return v;
 }
 
-enum corrupt_fsck_verdict crash_fsck_disk(struct crash_fsck *c, const struct disk *d, int i,
-					  const char *fs, char *said, size_t saidlen)
+int crash_fsck_memo_parse(const char *word)
 {
-	uint8_t key[16];
-	disk_private_key(d, (uint64_t)i, key);
+	static const char *const words[] = {
+#define CRASH_FSCK_MEMO_WORD(name, w) w,
+	    CRASH_FSCK_MEMOS(CRASH_FSCK_MEMO_WORD)
+#undef CRASH_FSCK_MEMO_WORD
+	};
+	for (int m = 0; m < (int)(sizeof(words) / sizeof(words[0])); m++)
+		if (!strcmp(word, words[m]))
+			return m;
+	return -1;
+}
+
+/* The check mode, at a hit the bytes would have missed: the checker
+ * anyway, and a verdict other than the memo's said on stderr. */
+static void check_hit(struct crash_fsck *c, const struct crash_fsck_entry *e, const struct disk *d,
+		      int i, const char *fs)
+{
+	char said[sizeof(e->said)];
+	c->n.checked++;
+	enum corrupt_fsck_verdict v = run_checker(c, d, i, fs, said, sizeof(said));
+	if (v == (enum corrupt_fsck_verdict)e->verdict)
+		return;
+	c->n.mismatches++;
+	fprintf(stderr,
+		"themis: fsck memo: %s's disk %d masks to a disk judged %s (%s), but its checker "
+		"says %s (%s)\n",
+		fs, i, corrupt_fsck_name((enum corrupt_fsck_verdict)e->verdict), e->said,
+		corrupt_fsck_name(v), said);
+}
+
+static struct crash_fsck_entry *slot_of(struct crash_fsck *c, const uint8_t key[16])
+{
 	uint64_t slot;
 	memcpy(&slot, key, sizeof(slot));
-	struct crash_fsck_entry *e = &c->e[slot % CRASH_FSCK_SLOTS];
-	if (e->used && !memcmp(e->key, key, 16) && !c->no_memo) {
-		c->hits++;
+	return &c->e[slot % CRASH_FSCK_SLOTS];
+}
+
+static const struct crash_fsck_entry *find(struct crash_fsck *c, const uint8_t key[16])
+{
+	const struct crash_fsck_entry *e = slot_of(c, key);
+	return e->used && !memcmp(e->key, key, 16) ? e : NULL;
+}
+
+static void put(struct crash_fsck *c, const uint8_t key[16], const uint8_t exact[16],
+		uint8_t verdict, const char *said)
+{
+	struct crash_fsck_entry *e = slot_of(c, key);
+	memcpy(e->key, key, 16);
+	memcpy(e->exact, exact, 16);
+	e->used = 1;
+	e->verdict = verdict;
+	snprintf(e->said, sizeof(e->said), "%s", said);
+}
+
+/* The verdict remembered for the disk, by its bytes and then by its
+ * masked key (taken only when the bytes miss: it parses the layout), or
+ * NULL. */
+static const struct crash_fsck_entry *recall(struct crash_fsck *c, const struct disk *d, int i,
+					     const char *fs, bool clean, const uint8_t exact[16],
+					     uint8_t masked[16], bool *have_masked)
+{
+	*have_masked = false;
+	if (c->memo == CRASH_FSCK_MEMO_OFF)
+		return NULL;
+	const struct crash_fsck_entry *e = find(c, exact);
+	if (e || c->memo == CRASH_FSCK_MEMO_EXACT)
+		return e;
+	*have_masked = fsck_key(fs, d, (uint64_t)i, clean, masked);
+	if (!*have_masked || !(e = find(c, masked)))
+		return NULL;
+	c->n.masked_hits++;
+	if (c->memo == CRASH_FSCK_MEMO_CHECK)
+		check_hit(c, e, d, i, fs);
+	return e;
+}
+
+enum corrupt_fsck_verdict crash_fsck_disk(struct crash_fsck *c, const struct disk *d, int i,
+					  const char *fs, bool clean, char *said, size_t saidlen)
+{
+	uint8_t exact[16], masked[16];
+	bool have_masked;
+	disk_private_key(d, (uint64_t)i, exact);
+	const struct crash_fsck_entry *e = recall(c, d, i, fs, clean, exact, masked, &have_masked);
+	uint8_t verdict;
+	char why[sizeof(e->said)];
+	if (e) {
+		c->n.hits++;
+		verdict = e->verdict;
+		snprintf(why, sizeof(why), "%s", e->said);
 	} else {
-		c->runs++;
-		e->verdict = (uint8_t)run_checker(c, d, i, fs, e->said, sizeof(e->said));
-		memcpy(e->key, key, 16);
-		e->used = 1;
+		c->n.runs++;
+		verdict = (uint8_t)run_checker(c, d, i, fs, why, sizeof(why));
+		if (have_masked)
+			put(c, masked, exact, verdict, why);
 	}
-	snprintf(said, saidlen, "%s", e->said);
-	return (enum corrupt_fsck_verdict)e->verdict;
+	/* The bytes too, so the same disk again costs no layout. */
+	if (c->memo != CRASH_FSCK_MEMO_OFF)
+		put(c, exact, exact, verdict, why);
+	snprintf(said, saidlen, "%s", why);
+	return (enum corrupt_fsck_verdict)verdict;
 }
 
 void crash_fsck_free(struct crash_fsck *c)

@@ -3,10 +3,12 @@
  *
  * Two savings over saving the whole disk and checking it each time
  * (corrupt_fsck_disk):
- *   - a memo of verdicts keyed by the content, so a recovery that leaves
- *     the same bytes as an earlier one is not checked again; the key
- *     hashes only the disk's private chunks (the base is the same for
- *     every crash of a run), so taking it costs O(chunks written);
+ *   - a memo of verdicts keyed by the content as the checker judges it
+ *     (fsck_key.h: times, generations, checksums, log positions and free
+ *     space masked), so a disk that differs from an earlier one only in
+ *     what a history stamped on it is not checked again; the key hashes
+ *     only the disk's private chunks (the base is the same for every
+ *     crash of a run), so taking it costs O(chunks written);
  *   - one scratch image per disk, a copy of its base made once, brought
  *     to each crash disk's content by rewriting only the chunks that
  *     differ from the base now or did last time.
@@ -21,12 +23,33 @@
 #include "../disk/disk.h"
 #include "../lens/corrupt_fsck.h"
 
-#define CRASH_FSCK_SLOTS     1024
+#define CRASH_FSCK_SLOTS     4096
 #define CRASH_FSCK_MAX_DISKS 8
+
+/* How verdicts are remembered: X(NAME, word) per mode, the first the
+ * default; the words are --fsck-memo's. */
+#define CRASH_FSCK_MEMOS(X)                                                                        \
+	X(MASKED, "on")	  /* keyed by fsck_key: what a checker judges */                           \
+	X(EXACT, "exact") /* keyed by the bytes */                                                 \
+	X(OFF, "off")	  /* none: the checker every time (the memo's benchmark) */                \
+	X(CHECK, "check") /* masked, and the checker run anyway wherever the masked key answers    \
+			     and the bytes would not have: a verdict that differs is counted */
+
+enum crash_fsck_memo {
+#define CRASH_FSCK_MEMO_ENUM(name, word) CRASH_FSCK_MEMO_##name,
+	CRASH_FSCK_MEMOS(CRASH_FSCK_MEMO_ENUM)
+#undef CRASH_FSCK_MEMO_ENUM
+};
+
+/* The mode named by word (--fsck-memo's), or -1. */
+int crash_fsck_memo_parse(const char *word);
 
 struct crash_fsck {
 	struct crash_fsck_entry {
-		uint8_t key[16]; /* XXH3-128 of the disk index and its private chunks */
+		/* A disk's key: its bytes' (disk_private_key) or its masked
+		 * one (fsck_key), both salted by its index; they never meet. */
+		uint8_t key[16];
+		uint8_t exact[16]; /* the bytes' key of the disk judged */
 		uint8_t used, verdict;
 		char said[160];
 	} e[CRASH_FSCK_SLOTS];
@@ -37,17 +60,24 @@ struct crash_fsck {
 		uint64_t *dirty; /* chunks that differ from the base in the file */
 		uint64_t ndirty;
 	} scratch[CRASH_FSCK_MAX_DISKS];
-	double timeout; /* seconds a checker may take */
-	bool no_memo;	/* run the checker every time (the memo's benchmark) */
-	uint64_t runs, hits;
+	double timeout;		   /* seconds a checker may take */
+	enum crash_fsck_memo memo; /* how verdicts are remembered */
+	struct crash_fsck_counts {
+		uint64_t runs, hits;
+		uint64_t masked_hits; /* of the hits, those the bytes would have missed */
+		uint64_t checked;     /* the check mode: checker runs on such hits, */
+		uint64_t mismatches;  /* and verdicts that differed from the memo's */
+	} n;
 };
 
 /* A zeroed struct crash_fsck is ready; set timeout. */
 
 /* The checker's verdict on disk index i (filesystem fs), its first line
- * naming a problem into said. */
+ * naming a problem into said. clean: the kernel unmounted the disk
+ * without an error (its log and journal say so), which the masked key
+ * needs; else the disk is keyed by its bytes. */
 enum corrupt_fsck_verdict crash_fsck_disk(struct crash_fsck *c, const struct disk *d, int i,
-					  const char *fs, char *said, size_t saidlen);
+					  const char *fs, bool clean, char *said, size_t saidlen);
 
 /* Remove the scratch images and free what they held. */
 void crash_fsck_free(struct crash_fsck *c);

@@ -90,7 +90,13 @@ static const char explore_help[] =
     "                      recovered in the guest and compared with the memo's answer\n"
     "  --fsck              the filesystems' own checkers judge every state's disks\n"
     "                      after a clean unmount, in a fork (memoized by content)\n"
-    "  --fsck-memo on|off  off runs the checker every time (to measure the memo)\n"
+    "  --fsck-memo M       the checkers' memo (--fsck, and --crash's checkers): on\n"
+    "                      (default): a disk that differs from one a checker judged\n"
+    "                      only in times, generations, checksums, log positions and\n"
+    "                      free space is answered by that verdict; exact: only the\n"
+    "                      same bytes; off: the checker every time; check: on, and\n"
+    "                      the checker run anyway where the bytes differ, counting\n"
+    "                      verdicts that differ (docs/fsck.md)\n"
     "  --time              fingerprints include mtime and ctime, compared to the\n"
     "                      coarsest granularity of the filesystems given; the\n"
     "                      scope adds settime (a rollback, 2038, 2106) and utimes\n"
@@ -225,9 +231,11 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 		if (!parse_u64(val, &c->max_states) || !c->max_states)
 			return usage_error("--max-states needs a positive count, got '%s'", val);
 	} else if (!strcmp(opt, "--fsck-memo")) {
-		if (strcmp(val, "on") && strcmp(val, "off"))
-			return usage_error("--fsck-memo needs on or off, got '%s'", val);
-		c->m.fsck_no_memo = !strcmp(val, "off");
+		int memo = crash_fsck_memo_parse(val);
+		if (memo < 0)
+			return usage_error("--fsck-memo needs on, exact, off or check, got '%s'",
+					   val);
+		c->m.fsck_memo = (enum crash_fsck_memo)memo;
 	} else if (!strcmp(opt, "--crash-memo")) {
 		if (strcmp(val, "on") && strcmp(val, "off") && strcmp(val, "check"))
 			return usage_error("--crash-memo needs on, off or check, got '%s'", val);

@@ -123,6 +123,8 @@ static struct crash_promise promise_of(const char *fs)
 	X(NESTED, "recovery_crashes")                                                              \
 	X(FSCK_RUNS, "fsck_runs")                                                                  \
 	X(FSCK_HITS, "fsck_memo_hits")                                                             \
+	X(FSCK_MASKED, "fsck_memo_masked_hits")                                                    \
+	X(FSCK_MISMATCHES, "fsck_memo_mismatches")                                                 \
 	X(MEMO_HITS, "recovery_memo_hits")                                                         \
 	X(DIVERGED, "ends_diverged")
 
@@ -150,6 +152,7 @@ static int crash_attach(void *state, const struct check_config *cfg, const struc
 	struct crash_state *c = state;
 	c->on = m->crash_states > 0;
 	c->fsck.timeout = CRASH_FSCK_TIMEOUT;
+	c->fsck.memo = m->fsck_memo;
 	c->memo.off = m->crash_no_memo;
 	c->memo.check = m->crash_memo_check;
 	return 0;
@@ -662,11 +665,14 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 	if (at_end && range_command(j, path, kind, from, upto, range, sizeof(range)))
 		ask.range = range, ask.live = NULL; /* the cached live dump has no range */
 	ask.nested = at_end; /* the recovery crashed again, at the operation's end */
-	uint64_t runs = j->c->fsck.runs, hits = j->c->fsck.hits, memo = j->c->memo.hits;
+	struct crash_fsck_counts was = j->c->fsck.n;
+	uint64_t memo = j->c->memo.hits;
 	j->words[CR_STATES]++;
 	int rc = crash_recover(j->v, j->m, pts, &ask, &r, why, sizeof(why));
-	j->words[CR_FSCK_RUNS] += j->c->fsck.runs - runs;
-	j->words[CR_FSCK_HITS] += j->c->fsck.hits - hits;
+	j->words[CR_FSCK_RUNS] += j->c->fsck.n.runs - was.runs;
+	j->words[CR_FSCK_HITS] += j->c->fsck.n.hits - was.hits;
+	j->words[CR_FSCK_MASKED] += j->c->fsck.n.masked_hits - was.masked_hits;
+	j->words[CR_FSCK_MISMATCHES] += j->c->fsck.n.mismatches - was.mismatches;
 	j->words[CR_MEMO_HITS] += j->c->memo.hits - memo;
 	if (rc) {
 		snprintf(what, sizeof(what),

@@ -25,6 +25,9 @@
 	X(STATES, "states")                                                                        \
 	X(RUNS, "runs")                                                                            \
 	X(HITS, "memo_hits")                                                                       \
+	X(MASKED_HITS, "memo_masked_hits")                                                         \
+	X(CHECKED, "memo_checked")                                                                 \
+	X(MISMATCHES, "memo_mismatches")                                                           \
 	X(NO_CHECKER, "disks_without_checker")
 
 enum {
@@ -46,7 +49,7 @@ static int fsck_attach(void *state, const struct check_config *cfg, const struct
 	struct fsck_state *f = state;
 	f->on = m->fsck;
 	f->memo.timeout = FSCK_TIMEOUT;
-	f->memo.no_memo = m->fsck_no_memo;
+	f->memo.memo = m->fsck_memo;
 	return 0;
 }
 
@@ -62,11 +65,14 @@ static int judge_disks(struct fsck_state *f, uint64_t *words, struct virt *v,
 {
 	for (int i = 0; i < m->nfs && i < CRASH_FSCK_MAX_DISKS; i++) {
 		char said[160];
-		uint64_t runs = f->memo.runs, hits = f->memo.hits;
+		struct crash_fsck_counts was = f->memo.n;
 		enum corrupt_fsck_verdict r =
-		    crash_fsck_disk(&f->memo, &v->disks[i], i, m->fs[i], said, sizeof(said));
-		words[FW_RUNS] += f->memo.runs - runs;
-		words[FW_HITS] += f->memo.hits - hits;
+		    crash_fsck_disk(&f->memo, &v->disks[i], i, m->fs[i], true, said, sizeof(said));
+		words[FW_RUNS] += f->memo.n.runs - was.runs;
+		words[FW_HITS] += f->memo.n.hits - was.hits;
+		words[FW_MASKED_HITS] += f->memo.n.masked_hits - was.masked_hits;
+		words[FW_CHECKED] += f->memo.n.checked - was.checked;
+		words[FW_MISMATCHES] += f->memo.n.mismatches - was.mismatches;
 		if (r == CORRUPT_FSCK_NONE || r == CORRUPT_FSCK_MISSING)
 			words[FW_NO_CHECKER]++;
 		if (r != CORRUPT_FSCK_ERRORS && r != CORRUPT_FSCK_CRASHED &&
@@ -124,12 +130,20 @@ static void fsck_report(const void *state, const uint64_t *w, FILE *f, bool json
 		fputs("}", f);
 		return;
 	}
-	if (w[FW_STATES])
+	if (!w[FW_STATES])
+		return;
+	fprintf(f,
+		"fsck: %llu states' disks judged after a clean unmount: the checkers ran %llu "
+		"times, %llu answered by the memo (%llu of them only with times, checksums and "
+		"logs masked); %llu disks with no checker\n",
+		(unsigned long long)w[FW_STATES], (unsigned long long)w[FW_RUNS],
+		(unsigned long long)w[FW_HITS], (unsigned long long)w[FW_MASKED_HITS],
+		(unsigned long long)w[FW_NO_CHECKER]);
+	if (w[FW_CHECKED])
 		fprintf(f,
-			"fsck: %llu states' disks judged after a clean unmount: the checkers ran "
-			"%llu times, %llu answered by the memo; %llu disks with no checker\n",
-			(unsigned long long)w[FW_STATES], (unsigned long long)w[FW_RUNS],
-			(unsigned long long)w[FW_HITS], (unsigned long long)w[FW_NO_CHECKER]);
+			"fsck memo check: the checkers ran again on %llu of those; %llu verdicts "
+			"differed from the memo's\n",
+			(unsigned long long)w[FW_CHECKED], (unsigned long long)w[FW_MISMATCHES]);
 }
 
 static const struct lens_def fsck_lens = {
