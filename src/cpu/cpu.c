@@ -424,7 +424,7 @@ void cpu_decode_slot(struct cpu *c, struct dinsn *d, const uint8_t *code, uint64
 {
 	dcache_decode(d, code, pc & 0xfff);
 	for (int i = 0; i < CPU_HOST_FNS; i++)
-		if (unlikely(c->host_fn[i] == pc && pc)) {
+		if (unlikely(pc && (c->host_fn[i] == pc || c->host_fn_alias[i] == pc))) {
 			d->op = (uint8_t)(D_HOST | (d->op & DINSN_C));
 			d->rd = (uint8_t)i;
 		}

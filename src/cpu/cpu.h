@@ -143,10 +143,12 @@ struct cpu {
 	 * whole (cpu_state_save/cpu_state_load, CPU_STATE_SIZE bytes);
 	 * everything below is wiring and caches. */
 	struct cpu_bus bus;
-	/* Entry points (virtual addresses, 0 for none) of guest functions the
-	 * bus computes on the host: wiring the board sets before the run, as
-	 * it sets the bus. */
-	uint64_t host_fn[CPU_HOST_FNS];
+	/* Entry points (0 for none) of guest functions the bus computes on
+	 * the host: wiring the board sets before the run, as it sets the bus.
+	 * Each as the kernel calls it (its virtual address) and as it calls
+	 * it before paging is on (its physical address): the decoded page is
+	 * the same whichever address decoded it first. */
+	uint64_t host_fn[CPU_HOST_FNS], host_fn_alias[CPU_HOST_FNS];
 	struct dcache *dc; /* decoded instructions (a cache, see dcache.h) */
 	struct jit *jit;   /* compiled blocks of them (jit.h), NULL: interpret */
 	/* Soft TLBs (caches: not part of the architectural state): the
@@ -186,6 +188,15 @@ uint64_t cpu_run(struct cpu *c, uint64_t n);
  * (for the doorbell's buffers). No fault is raised; false if unmapped or not
  * allowed. */
 bool cpu_virt_to_phys(struct cpu *c, uint64_t va, bool write, uint64_t *pa);
+
+/* Store len copies of byte from va on, as a run of the hart's own stores
+ * would (for a memset the board computes, virt_hostfn.h): each page
+ * translated for writing in the current regime (accessed and dirty bits
+ * set), written through the bus's RAM (copy-on-write in a fork), decoded
+ * code on it dropped. No fault is raised: false, part written, where a
+ * page does not translate or is not RAM (the guest's own stores then
+ * write the same bytes again and fault as they would). */
+bool cpu_fill(struct cpu *c, uint64_t va, uint8_t byte, uint64_t len);
 
 /* Translate a supervisor address for reading as an observer (the guest
  * profiler's stack walk): the page tables are not touched (no A bit set),

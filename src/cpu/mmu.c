@@ -437,6 +437,30 @@ bool cpu_virt_to_phys(struct cpu *c, uint64_t va, bool write, uint64_t *pa)
 	return sv39_walk(c, va, acc, priv, true, pa) == WALK_OK;
 }
 
+bool cpu_fill(struct cpu *c, uint64_t va, uint8_t byte, uint64_t len)
+{
+	while (len) {
+		uint64_t n = 4096 - (va & 0xfff);
+		n = n < len ? n : len;
+		const struct cpu_tlb_entry *e = &c->tlb_w[tlb_vpn(va) % CPU_TLB_SIZE];
+		if (e->tag == tlb_vpn(va)) {
+			/* A page the write TLB holds is RAM, dirty and holds no
+			 * decoded code (page_for). */
+			memset((uint8_t *)(e->addend + va), byte, n);
+		} else {
+			uint64_t pa;
+			uint8_t *page;
+			if (!cpu_virt_to_phys(c, va, true, &pa) ||
+			    !(page = c->bus.ram(c->bus.opaque, pa, true)))
+				return false;
+			memset(page + (pa & 0xfff), byte, n);
+			cpu_ram_written(c, page + (pa & 0xfff), n);
+		}
+		va += n, len -= n;
+	}
+	return true;
+}
+
 bool cpu_kernel_peek(struct cpu *c, uint64_t va, uint64_t *pa)
 {
 	if ((c->csr.satp >> 60) != SATP_MODE_SV39) {

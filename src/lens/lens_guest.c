@@ -8,20 +8,27 @@
  * state. It runs last, so a state's own lenses' work is in its count;
  * what a state that ended early left is counted with the next one.
  *
- * It also takes the machine's count of the CRCs it computed for the
- * guest (virt_hostfn.h), each of which the guest counts as one
- * instruction.
+ * It also takes the machine's count of the functions it computed for the
+ * guest (virt_hostfn.h: the CRCs, memset), each of which the guest counts
+ * as one instruction.
  *
  * The summary line: "guest instructions: N per state (operation A, ...)";
  * report.json: {"states", "total", "per_state", "by_phase": {...},
- * "host_crc": {"calls", "bytes"}}. */
+ * "host_crc": {"calls", "bytes"}, "host_memset": {...}}. */
 #include <stdio.h>
 
 #include "../check/check.h"
 #include "../check/phase.h"
 #include "lens.h"
 
-enum { GUEST_STATES = CHECK_NPHASES, GUEST_CRC_CALLS, GUEST_CRC_BYTES, GUEST_WORDS };
+/* The words: each phase's instructions, the states, then the host
+ * functions' calls and bytes by kind. */
+enum {
+	GUEST_STATES = CHECK_NPHASES,
+	GUEST_HOST_CALLS,
+	GUEST_HOST_BYTES = GUEST_HOST_CALLS + VIRT_HOST_NKINDS,
+	GUEST_WORDS = GUEST_HOST_BYTES + VIRT_HOST_NKINDS
+};
 
 static int guest_after(void *state, uint64_t *words, struct virt *v, const struct check_machine *m,
 		       const struct op *op, const struct check_step *parent, struct check_step *s,
@@ -33,7 +40,7 @@ static int guest_after(void *state, uint64_t *words, struct virt *v, const struc
 	for (int p = 0; p < CHECK_NPHASES; p++)
 		words[p] += took[p];
 	words[GUEST_STATES]++;
-	virt_hostfn_take(v, &words[GUEST_CRC_CALLS], &words[GUEST_CRC_BYTES]);
+	virt_hostfn_take(v, &words[GUEST_HOST_CALLS], &words[GUEST_HOST_BYTES]);
 	return 0;
 }
 
@@ -57,9 +64,12 @@ static void guest_report(const void *state, const uint64_t *w, FILE *f, bool jso
 		for (int p = 0; p < CHECK_NPHASES; p++)
 			fprintf(f, "%s\"%s\": %llu", p ? ", " : "", check_phase_key(p),
 				(unsigned long long)w[p]);
-		fprintf(f, "}, \"host_crc\": {\"calls\": %llu, \"bytes\": %llu}}",
-			(unsigned long long)w[GUEST_CRC_CALLS],
-			(unsigned long long)w[GUEST_CRC_BYTES]);
+		fputs("}", f);
+		for (int k = 0; k < VIRT_HOST_NKINDS; k++)
+			fprintf(f, ", \"%s\": {\"calls\": %llu, \"bytes\": %llu}",
+				virt_host_kind_key(k), (unsigned long long)w[GUEST_HOST_CALLS + k],
+				(unsigned long long)w[GUEST_HOST_BYTES + k]);
+		fputs("}", f);
 		return;
 	}
 	if (!n)
@@ -74,13 +84,16 @@ static void guest_report(const void *state, const uint64_t *w, FILE *f, bool jso
 			first = false;
 		}
 	fprintf(f, ")\n");
-	if (w[GUEST_CRC_CALLS])
-		fprintf(f,
-			"the machine computed the guest's CRCs: %llu a state, of %llu bytes on "
-			"average, "
-			"one instruction each (THEMIS_GUEST_CRC=1: the guest's own code)\n",
-			(unsigned long long)(w[GUEST_CRC_CALLS] / n),
-			(unsigned long long)(w[GUEST_CRC_BYTES] / w[GUEST_CRC_CALLS]));
+	for (int k = 0; k < VIRT_HOST_NKINDS; k++) {
+		uint64_t calls = w[GUEST_HOST_CALLS + k], bytes = w[GUEST_HOST_BYTES + k];
+		if (calls)
+			fprintf(f,
+				"the machine computed the guest's %s: %llu a state, of %llu bytes "
+				"on average, one instruction each (THEMIS_GUEST_CODE=1: the "
+				"guest's own code)\n",
+				virt_host_kind_words(k), (unsigned long long)(calls / n),
+				(unsigned long long)(bytes / calls));
+	}
 }
 
 static const struct lens_def guest_lens = {

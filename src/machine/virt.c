@@ -534,12 +534,12 @@ int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t e
 		return -1;
 	}
 	v->ram.homed = cpu_ram_homed, v->ram.homed_opaque = &v->cpu;
-	virt_hostfn_setup(v, cfg->kernel);
 	if (init_devices(v, cfg, err, errlen) ||
 	    (!cfg->no_boot && load_boot(v, cfg, &entry, &dtb, err, errlen))) {
 		virt_free(v);
 		return -1;
 	}
+	virt_hostfn_setup(v, cfg->kernel, cfg->no_boot ? 0 : entry);
 	if (!cfg->no_boot)
 		enter_kernel(v, entry, dtb);
 	return 0;

@@ -181,9 +181,10 @@ struct virt {
 	int phase, tag;
 	struct virt_sampler *sampler;		 /* NULL: no sampling (virt_sample.c) */
 	struct virt_crc_table crc[VIRT_HOSTFNS]; /* the host functions' (virt_hostfn.h) */
-	/* The calls of them served, and the bytes they read, for the
-	 * checker's account (not machine state: virt_hostfn_take). */
-	uint64_t hostfn_calls, hostfn_bytes;
+	/* The calls of them served, and the bytes they read or wrote, by
+	 * kind, for the checker's account (not machine state:
+	 * virt_hostfn_take). */
+	uint64_t hostfn_calls[VIRT_HOST_NKINDS], hostfn_bytes[VIRT_HOST_NKINDS];
 
 	/* A second machine stepped beside this one (explore with two
 	 * kernels): virt_fork, virt_restore and virt_release act on both,

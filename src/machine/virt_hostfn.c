@@ -9,12 +9,31 @@
 
 static const struct {
 	const char *sym;
+	int kind;
 	uint32_t poly;
 } fns[VIRT_HOSTFNS] = {
-#define VIRT_HOST_FN_ROW(name, sym, poly) {sym, poly},
+#define VIRT_HOST_FN_ROW(name, sym, kind, poly) {sym, VIRT_HOST_##kind, poly},
     VIRT_HOST_FNS(VIRT_HOST_FN_ROW)
 #undef VIRT_HOST_FN_ROW
 };
+
+static const struct {
+	const char *key, *words;
+} kinds[VIRT_HOST_NKINDS] = {
+#define VIRT_HOST_KIND_ROW(kind, key, words) {key, words},
+    VIRT_HOST_KINDS(VIRT_HOST_KIND_ROW)
+#undef VIRT_HOST_KIND_ROW
+};
+
+const char *virt_host_kind_key(int kind)
+{
+	return kind >= 0 && kind < VIRT_HOST_NKINDS ? kinds[kind].key : "?";
+}
+
+const char *virt_host_kind_words(int kind)
+{
+	return kind >= 0 && kind < VIRT_HOST_NKINDS ? kinds[kind].words : "?";
+}
 
 _Static_assert(VIRT_HOSTFNS <= CPU_HOST_FNS, "the hart has room for every host function");
 
@@ -76,9 +95,9 @@ uint32_t virt_crc(const struct virt_crc_table *t, uint32_t crc, const uint8_t *p
 	return crc;
 }
 
-int virt_hostfn_setup(struct virt *v, const char *kernel)
+int virt_hostfn_setup(struct virt *v, const char *kernel, uint64_t load_pa)
 {
-	const char *off = getenv("THEMIS_GUEST_CRC");
+	const char *off = getenv("THEMIS_GUEST_CODE");
 	if (!kernel || (off && *off && strcmp(off, "0")))
 		return 0;
 	char path[4096], err[512];
@@ -87,10 +106,15 @@ int virt_hostfn_setup(struct virt *v, const char *kernel)
 	if (kmap_load(&map, path, err, sizeof(err)))
 		return 0; /* no map: the guest's own code runs */
 	int found = 0;
+	uint64_t start = kmap_addr(&map, "_start");
 	for (int i = 0; i < VIRT_HOSTFNS; i++) {
-		v->cpu.host_fn[i] = kmap_addr(&map, fns[i].sym);
-		found += v->cpu.host_fn[i] != 0;
-		virt_crc_table_init(&v->crc[i], fns[i].poly, true);
+		uint64_t va = kmap_addr(&map, fns[i].sym);
+		v->cpu.host_fn[i] = va;
+		v->cpu.host_fn_alias[i] =
+		    va && start && load_pa && va > start ? va - start + load_pa : 0;
+		found += va != 0;
+		if (fns[i].kind == VIRT_HOST_CRC)
+			virt_crc_table_init(&v->crc[i], fns[i].poly, true);
 	}
 	kmap_free(&map);
 	return found;
@@ -117,20 +141,31 @@ static bool crc_guest(struct virt *v, const struct virt_crc_table *t, uint64_t v
 bool virt_hostfn_call(void *opaque, struct cpu *c, int which, uint64_t *ret)
 {
 	struct virt *v = opaque;
-	uint32_t crc = (uint32_t)c->x[10];
-	if (c->priv != PRV_S || which < 0 || which >= VIRT_HOSTFNS ||
-	    !crc_guest(v, &v->crc[which], c->x[11], c->x[12], &crc))
+	if (c->priv != PRV_S || which < 0 || which >= VIRT_HOSTFNS)
 		return false;
-	*ret = (uint64_t)(int64_t)(int32_t)crc; /* a u32 in a register: sign-extended (LP64) */
-	v->hostfn_calls++;
-	v->hostfn_bytes += c->x[12];
+	int kind = fns[which].kind;
+	uint64_t len = c->x[12];
+	if (kind == VIRT_HOST_SET) {
+		if (!cpu_fill(c, c->x[10], (uint8_t)c->x[11], len))
+			return false;
+		*ret = c->x[10]; /* memset returns s */
+	} else {
+		uint32_t crc = (uint32_t)c->x[10];
+		if (!crc_guest(v, &v->crc[which], c->x[11], len, &crc))
+			return false;
+		*ret = (uint64_t)(int64_t)(int32_t)crc; /* a u32 in a register: sign-extended */
+	}
+	v->hostfn_calls[kind]++;
+	v->hostfn_bytes[kind] += len;
 	return true;
 }
 
-void virt_hostfn_take(struct virt *v, uint64_t *calls, uint64_t *bytes)
+void virt_hostfn_take(struct virt *v, uint64_t calls[VIRT_HOST_NKINDS],
+		      uint64_t bytes[VIRT_HOST_NKINDS])
 {
-	for (; v; v = v->peer) {
-		*calls += v->hostfn_calls, *bytes += v->hostfn_bytes;
-		v->hostfn_calls = v->hostfn_bytes = 0;
-	}
+	for (; v; v = v->peer)
+		for (int k = 0; k < VIRT_HOST_NKINDS; k++) {
+			calls[k] += v->hostfn_calls[k], bytes[k] += v->hostfn_bytes[k];
+			v->hostfn_calls[k] = v->hostfn_bytes[k] = 0;
+		}
 }

@@ -38,14 +38,14 @@ case $kernel in
 esac
 
 scope="ext4 ext2 --depth 2 --ops create,write,mkdir,rename --kernel $kernel --quiet"
-# The guest computes its CRCs here (THEMIS_GUEST_CRC=1), so that
+# The guest computes its CRCs here (THEMIS_GUEST_CODE=1), so that
 # crc32_body is a leaf the stacks must find under chksum_update; the
 # third run lets the machine compute them (the default).
 # shellcheck disable=SC2086
-THEMIS_GUEST_CRC=1 "$themis" explore $scope --profile-guest 10000 --out "$work/p" >"$work/p.out" 2>&1 ||
+THEMIS_GUEST_CODE=1 "$themis" explore $scope --profile-guest 10000 --out "$work/p" >"$work/p.out" 2>&1 ||
 	{ fail "explore --profile-guest: exit $?"; tail -n 5 "$work/p.out"; }
 # shellcheck disable=SC2086
-THEMIS_GUEST_CRC=1 "$themis" explore $scope --jobs 1 --out "$work/plain" >"$work/plain.out" 2>&1 ||
+THEMIS_GUEST_CODE=1 "$themis" explore $scope --jobs 1 --out "$work/plain" >"$work/plain.out" 2>&1 ||
 	fail "explore without the profiler: exit $?"
 # shellcheck disable=SC2086
 "$themis" explore $scope --profile-guest 10000 --out "$work/host" >"$work/host.out" 2>&1 ||
@@ -131,15 +131,18 @@ host = json.load(open(sys.argv[8]))
 hg, htext = host["lenses"]["guest"], open(sys.argv[9]).read()
 say(host["states"] == p["states"] and host["unique_states"] == p["unique_states"] and
     hg["total"] < 0.95 * g["total"] and "crc32_body" not in htext and "chksum_update" not in htext and
-    g["host_crc"]["calls"] == 0 and hg["host_crc"]["calls"] > host["states"],
-    "the CRCs on the host: the same %d states, %d unique; %.0f instead of %.0f instructions per state, "
-    "crc32_body gone from the profile, %d CRCs of %d bytes counted (none with THEMIS_GUEST_CRC=1)" %
+    g["host_crc"]["calls"] == 0 and hg["host_crc"]["calls"] > host["states"] and
+    g["host_memset"]["calls"] == 0 and hg["host_memset"]["calls"] > host["states"],
+    "the CRCs and memsets on the host: the same %d states, %d unique; %.0f instead of %.0f instructions "
+    "per state, crc32_body gone from the profile, %d CRCs of %d bytes and %d memsets of %d counted "
+    "(none with THEMIS_GUEST_CODE=1)" %
     (host["states"], host["unique_states"], hg["per_state"], g["per_state"],
-     hg["host_crc"]["calls"], hg["host_crc"]["bytes"]))
+     hg["host_crc"]["calls"], hg["host_crc"]["bytes"], hg["host_memset"]["calls"],
+     hg["host_memset"]["bytes"]))
 PY
 cat "$work/checks"
 fails=$((fails + $(grep -c '^FAIL' "$work/checks")))
-grep -q '^ok: the CRCs on the host' "$work/checks" || fail "the checks did not all run"
+grep -q '^ok: the CRCs and memsets on the host' "$work/checks" || fail "the checks did not all run"
 
 # Bad input.
 cp "$kernel" "$work/Image-nomap"

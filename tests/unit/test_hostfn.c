@@ -9,7 +9,11 @@
  *   - the hart: a call of a host function's entry returns the bus's value
  *     to ra as one instruction, and when the bus declines, the guest's own
  *     code runs; the same under the compiler and the interpreter, and a
- *     function whose entry is not wired runs as code.
+ *     function whose entry is not wired runs as code; an entry wired at
+ *     its physical alias (the kernel's before paging) is a call too;
+ *   - cpu_fill (memset on the host) writes exactly its bytes, declines
+ *     off RAM, and drops decoded code it overwrites: a loop the hart ran
+ *     (compiled or interpreted) runs the new bytes after the fill.
  *   build/asan/test_hostfn [test-name] */
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +92,7 @@ static void put32(uint64_t at, uint32_t insn)
 /* li a0, 5; jal ra, FN; mv a1, a0; j . -- FN: addi a0, a0, 100; ret
  * (5 instructions to the loop; 4 when FN is computed on the host).
  * Returns a1 after 30 instructions, with *steps what they stepped. */
-static uint64_t run(bool jit, bool wired, bool served, uint64_t *steps)
+static uint64_t run_at(bool jit, uint64_t va, uint64_t alias, bool served, uint64_t *steps)
 {
 	static const struct cpu_bus bus = {.ram = bus_ram, .host_fn = bus_host};
 	struct cpu c;
@@ -102,7 +106,7 @@ static uint64_t run(bool jit, bool wired, bool served, uint64_t *steps)
 	if (!CHECK(cpu_init(&c, &bus, BASE) == 0))
 		return 0;
 	cpu_use_jit(&c, jit);
-	c.host_fn[1] = wired ? FN : 0;
+	c.host_fn[1] = va, c.host_fn_alias[1] = alias;
 	serve = served, calls = 0;
 	uint64_t n = 0;
 	for (int i = 0; i < 30; i++) /* one at a time: stop at the loop */
@@ -114,6 +118,11 @@ static uint64_t run(bool jit, bool wired, bool served, uint64_t *steps)
 	return a1;
 }
 
+static uint64_t run(bool jit, bool wired, bool served, uint64_t *steps)
+{
+	return run_at(jit, wired ? FN : 0, 0, served, steps);
+}
+
 static void test_hart(void)
 {
 	for (int jit = 0; jit < 2; jit++) {
@@ -121,6 +130,41 @@ static void test_hart(void)
 		CHECK(run(jit, true, true, &steps) == 5000 && steps == 4 && calls == 1);
 		CHECK(run(jit, true, false, &steps) == 105 && steps == 5 && calls == 1);
 		CHECK(run(jit, false, true, &steps) == 105 && steps == 5 && calls == 0);
+		/* Wired at another (virtual) address, called at its alias. */
+		CHECK(run_at(jit, 0xffffffff80000100ULL, FN, true, &steps) == 5000 && steps == 4);
+	}
+}
+
+/* li a0, 0; L: addi a0, a0, 1; j L -- then the addi filled with 0x01
+ * bytes (c.addi sp, 0 twice: no-ops). a0 after 20 more steps. */
+static void test_fill(void)
+{
+	static const struct cpu_bus bus = {.ram = bus_ram, .host_fn = bus_host};
+	for (int jit = 0; jit < 2; jit++) {
+		struct cpu c;
+		memset(ram, 0, sizeof(ram));
+		put32(BASE, 0x00000513);
+		put32(BASE + 4, 0x00150513);
+		put32(BASE + 8, 0xffdff06f);
+		if (!CHECK(cpu_init(&c, &bus, BASE) == 0))
+			return;
+		cpu_use_jit(&c, jit);
+		c.priv = PRV_S;
+		for (int i = 0; i < 21; i++)
+			cpu_run(&c, 1);
+		CHECK(c.x[10] == 10);
+		CHECK(cpu_fill(&c, BASE + 4, 0x01, 4));
+		CHECK(ram[3] == 0 && ram[4] == 1 && ram[7] == 1 && ram[8] == 0x6f);
+		uint64_t was = c.x[10];
+		for (int i = 0; i < 20; i++)
+			cpu_run(&c, 1);
+		CHECK(c.x[10] == was); /* the no-ops, not the decoded addi */
+		/* A run across a page boundary; off RAM declines. */
+		CHECK(cpu_fill(&c, BASE + 0x1ff0, 0xab, 0x20));
+		CHECK(ram[0x1fef] == 0 && ram[0x1ff0] == 0xab && ram[0x200f] == 0xab &&
+		      ram[0x2010] == 0);
+		CHECK(!cpu_fill(&c, BASE + sizeof(ram) - 8, 0xcd, 16));
+		cpu_free(&c);
 	}
 }
 
@@ -129,6 +173,7 @@ int main(int argc, char **argv)
 	static const struct unit_test tests[] = {
 	    {"crc_values", test_crc_values},
 	    {"hart", test_hart},
+	    {"fill", test_fill},
 	};
 	return unit_main("test_hostfn", tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
 }
