@@ -310,11 +310,17 @@ static int crash_in_fork(struct virt *v, const struct check_machine *m,
 	mount_command("umount", nfs, pts, umount, sizeof(umount));
 	if (check_apply(v, nfs, umount, &st, why, whylen))
 		return -1;
-	for (int i = 0; i < nfs; i++)
+	struct crash_fsck_ask a[CRASH_FSCK_MAX_DISKS];
+	int n = 0;
+	for (int i = 0; i < nfs && n < CRASH_FSCK_MAX_DISKS; i++)
 		if (ask->fsck_disks >> i & 1 && !pts[i].live)
-			r->fsck[i] =
-			    crash_fsck_disk(ask->fsck, &v->disks[i], i, m->fs[i], st.ret[i] >= 0,
-					    r->fsck_said[i], sizeof(r->fsck_said[i]));
+			a[n++] = (struct crash_fsck_ask){
+			    .d = &v->disks[i], .i = i, .fs = m->fs[i], .clean = st.ret[i] >= 0};
+	crash_fsck_disks(ask->fsck, a, n);
+	for (int k = 0; k < n; k++) {
+		r->fsck[a[k].i] = a[k].verdict;
+		snprintf(r->fsck_said[a[k].i], sizeof(r->fsck_said[a[k].i]), "%s", a[k].said);
+	}
 	lap(ask, &t->fsck, t0);
 	return 0;
 }

@@ -70,15 +70,25 @@ static int scratch_sync(struct crash_scratch *s, const struct disk *d)
 	return 0;
 }
 
-static enum corrupt_fsck_verdict run_checker(struct crash_fsck *c, const struct disk *d, int i,
-					     const char *fs, char *said, size_t saidlen)
+/* A checker started on disk i's scratch image, to be waited for. */
+struct started {
+	struct corrupt_fsck fc;
+	char out[4200]; /* where its output goes */
+	bool on;	/* false: it could not start (the verdict is NOT_RUN) */
+};
+
+/* Bring disk i's scratch image to d's content and start fs's checker on
+ * it; a reason in said when it cannot start. */
+static void checker_start(struct crash_fsck *c, const struct disk *d, int i, const char *fs,
+			  struct started *st, char *said, size_t saidlen)
 {
-	struct crash_scratch *s = &c->scratch[i];
 	said[0] = 0;
+	st->on = false;
 	if (i < 0 || i >= CRASH_FSCK_MAX_DISKS) {
 		snprintf(said, saidlen, "disk %d: too many disks for the crash checker", i);
-		return CORRUPT_FSCK_NOT_RUN;
+		return;
 	}
+	struct crash_scratch *s = &c->scratch[i];
 	/* A scratch image made before this worker was forked is its
 	 * parent's, and its siblings' too: not this process's to rewrite. */
 	if (s->path[0] && s->pid != getpid()) {
@@ -87,26 +97,44 @@ static enum corrupt_fsck_verdict run_checker(struct crash_fsck *c, const struct 
 		*s = (struct crash_scratch){.fd = -1};
 	}
 	if (!s->path[0] && scratch_make(s, d, said, saidlen))
-		return CORRUPT_FSCK_NOT_RUN;
+		return;
 	if (scratch_sync(s, d)) {
 		snprintf(said, saidlen, "scratch image %s: %s", s->path, strerror(errno));
-		return CORRUPT_FSCK_NOT_RUN;
+		return;
 	}
-	char out[4200];
-	const char *tmp = corrupt_fsck_scratch_dir();
-	snprintf(out, sizeof(out), "%s/themis-crash-%d-%d.fsck", tmp, (int)getpid(), i);
-	struct corrupt_fsck fc;
+	snprintf(st->out, sizeof(st->out), "%s/themis-crash-%d-%d.fsck", corrupt_fsck_scratch_dir(),
+		 (int)getpid(), i);
+	st->on = corrupt_fsck_start(&st->fc, fs, s->path, st->out) == 0;
+	if (!st->on)
+		unlink(st->out);
+}
+
+/* Wait for the checker started on disk i: its verdict, its first line of
+ * trouble into said. */
+static enum corrupt_fsck_verdict checker_finish(struct crash_fsck *c, int i, struct started *st,
+						char *said, size_t saidlen)
+{
+	if (!st->on)
+		return CORRUPT_FSCK_NOT_RUN;
 	int status;
-	enum corrupt_fsck_verdict v = CORRUPT_FSCK_NOT_RUN;
-	if (!corrupt_fsck_start(&fc, fs, s->path, out))
-		v = corrupt_fsck_wait(&fc, c->timeout, &status, said, saidlen);
-	unlink(out);
+	enum corrupt_fsck_verdict v =
+	    corrupt_fsck_wait(&st->fc, c->timeout, &status, said, saidlen);
+	unlink(st->out);
 	/* The scratch name is no part of what the checker found. */
-	char *at = strstr(said, s->path);
-	size_t n = strlen(s->path);
-	if (at)
+	const char *path = c->scratch[i].path;
+	char *at = strstr(said, path);
+	size_t n = strlen(path);
+	if (at && n)
 		memmove(at, at + n + (at[n] == ':'), strlen(at + n + (at[n] == ':')) + 1);
 	return v;
+}
+
+static enum corrupt_fsck_verdict run_checker(struct crash_fsck *c, const struct disk *d, int i,
+					     const char *fs, char *said, size_t saidlen)
+{
+	struct started st;
+	checker_start(c, d, i, fs, &st, said, saidlen);
+	return checker_finish(c, i, &st, said, saidlen);
 }
 
 int crash_fsck_memo_parse(const char *word)
@@ -186,30 +214,42 @@ static const struct crash_fsck_entry *recall(struct crash_fsck *c, const struct 
 	return e;
 }
 
-enum corrupt_fsck_verdict crash_fsck_disk(struct crash_fsck *c, const struct disk *d, int i,
-					  const char *fs, bool clean, char *said, size_t saidlen)
+void crash_fsck_disks(struct crash_fsck *c, struct crash_fsck_ask *a, int n)
 {
-	uint8_t exact[16], masked[16];
-	bool have_masked;
-	disk_private_key(d, (uint64_t)i, exact);
-	const struct crash_fsck_entry *e = recall(c, d, i, fs, clean, exact, masked, &have_masked);
-	uint8_t verdict;
-	char why[sizeof(e->said)];
-	if (e) {
-		c->n.hits++;
-		verdict = e->verdict;
-		snprintf(why, sizeof(why), "%s", e->said);
-	} else {
-		c->n.runs++;
-		verdict = (uint8_t)run_checker(c, d, i, fs, why, sizeof(why));
-		if (have_masked)
-			put(c, masked, exact, verdict, why);
+	struct pending {
+		uint8_t exact[16], masked[16];
+		bool have_masked, run;
+		struct started st;
+	} p[CRASH_FSCK_MAX_DISKS];
+	n = n < CRASH_FSCK_MAX_DISKS ? n : CRASH_FSCK_MAX_DISKS;
+	for (int k = 0; k < n; k++) {
+		disk_private_key(a[k].d, (uint64_t)a[k].i, p[k].exact);
+		const struct crash_fsck_entry *e =
+		    recall(c, a[k].d, a[k].i, a[k].fs, a[k].clean, p[k].exact, p[k].masked,
+			   &p[k].have_masked);
+		p[k].run = !e;
+		if (e) {
+			c->n.hits++;
+			a[k].verdict = (enum corrupt_fsck_verdict)e->verdict;
+			snprintf(a[k].said, sizeof(a[k].said), "%s", e->said);
+		} else {
+			c->n.runs++;
+			checker_start(c, a[k].d, a[k].i, a[k].fs, &p[k].st, a[k].said,
+				      sizeof(a[k].said));
+		}
 	}
-	/* The bytes too, so the same disk again costs no layout. */
-	if (c->memo != CRASH_FSCK_MEMO_OFF)
-		put(c, exact, exact, verdict, why);
-	snprintf(said, saidlen, "%s", why);
-	return (enum corrupt_fsck_verdict)verdict;
+	/* Every checker started before any is waited for: they run side by
+	 * side on the host's cores. */
+	for (int k = 0; k < n; k++) {
+		if (p[k].run)
+			a[k].verdict =
+			    checker_finish(c, a[k].i, &p[k].st, a[k].said, sizeof(a[k].said));
+		if (p[k].run && p[k].have_masked)
+			put(c, p[k].masked, p[k].exact, (uint8_t)a[k].verdict, a[k].said);
+		/* The bytes too, so the same disk again costs no layout. */
+		if (c->memo != CRASH_FSCK_MEMO_OFF)
+			put(c, p[k].exact, p[k].exact, (uint8_t)a[k].verdict, a[k].said);
+	}
 }
 
 void crash_fsck_free(struct crash_fsck *c)

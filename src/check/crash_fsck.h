@@ -1,7 +1,8 @@
-/* crash_fsck.h - the filesystem's own checker on crash-recovered disks,
- * cheap enough to run on every crash state (src/check/crash.c).
+/* crash_fsck.h - the filesystems' own checkers on a machine's disks,
+ * cheap enough to run on every crash state (src/check/crash.c) and every
+ * explored state (explore --fsck, src/lens/lens_fsck.c).
  *
- * Two savings over saving the whole disk and checking it each time
+ * Three savings over saving the whole disk and checking it each time
  * (corrupt_fsck_disk):
  *   - a memo of verdicts keyed by the content as the checker judges it
  *     (fsck_key.h: times, generations, checksums, log positions and free
@@ -11,7 +12,9 @@
  *     crash of a run), so taking it costs O(chunks written);
  *   - one scratch image per disk, a copy of its base made once, brought
  *     to each crash disk's content by rewriting only the chunks that
- *     differ from the base now or did last time.
+ *     differ from the base now or did last time;
+ *   - the checkers of one machine's disks run side by side (each disk has
+ *     its own scratch image and output), not one after the other.
  * A checker's run still reads the whole image: that is its own cost. */
 #ifndef THEMIS_CHECK_CRASH_FSCK_H
 #define THEMIS_CHECK_CRASH_FSCK_H
@@ -72,12 +75,24 @@ struct crash_fsck {
 
 /* A zeroed struct crash_fsck is ready; set timeout. */
 
-/* The checker's verdict on disk index i (filesystem fs), its first line
- * naming a problem into said. clean: the kernel unmounted the disk
- * without an error (its log and journal say so), which the masked key
- * needs; else the disk is keyed by its bytes. */
-enum corrupt_fsck_verdict crash_fsck_disk(struct crash_fsck *c, const struct disk *d, int i,
-					  const char *fs, bool clean, char *said, size_t saidlen);
+/* One disk to judge: disk index i of filesystem fs; clean: the kernel
+ * unmounted it without an error (its log and journal say so), which the
+ * masked key needs, else the disk is keyed by its bytes. Out: the
+ * checker's verdict and its first line naming a problem. */
+struct crash_fsck_ask {
+	const struct disk *d;
+	int i;
+	const char *fs;
+	bool clean;
+	enum corrupt_fsck_verdict verdict;
+	char said[160];
+};
+
+/* The verdicts of n disks (at most CRASH_FSCK_MAX_DISKS) of one machine:
+ * each from the memo or by its checker, the checkers of all the disks
+ * that need one started before any is waited for, so they run side by
+ * side. */
+void crash_fsck_disks(struct crash_fsck *c, struct crash_fsck_ask *a, int n);
 
 /* Remove the scratch images and free what they held. */
 void crash_fsck_free(struct crash_fsck *c);

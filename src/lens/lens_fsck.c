@@ -58,21 +58,26 @@ static void fsck_detach(void *state)
 	crash_fsck_free(&((struct fsck_state *)state)->memo);
 }
 
-/* Every disk's verdict, in the fork after the unmount: 1 at the first
- * that finds errors (said in out), 0 if none. */
+/* Every disk's verdict, in the fork after the unmount (their checkers
+ * side by side): 1 at the first that finds errors (said in out), 0 if
+ * none. */
 static int judge_disks(struct fsck_state *f, uint64_t *words, struct virt *v,
 		       const struct check_machine *m, struct lens_out *out)
 {
-	for (int i = 0; i < m->nfs && i < CRASH_FSCK_MAX_DISKS; i++) {
-		char said[160];
-		struct crash_fsck_counts was = f->memo.n;
-		enum corrupt_fsck_verdict r =
-		    crash_fsck_disk(&f->memo, &v->disks[i], i, m->fs[i], true, said, sizeof(said));
-		words[FW_RUNS] += f->memo.n.runs - was.runs;
-		words[FW_HITS] += f->memo.n.hits - was.hits;
-		words[FW_MASKED_HITS] += f->memo.n.masked_hits - was.masked_hits;
-		words[FW_CHECKED] += f->memo.n.checked - was.checked;
-		words[FW_MISMATCHES] += f->memo.n.mismatches - was.mismatches;
+	struct crash_fsck_ask a[CRASH_FSCK_MAX_DISKS];
+	int n = m->nfs < CRASH_FSCK_MAX_DISKS ? m->nfs : CRASH_FSCK_MAX_DISKS;
+	for (int i = 0; i < n; i++)
+		a[i] = (struct crash_fsck_ask){
+		    .d = &v->disks[i], .i = i, .fs = m->fs[i], .clean = true};
+	struct crash_fsck_counts was = f->memo.n;
+	crash_fsck_disks(&f->memo, a, n);
+	words[FW_RUNS] += f->memo.n.runs - was.runs;
+	words[FW_HITS] += f->memo.n.hits - was.hits;
+	words[FW_MASKED_HITS] += f->memo.n.masked_hits - was.masked_hits;
+	words[FW_CHECKED] += f->memo.n.checked - was.checked;
+	words[FW_MISMATCHES] += f->memo.n.mismatches - was.mismatches;
+	for (int i = 0; i < n; i++) {
+		enum corrupt_fsck_verdict r = a[i].verdict;
 		if (r == CORRUPT_FSCK_NONE || r == CORRUPT_FSCK_MISSING)
 			words[FW_NO_CHECKER]++;
 		if (r != CORRUPT_FSCK_ERRORS && r != CORRUPT_FSCK_CRASHED &&
@@ -81,7 +86,7 @@ static int judge_disks(struct fsck_state *f, uint64_t *words, struct virt *v,
 		snprintf(out->sig, out->siglen, "fsck:%s", corrupt_fsck_name(r));
 		snprintf(out->why, out->whylen,
 			 "%s's checker (%s) judges its disk after a clean unmount: %s: %s",
-			 m->fs[i], corrupt_fsck_command(m->fs[i]), corrupt_fsck_name(r), said);
+			 m->fs[i], corrupt_fsck_command(m->fs[i]), corrupt_fsck_name(r), a[i].said);
 		return 1;
 	}
 	return 0;

@@ -23,7 +23,12 @@
  * inode or directory entry): the root directory's inode by its number, or
  * on vfat and exfat, which find a file by name, a name looked up through
  * the whole root directory. It must succeed or fail with a one-line
- * reason, under the same limits. */
+ * reason, under the same limits.
+ *
+ * And the checkers' memo key (src/lens/fsck_key.c, which parses the
+ * layout of a disk and masks fields by it): the same mutations written
+ * into a fork of the image as a disk (copy-on-write, as the machine
+ * writes), keyed twice; it must not crash and must give one key. */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -34,6 +39,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "disk/disk.h"
+#include "lens/fsck_key.h"
 #include "lens/layout.h"
 #include "lens/rawtime.h"
 #include "util/rng.h"
@@ -53,6 +60,7 @@ struct image {
 		uint64_t off, n;
 	} * reads; /* what the clean parse read */
 	size_t nreads;
+	struct disk disk; /* the image as a disk, for the memo key */
 };
 
 /* The image as one round sees it: the base, an overlay, a size. */
@@ -149,6 +157,13 @@ static int load(struct image *im, const char *path)
 	}
 	snprintf(im->fs, sizeof(im->fs), "%s", l.fs);
 	root_file(im);
+	if (disk_open(&im->disk, path, false, err, sizeof(err))) {
+		fprintf(stderr, "fuzz_layout: %s: %s\n", path, err);
+		layout_free(&l);
+		munmap(p, im->size);
+		free(im->reads);
+		return -1;
+	}
 	struct rawtime rt;
 	int rc =
 	    rawtime_mtime(im->fs, view_read, &v, v.size, im->name, im->ino, &rt, err, sizeof(err));
@@ -160,6 +175,28 @@ static int load(struct image *im, const char *path)
 			: rt.fields);
 	layout_free(&l);
 	return 0;
+}
+
+/* The mutations written into a fork of the image's disk, the key taken
+ * twice: 0 when both agree, -1 when they do not (or a write fails). */
+static int key_round(struct image *im, const struct view *v)
+{
+	struct disk *d = &im->disk;
+	uint8_t k1[16], k2[16];
+	if (disk_fork(d))
+		return -1;
+	int rc = 0;
+	for (int i = 0; i < v->nmut && !rc; i++) {
+		uint8_t sec[DISK_SECTOR_SIZE];
+		uint64_t at = v->mut[i].off / DISK_SECTOR_SIZE;
+		rc = disk_read(d, at, sec, 1);
+		sec[v->mut[i].off % DISK_SECTOR_SIZE] = v->mut[i].val;
+		rc = rc ? rc : disk_write(d, at, sec, 1);
+	}
+	bool m1 = fsck_key(im->fs, d, 3, true, k1), m2 = fsck_key(im->fs, d, 3, true, k2);
+	if (disk_release(d))
+		rc = -1;
+	return rc || m1 != m2 || memcmp(k1, k2, 16) ? -1 : 0;
 }
 
 static void on_alarm(int sig)
@@ -294,6 +331,14 @@ int main(int argc, char **argv)
 			       im->path, seed);
 			failed++;
 		}
+		alarm(ROUND_LIMIT);
+		rc = kind == 0 ? 0 : key_round(im, &v); /* a disk is not truncated */
+		alarm(0);
+		if (rc) {
+			printf("fuzz_layout: %s seed %" PRIu64 ": the memo key failed or moved\n",
+			       im->path, seed);
+			failed++;
+		}
 	}
 	printf("fuzz_layout: raw times read in %" PRIu64 " of %" PRIu64 " rounds\n", timed, rounds);
 	printf("fuzz_layout: %" PRIu64 " rounds from seed %" PRIu64 " over %d images: %" PRIu64
@@ -304,6 +349,7 @@ done:
 	for (int i = 0; i < nimg; i++) {
 		munmap((void *)img[i].bytes, img[i].size);
 		free(img[i].reads);
+		disk_close(&img[i].disk);
 	}
 	if (made)
 		rmdir(dir);
