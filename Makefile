@@ -146,6 +146,7 @@ build/bench_crash: bench/crash/bench_crash.c $(OBJS) $(HDRS)
 bench: build/themis build/bench_fork build/bench_crash guest
 	bench/cpu/run.sh --themis build/themis
 	bench/boot/run.sh --build build
+	bench/boot/run.sh --build build --work 3000
 	build/bench_fork build
 	build/bench_crash build
 	bench/check/run.sh --build build

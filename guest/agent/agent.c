@@ -158,11 +158,14 @@ static void unmount_disks(void)
 	}
 }
 
+static void report_instret(const char *when);
+
 static _Noreturn void poweroff(void)
 {
 	unmount_disks();
-	out("poweroff");
 	sync();
+	report_instret("poweroff");
+	out("poweroff");
 	reboot(RB_POWER_OFF);
 	out("reboot RB_POWER_OFF -> -1 %s", errname(errno));
 	for (;;)
@@ -319,6 +322,26 @@ static void credit_random(void)
 /* ---- disks ---- */
 
 /* themis.fs=TYPE,TYPE,... from /proc/cmdline into disks[]. */
+/* themis.work=SEED,N: the script is N pseudo-random operations (work.c)
+ * on every disk instead of the fixed one; "" if not asked. */
+static char work_args[64];
+
+/* The value of `key` (with its '=') in the kernel command line buf, or
+ * NULL; the last one wins, as for the kernel's own parameters. */
+static char *cmdline_value(char *buf, const char *key)
+{
+	char *p = buf, *val = NULL;
+	while (*p) {
+		while (*p == ' ' || *p == '\n' || *p == '\t')
+			p++;
+		if (!strncmp(p, key, strlen(key)))
+			val = p + strlen(key);
+		while (*p && *p != ' ' && *p != '\n' && *p != '\t')
+			p++;
+	}
+	return val;
+}
+
 static void parse_cmdline(void)
 {
 	char buf[4096];
@@ -334,17 +357,10 @@ static void parse_cmdline(void)
 		return;
 	}
 	buf[n] = 0;
-	const char *key = "themis.fs=";
-	char *p = buf;
-	char *val = NULL;
-	while (*p) {
-		while (*p == ' ' || *p == '\n' || *p == '\t')
-			p++;
-		if (!strncmp(p, key, strlen(key)))
-			val = p + strlen(key); /* the last one wins, as for the kernel's own */
-		while (*p && *p != ' ' && *p != '\n' && *p != '\t')
-			p++;
-	}
+	const char *work = cmdline_value(buf, "themis.work=");
+	if (work)
+		snprintf(work_args, sizeof(work_args), "%.*s", (int)strcspn(work, " \n\t"), work);
+	char *val = cmdline_value(buf, "themis.fs=");
 	if (!val) {
 		out("cmdline: no themis.fs=");
 		return;
@@ -431,8 +447,9 @@ static void run_listing(const char *top)
 
 /* With themis.instret=1 on the command line (benchmarks only: under QEMU
  * without -icount the counter is a host clock), the retired-instruction
- * count at the agent's ready, or nothing if user mode may not read it. */
-static void report_instret(void)
+ * count at `when` (the agent's ready, its power-off), or nothing if user
+ * mode may not read it. */
+static void report_instret(const char *when)
 {
 	char buf[4096];
 	int fd = open("/proc/cmdline", O_RDONLY);
@@ -453,13 +470,27 @@ static void report_instret(void)
 	}
 	probing = 0;
 	if (ok)
-		out("instret %lu", (unsigned long)v);
+		out("instret %s %lu", when, (unsigned long)v);
 	else
-		out("instret unreadable");
+		out("instret %s unreadable", when);
 }
 
+static void cmd_work(char **w, int nw);
+
+/* The fixed script, or themis.work's operations (a workload that runs the
+ * same under QEMU, where there is no command loop: bench/boot). */
 static void run_script(void)
 {
+	if (work_args[0]) {
+		char seed[32], n[32];
+		char *w[] = {"work", seed, n};
+		if (sscanf(work_args, "%31[0-9],%31[0-9]", seed, n) != 2)
+			out("error usage: themis.work=SEED,N");
+		else
+			cmd_work(w, 3);
+		out("script done");
+		return;
+	}
 	for (int i = 0; i < ndisks; i++) {
 		struct disk *d = &disks[i];
 		if (!d->mounted) {
@@ -673,7 +704,7 @@ int main(void)
 	parse_cmdline();
 	mount_disks();
 
-	report_instret();
+	report_instret("ready");
 	char report[512];
 	int n = make_report(report, sizeof(report));
 	out("ready %s", report);
