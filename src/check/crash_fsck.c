@@ -223,7 +223,8 @@ void crash_fsck_disks(struct crash_fsck *c, struct crash_fsck_ask *a, int n)
 	} p[CRASH_FSCK_MAX_DISKS];
 	n = n < CRASH_FSCK_MAX_DISKS ? n : CRASH_FSCK_MAX_DISKS;
 	for (int k = 0; k < n; k++) {
-		disk_private_key(a[k].d, (uint64_t)a[k].i, p[k].exact);
+		if (c->memo != CRASH_FSCK_MEMO_OFF) /* the benchmark's baseline: no key either */
+			disk_private_key(a[k].d, (uint64_t)a[k].i, p[k].exact);
 		const struct crash_fsck_entry *e =
 		    recall(c, a[k].d, a[k].i, a[k].fs, a[k].clean, p[k].exact, p[k].masked,
 			   &p[k].have_masked);

@@ -47,9 +47,15 @@ fi
 
 # One job: the memo is a process's, so the counts are the same at every run.
 scope="ext4 xfs --fsck --ops create,write,link,unlink --paths f0,f1 --sizes 0,4096 --depth 2 --jobs 1 --quiet"
-# shellcheck disable=SC2086
-"$themis" explore $scope --out "$work/memo" >"$work/memo.out" 2>&1
-st=$?
+# memo_run NAME ARGS...: the scope with ARGS, into $work/NAME; st its status
+memo_run() {
+	name=$1
+	shift
+	# shellcheck disable=SC2086
+	"$themis" explore $scope "$@" --out "$work/$name" >"$work/$name.out" 2>&1
+	st=$?
+}
+memo_run memo
 states=$(word memo states) runs=$(word memo runs) hits=$(word memo memo_hits)
 masked=$(word memo memo_masked_hits) masked_runs=$runs
 if [ "$st" -eq 0 ] && [ "${states:-0}" -gt 0 ] && [ "${hits:-0}" -gt 0 ] &&
@@ -59,9 +65,7 @@ else
 	fail "stock under --fsck: status $st, states '$states' runs '$runs' hits '$hits'"
 	grep -E '^discrepancy|^fsck' "$work/memo.out" | head -n 3 | sed 's/^/    /'
 fi
-# shellcheck disable=SC2086
-"$themis" explore $scope --fsck-memo off --out "$work/nomemo" >"$work/nomemo.out" 2>&1
-st=$?
+memo_run nomemo --fsck-memo off
 states=$(word nomemo states) runs=$(word nomemo runs) hits=$(word nomemo memo_hits)
 if [ "$st" -eq 0 ] && [ "${hits:-1}" -eq 0 ] && [ "${runs:-0}" -eq $((2 * states)) ]; then
 	ok "--fsck-memo off: every state's disks checked ($runs runs), none from the memo"
@@ -69,9 +73,7 @@ else
 	fail "--fsck-memo off: status $st, states '$states' runs '$runs' hits '$hits'"
 fi
 
-# shellcheck disable=SC2086
-"$themis" explore $scope --fsck-memo exact --out "$work/exact" >"$work/exact.out" 2>&1
-st=$?
+memo_run exact --fsck-memo exact
 runs=$(word exact runs) hits=$(word exact memo_hits) xmasked=$(word exact memo_masked_hits)
 if [ "$st" -eq 0 ] && [ "${masked:-0}" -gt 0 ] && [ "${xmasked:-1}" -eq 0 ] &&
 	[ "${masked_runs:-0}" -lt "${runs:-0}" ]; then
@@ -79,9 +81,7 @@ if [ "$st" -eq 0 ] && [ "${masked:-0}" -gt 0 ] && [ "${xmasked:-1}" -eq 0 ] &&
 else
 	fail "masked against exact: status $st, masked hits '$masked' runs '$masked_runs', exact runs '$runs' masked '$xmasked'"
 fi
-# shellcheck disable=SC2086
-"$themis" explore $scope --fsck-memo check --out "$work/check" >"$work/check.out" 2>&1
-st=$?
+memo_run check --fsck-memo check
 checked=$(word check memo_checked) mism=$(word check memo_mismatches) cmasked=$(word check memo_masked_hits)
 if [ "$st" -eq 0 ] && [ "${checked:-0}" -gt 0 ] && [ "$checked" = "$cmasked" ] &&
 	[ "${mism:-1}" -eq 0 ]; then
