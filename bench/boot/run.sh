@@ -130,14 +130,14 @@ results() { tr -d '\r' <"$1" | grep '^work '; }
 best() { echo "best_$(echo "$1" | tr - _)_$2"; }
 echo "workload: $work operations on each of $fslist, best of $rounds rounds"
 for n in 0 "$work"; do
-	for m in themis themis-host qemu; do eval "$(best $m $n)=''"; done
+	for m in themis themis-host qemu; do eval "$(best $m "$n")=''"; done
 done
 for r in $(seq "$rounds"); do
 	line="round $r:"
 	for n in 0 "$work"; do
 		for m in themis themis-host qemu; do
 			t=$(run "$m" "$n" "$work_dir/$m-$n.out") || exit 1
-			var=$(best $m $n)
+			var=$(best $m "$n")
 			eval "$var=\$(min \"\$$var\" \"\$t\")"
 			line="$line $m/$n ${t}s"
 		done
@@ -164,6 +164,7 @@ row() {
 	printf '%-22s %14s %10.3f %10.1f\n' "$1" "$di" "$dt" "$(echo "$di / $dt / 1000000" | bc -l)"
 	eval "dt_$(echo "$2" | tr - _)=$dt"
 }
+dt_qemu="" dt_themis="" dt_themis_host="" # set by row
 row themis themis themis
 row "themis, host functions" themis-host themis-host
 row qemu qemu themis
