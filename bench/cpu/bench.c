@@ -804,11 +804,27 @@ static void run_kernel(const char *name, uint64_t (*kernel)(void))
 #endif
 }
 
+#ifdef BENCH_ONLY
+/* bench/cpu/kernels.sh builds one kernel at a time (-DBENCH_ONLY=NAME, a
+ * kernel_NAME above, or none: start-up alone), to time each apart. */
+static uint64_t kernel_none(void)
+{
+	return 0;
+}
+#define BENCH_FN(name)	 BENCH_FN_(name)
+#define BENCH_FN_(name)	 kernel_##name
+#define BENCH_STR(name)	 BENCH_STR_(name)
+#define BENCH_STR_(name) #name
+#endif
+
 int main(uint64_t instret_at_entry);
 int main(uint64_t instret_at_entry)
 {
 	put_str("themis-bench cpu 1\n");
 	kernel_mark = read_minstret();
+#ifdef BENCH_ONLY
+	run_kernel(BENCH_STR(BENCH_ONLY), BENCH_FN(BENCH_ONLY));
+#else
 	run_kernel("crc32", kernel_crc32);
 	run_kernel("sort", kernel_sort);
 	run_kernel("sieve", kernel_sieve);
@@ -819,6 +835,7 @@ int main(uint64_t instret_at_entry)
 	run_kernel("matmul", kernel_matmul);
 	run_kernel("nbody", kernel_nbody);
 	run_kernel("mandel", kernel_mandel);
+#endif
 	uint64_t n = read_minstret() - instret_at_entry;
 	put_str("instret ");
 	put_dec64(n);
