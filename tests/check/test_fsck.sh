@@ -18,6 +18,8 @@
 #     checkers run fewer times than with --fsck-memo exact; under
 #     --fsck-memo check every such answer is checked by running the
 #     checker anyway, and none differs;
+#   - workers wait for their checkers: without --jobs, --fsck runs one
+#     worker more than the host's cores;
 #   - bad input: --fsck-memo other than on, exact, off or check, exit 2.
 #   tests/check/test_fsck.sh [BUILD_DIR]
 set -u
@@ -44,6 +46,13 @@ else
 	fail "the link-count kernel under --fsck: status $st, trace '$t'"
 	tail -n 5 "$work/link3.out" | sed 's/^/    /'
 fi
+
+# Workers wait for their checkers: --fsck's default is one more than the
+# cores (explore's own cap, 64, aside).
+cores=$(nproc)
+grep -q "durability drop-caches, $((cores + 1)) jobs)" "$work/link3.out" &&
+	ok "--fsck's default: $((cores + 1)) workers on $cores cores" ||
+	fail "--fsck's default workers: $(grep '^explored' "$work/link3.out")"
 
 # One job: the memo is a process's, so the counts are the same at every run.
 scope="ext4 xfs --fsck --ops create,write,link,unlink --paths f0,f1 --sizes 0,4096 --depth 2 --jobs 1 --quiet"
