@@ -321,7 +321,6 @@ static void credit_random(void)
 
 /* ---- disks ---- */
 
-/* themis.fs=TYPE,TYPE,... from /proc/cmdline into disks[]. */
 /* themis.work=SEED,N: the script is N pseudo-random operations (work.c)
  * on every disk instead of the fixed one; "" if not asked. */
 static char work_args[64];
@@ -342,6 +341,8 @@ static char *cmdline_value(char *buf, const char *key)
 	return val;
 }
 
+/* themis.fs=TYPE,TYPE,... from /proc/cmdline into disks[], and
+ * themis.work= into work_args. */
 static void parse_cmdline(void)
 {
 	char buf[4096];
