@@ -31,6 +31,10 @@
  *                    mtime and ctime in fp and dump rounded down to a
  *                    multiple of NS, atime of ATIME_NS (the coarsest
  *                    granularities of the filesystems under test)
+ *   umount, mount, readonly [I...]
+ *                    unmount, mount, or remount read-only (the fsck lens's
+ *                    clean disk) every disk or those named; per disk
+ *                    "r I RET ERRNO"
  *   rtc              the RTC as the kernel reads it: "rtc SECONDS"
  *   diff PATH        where PATH's bytes first differ between the disks, read
  *                    through each one's mount: "d OFFSET", or "d none
@@ -1638,41 +1642,52 @@ static void cmd_durable(struct disk *disks, int ndisks, char **w, int nw)
 	}
 }
 
-/* umount / mount [I...]: the benchmark baseline's backtrack (the host
- * rewrites the images between the two) and the crash lens's power cut,
- * on every disk or on the disks named. Mounting first drops the block
- * device's cache, since the host wrote the disk behind the kernel's back.
- * Every disk answers; one not named answers "r I 0 0" untouched. */
-static void cmd_mounts(struct disk *disks, int ndisks, bool mounting, char **w, int nw)
+/* umount / mount / readonly [I...]: the benchmark baseline's backtrack
+ * (the host rewrites the images between the two), the crash lens's power
+ * cut, and the fsck lens's clean disk, on every disk or on the disks
+ * named. Mounting first drops the block device's cache, since the host
+ * wrote the disk behind the kernel's back. readonly remounts read-only:
+ * every filesystem then leaves its disk as an unmount would (ext4 empties
+ * its journal, xfs writes its unmount record, FAT clears its dirty bit)
+ * without the unmount's teardown. Every disk answers; one not named
+ * answers "r I 0 0" untouched. */
+static int mount_step(struct disk *d, char how)
+{
+	if (how == 'u' && d->mounted) {
+		int r = umount(d->mnt);
+		d->mounted = r != 0;
+		return r;
+	}
+	if (how == 'r' && d->mounted)
+		return mount(d->dev, d->mnt, d->type, d->flags | MS_REMOUNT | MS_RDONLY, d->data);
+	if (how == 'm' && !d->mounted && d->type[0]) {
+		int fd = open(d->dev, O_RDONLY);
+		if (fd >= 0) {
+			ioctl(fd, BLKFLSBUF, 0);
+			close(fd);
+		}
+		int r = mount(d->dev, d->mnt, d->type, d->flags, d->data);
+		d->mounted = r == 0;
+		return r;
+	}
+	return 0;
+}
+
+static void cmd_mounts(struct disk *disks, int ndisks, char how, char **w, int nw)
 {
 	unsigned named = nw == 1 ? ~0u : 0;
 	for (int k = 1; k < nw; k++) {
 		uint64_t i;
 		if (!parse_dec(w[k], (uint64_t)ndisks - 1, &i)) {
-			out("error usage: %s [DISK...]", mounting ? "mount" : "umount");
+			out("error usage: %s [DISK...]", w[0]);
 			return;
 		}
 		named |= 1u << i;
 	}
 	for (int i = 0; i < ndisks; i++) {
 		struct disk *d = &disks[i];
-		int r = 0;
-		if (!(named >> i & 1)) {
-			d->err = 0;
-		} else if (!mounting && d->mounted) {
-			r = umount(d->mnt);
-			d->mounted = r != 0;
-		} else if (mounting && !d->mounted && d->type[0]) {
-			int fd = open(d->dev, O_RDONLY);
-			if (fd >= 0) {
-				ioctl(fd, BLKFLSBUF, 0);
-				close(fd);
-			}
-			r = mount(d->dev, d->mnt, d->type, d->flags, d->data);
-			d->mounted = r == 0;
-		}
-		if (named >> i & 1)
-			d->err = r < 0 ? errno : 0;
+		int r = named >> i & 1 ? mount_step(d, how) : 0;
+		d->err = r < 0 ? errno : 0;
 		out("r %d %d %s", d->idx, r < 0 ? -1 : 0, errname(d->err));
 	}
 }
@@ -2019,8 +2034,8 @@ bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 		cmd_timegran(w, nw);
 	else if (!strcmp(c, "durable"))
 		cmd_durable(disks, ndisks, w, nw);
-	else if (!strcmp(c, "umount") || !strcmp(c, "mount"))
-		cmd_mounts(disks, ndisks, c[0] == 'm', w, nw);
+	else if (!strcmp(c, "umount") || !strcmp(c, "mount") || !strcmp(c, "readonly"))
+		cmd_mounts(disks, ndisks, c[0], w, nw);
 	else if (!strcmp(c, "fp") || !strcmp(c, "dump"))
 		cmd_tree(disks, ndisks, w, nw);
 	else if (!strcmp(c, "times"))

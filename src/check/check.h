@@ -242,14 +242,22 @@ typedef int check_disk_fn(struct disk *d, int i, void *ctx, char *why, size_t wh
 int check_synced(struct virt *v, const struct check_machine *m, check_disk_fn *each, void *ctx,
 		 char *why, size_t whylen);
 
+/* Every disk as a clean unmount leaves it, for its checker: remounted
+ * read-only (the journal or log emptied and marked clean, without the
+ * unmount's teardown). Run it in a fork. 0, or -1 with why (a disk that
+ * would not remount). */
+int check_quiesce(struct virt *v, const struct check_machine *m, char *why, size_t whylen);
+
 /* Run a dump command ("dump" or "dump time") into a private copy of the
  * agent's reply, "e I RECORD" lines (free it); NULL with why on failure. */
 char *check_dump(struct virt *v, int nfs, const char *cmd, char *why, size_t whylen);
 
 /* Parse the agent's reply to a command: "r I RET ERR", "f I HEX32" and
  * "v PATH:K ..." lines into s (which the caller zeroed); every disk must
- * answer with both (need_r) or with its fingerprint. 0, or -1 with why. */
-int check_parse_reply(const char *log, int nfs, bool need_r, struct check_step *s, char *why,
+ * answer with the lines `need` names (CHECK_REPLY_R, CHECK_REPLY_F, or
+ * both). 0, or -1 with why. */
+enum { CHECK_REPLY_R = 1, CHECK_REPLY_F = 2 };
+int check_parse_reply(const char *log, int nfs, unsigned need, struct check_step *s, char *why,
 		      size_t whylen);
 /* Name the first path and field where disk a's entries of the dump log_a
  * and disk b's of log_b ("e DISK PATH FIELDS" lines, as the agent's dump

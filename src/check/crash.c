@@ -51,28 +51,16 @@ static void mount_command(const char *verb, int nfs, const struct crash_disk *pt
 			n += (size_t)snprintf(cmd + n, cap - n, " %d", i);
 }
 
-/* The mount's "r I RET ERR" lines into r; every disk must answer. */
-static int parse_mounts(const struct virt *v, int nfs, struct crash_result *r, char *why,
-			size_t whylen)
+/* The mount's answers (check_apply parsed them; every disk answered)
+ * into r. */
+static void mount_results(const struct check_step *st, int nfs, struct crash_result *r)
 {
-	int seen = 0;
 	r->mounted = true;
-	for (const char *l = v->log; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		int i;
-		long long ret;
-		char err[24];
-		if (sscanf(l, "r %d %lld %23s", &i, &ret, err) != 3 || i < 0 || i >= nfs)
-			continue;
-		r->mount_ret[i] = ret == 0 ? 0 : -1;
-		snprintf(r->mount_err[i], sizeof(r->mount_err[i]), "%s", err);
-		r->mounted &= ret == 0;
-		seen |= 1 << i;
+	for (int i = 0; i < nfs; i++) {
+		r->mount_ret[i] = st->ret[i] == 0 ? 0 : -1;
+		snprintf(r->mount_err[i], sizeof(r->mount_err[i]), "%s", st->err[i]);
+		r->mounted &= st->ret[i] == 0;
 	}
-	if (seen != (1 << nfs) - 1) {
-		snprintf(why, whylen, "the agent's mount did not answer for every disk");
-		return -1;
-	}
-	return 0;
 }
 
 /* Close the phase that began at *t0 (when timed) and begin the next. */
@@ -119,7 +107,9 @@ static int cut_and_recover(struct virt *v, const struct check_machine *m,
 			return -1;
 		}
 	virt_phase(v, CHECK_PHASE_RECOVERY, v->tag);
-	rc = check_apply(v, nfs, mount, &st, why, whylen) || parse_mounts(v, nfs, r, why, whylen);
+	rc = check_apply(v, nfs, mount, &st, why, whylen);
+	if (rc == 0)
+		mount_results(&st, nfs, r);
 	virt_phase(v, CHECK_PHASE_CRASH, v->tag);
 	lap(ask, &t->recover, t0);
 	return rc ? -1 : 0;

@@ -163,12 +163,11 @@ int check_show_bytes(struct virt *v, const struct check_machine *m, const char *
 int check_show_fsck(struct virt *v, const struct check_machine *m, char *out, size_t cap)
 {
 	char err[512];
-	struct check_step st;
-	if (check_apply(v, m->nfs, "umount", &st, err, sizeof(err))) {
+	if (check_quiesce(v, m, err, sizeof(err))) {
 		appendf(out, cap, "\n  fsck: %s", err);
 		return -1;
 	}
-	appendf(out, cap, "\n  fsck of every disk (read-only, after sync and umount):");
+	appendf(out, cap, "\n  fsck of every disk (read-only, after a read-only remount):");
 	for (int i = 0; i < m->nfs; i++) {
 		char said[256];
 		int status;

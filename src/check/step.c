@@ -281,7 +281,7 @@ static void parse_masked(const char *l, int nfs, struct check_step *s)
 	s->masked_from |= 1u << i;
 }
 
-int check_parse_reply(const char *log, int nfs, bool need_r, struct check_step *s, char *why,
+int check_parse_reply(const char *log, int nfs, unsigned need, struct check_step *s, char *why,
 		      size_t whylen)
 {
 	unsigned have_r = 0, have_f = 0;
@@ -303,18 +303,29 @@ int check_parse_reply(const char *log, int nfs, bool need_r, struct check_step *
 		}
 	}
 	unsigned all = (1u << nfs) - 1;
-	if ((have_r == all || !need_r) && have_f == all)
+	if ((have_r == all || !(need & CHECK_REPLY_R)) &&
+	    (have_f == all || !(need & CHECK_REPLY_F)))
 		return 0;
 	snprintf(why, whylen, "the agent did not answer for every disk: %.200s",
 		 log && *log ? log : "(nothing)");
 	return -1;
 }
 
-/* Commands whose answer is one fingerprint per disk, to parse. */
-static bool answers_fp(const char *cmd)
+/* What a command answers per disk, to parse (check_parse_reply's need):
+ * a result and a fingerprint, a fingerprint, a result, or nothing to
+ * parse (0). */
+static unsigned reply_of(const char *cmd)
 {
-	return !strncmp(cmd, "op ", 3) || !strncmp(cmd, "fp", 2) ||
-	       (!strncmp(cmd, "durable ", 8) && !strstr(cmd, " dump"));
+	static const char *const results[] = {"umount", "mount", "readonly"};
+	if (!strncmp(cmd, "op ", 3))
+		return CHECK_REPLY_R | CHECK_REPLY_F;
+	if (!strncmp(cmd, "fp", 2) || (!strncmp(cmd, "durable ", 8) && !strstr(cmd, " dump")))
+		return CHECK_REPLY_F;
+	size_t n = strcspn(cmd, " ");
+	for (size_t i = 0; i < sizeof(results) / sizeof(results[0]); i++)
+		if (n == strlen(results[i]) && !strncmp(cmd, results[i], n))
+			return CHECK_REPLY_R;
+	return 0;
 }
 
 /* Commands that apply an operation to every disk in turn. */
@@ -456,9 +467,8 @@ int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, 
 	    (v->peer && (run_command(v->peer, cmd, " under the second kernel", why, whylen) ||
 			 merge_peer_log(v, why, whylen))))
 		return -1;
-	return answers_fp(cmd)
-		   ? check_parse_reply(v->log, nfs, !strncmp(cmd, "op ", 3), s, why, whylen)
-		   : 0;
+	unsigned need = reply_of(cmd);
+	return need ? check_parse_reply(v->log, nfs, need, s, why, whylen) : 0;
 }
 
 int check_synced(struct virt *v, const struct check_machine *m, check_disk_fn *each, void *ctx,
@@ -474,6 +484,20 @@ int check_synced(struct virt *v, const struct check_machine *m, check_disk_fn *e
 		rc = each(check_disk(v, i), i, ctx, why, whylen);
 	virt_release(v);
 	return rc ? -1 : 0;
+}
+
+int check_quiesce(struct virt *v, const struct check_machine *m, char *why, size_t whylen)
+{
+	struct check_step st;
+	if (check_apply(v, m->nfs, "readonly", &st, why, whylen))
+		return -1;
+	for (int i = 0; i < m->nfs; i++)
+		if (st.ret[i] < 0) {
+			snprintf(why, whylen, "%s does not remount read-only for its checker: %s",
+				 m->fs[i], st.err[i]);
+			return -1;
+		}
+	return 0;
 }
 
 /* Results differ unless return values are equal and the errnos are, or

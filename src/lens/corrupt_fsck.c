@@ -25,14 +25,16 @@
  * 300 MiB image 128 buckets give the same findings in 36 ms instead of
  * 86 (the checker runs thousands of times under --fsck). Its prefetch
  * threads (-P turns them off) only read ahead what the checks read
- * anyway: on an image this small they cost a fifth of its run. */
+ * anyway: on an image this small they cost a fifth of its run. Its
+ * phase 2 scans the AGs with 32 threads by default, whose creation cost
+ * more than the scan: one does it in 20 ms a run instead of 50. */
 static const struct {
 	const char *fs, *argv[FSCK_MAX_ARGS];
 } checkers[] = {
     {"ext2", {"e2fsck", "-fn"}},
     {"ext3", {"e2fsck", "-fn"}},
     {"ext4", {"e2fsck", "-fn"}},
-    {"xfs", {"xfs_repair", "-n", "-f", "-P", "-o", "bhash=128"}},
+    {"xfs", {"xfs_repair", "-n", "-f", "-P", "-o", "bhash=128,phase2_threads=1"}},
     {"btrfs", {"btrfs", "check", "--readonly"}},
     {"f2fs", {"fsck.f2fs", "-f", "--dry-run"}},
     {"vfat", {"fsck.vfat", "-n"}},

@@ -23,7 +23,8 @@ static const struct {
 #define NCLASSES (sizeof(classes) / sizeof(classes[0]))
 
 /* What a populated tree adds to a freshly made image's map. */
-static const char *const populated[] = {"data", "directory", "indirect", "extent-tree", "xattr"};
+static const char *const populated[] = {"data",	    "symlink",	   "directory",
+					"indirect", "extent-tree", "xattr"};
 
 /* Records with fields: the structure a target names, the layout's name of
  * the records (fields.h's field_rec.structure; NULL: located from inode

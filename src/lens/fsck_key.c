@@ -23,6 +23,10 @@ typedef void fk_mask_fn(const struct fk *k, const char *what, uint8_t *rec, size
 /* What the masks need of the disk, read once per key; -1: no masks. */
 typedef int fk_init_fn(struct fk *k);
 
+/* At most this many inodes whose "data" a checker reads (quota, orphan
+ * and realtime files: data by their mode, metadata by their use). */
+#define FK_SPECIAL_MAX 8
+
 struct fk {
 	const struct layout *l;
 	const struct disk *d;
@@ -31,8 +35,24 @@ struct fk {
 	uint64_t jsb;	    /* ext: byte offset of the journal superblock */
 	bool journal_clean; /* ext: that superblock says nothing to replay */
 	bool v5;	    /* xfs: a v5 (CRC) filesystem */
+	/* A regular file's bytes are judged by no checker, so its "data"
+	 * records are masked whole, except those of the inodes below
+	 * first_owner and of special[] (0: the rule is off). */
+	uint64_t first_owner;
+	uint64_t special[FK_SPECIAL_MAX];
 	fk_mask_fn *mask;
 };
+
+/* Whether the "data" of inode `owner` is read by no checker. */
+static bool data_unjudged(const struct fk *k, uint64_t owner)
+{
+	if (!k->first_owner || owner < k->first_owner)
+		return false;
+	for (int i = 0; i < FK_SPECIAL_MAX; i++)
+		if (k->special[i] == owner)
+			return false;
+	return true;
+}
 
 /* ---- the fields ---- */
 
@@ -172,6 +192,18 @@ static int ext_init(struct fk *k)
 		return -1;
 	k->inodes = lb_le32(sb + EXT_SB(s_inodes_count));
 	k->jsb = UINT64_MAX;
+	/* e2fsck reads a file's bytes only where they hold metadata: the
+	 * reserved inodes, the quota and orphan files, and every file when
+	 * xattr values live in inodes of their own (ea_inode). */
+	if (!(lb_le32(sb + EXT_SB(s_feature_incompat)) & EXT4_FEATURE_INCOMPAT_EA_INODE)) {
+		bool old = lb_le32(sb + EXT_SB(s_rev_level)) == EXT2_GOOD_OLD_REV;
+		k->first_owner = old ? EXT2_GOOD_OLD_FIRST_INO : lb_le32(sb + EXT_SB(s_first_ino));
+		const size_t at[] = {EXT_SB(s_journal_inum), EXT_SB(s_usr_quota_inum),
+				     EXT_SB(s_grp_quota_inum), EXT_SB(s_prj_quota_inum),
+				     EXT_SB(s_orphan_file_inum)};
+		for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+			k->special[i] = lb_le32(sb + at[i]);
+	}
 	/* The journal's superblock: the first block of its lowest run (mkfs
 	 * lays the journal out in one run, block 0 first). Found and clean,
 	 * or the journal is keyed whole. */
@@ -275,7 +307,8 @@ static void xfs_mask(const struct fk *k, const char *what, uint8_t *rec, size_t 
 		zero(rec, len, 24, 8), zero(rec, len, 52, 4); /* short form: lsn, crc */
 	else if (is(what, "extent-tree"))
 		zero(rec, len, 32, 8), zero(rec, len, 64, 4); /* long form: lsn, crc */
-	else if (is(what, "directory") || is(what, "xattr") || is(what, "data"))
+	else if (is(what, "directory") || is(what, "xattr") || is(what, "data") ||
+		 is(what, "symlink"))
 		xfs_self(rec, len);
 }
 
@@ -285,6 +318,13 @@ static int xfs_init(struct fk *k)
 	if (disk_peek(k->d, 0, sb, 1))
 		return -1;
 	k->v5 = (lb_be16(sb + 100) & 0xf) == 5; /* sb_versionnum */
+	/* xfs_repair reads a file's bytes only in the realtime bitmap and
+	 * summary and the quota files (sb_rbmino, sb_rsumino, sb_uquotino,
+	 * sb_gquotino, sb_pquotino). */
+	const size_t at[] = {64, 72, 160, 168, 232};
+	k->first_owner = 1;
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+		k->special[i] = lb_be64(sb + at[i]);
 	return 0;
 }
 
@@ -360,8 +400,12 @@ static void mask_chunk(const struct fk *k, uint64_t coff, uint8_t *buf, size_t l
 		uint64_t o = start;
 		if (coff > start)
 			o = start + (coff - start + rec - 1) / rec * rec;
+		bool unjudged = is(r->structure, "data") && data_unjudged(k, r->owner);
 		for (; o + rec <= end && o + rec <= coff + len; o += rec)
-			k->mask(k, r->structure, buf + (o - coff), rec, o);
+			if (unjudged)
+				memset(buf + (o - coff), 0, rec);
+			else
+				k->mask(k, r->structure, buf + (o - coff), rec, o);
 	}
 }
 

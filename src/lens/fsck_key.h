@@ -18,9 +18,13 @@
  * that judges 2038 or a bad nanosecond still sees it; every field that
  * names, counts or points at something is kept, so is every byte of a
  * structure the map does not name. What it assumes: a log or journal the
- * kernel marked clean (ext's s_start 0; xfs after an unmount that
- * succeeded, which the caller vouches for) is read by no checker beyond
- * that mark. `--fsck-memo check` tests the assumption: it runs the
+ * kernel marked clean (ext's s_start 0; xfs after an unmount or a
+ * read-only remount that succeeded, which the caller vouches for) is read
+ * by no checker beyond that mark; a regular file's bytes are read by none
+ * (e2fsck and xfs_repair judge its block map, not its contents), except
+ * the files that hold metadata (quota, orphan, realtime files: listed per
+ * format in the init functions), so two disks whose files differ only in
+ * their contents share a verdict. `--fsck-memo check` tests the assumption: it runs the
  * checker wherever this key answers and the bytes would not have, and
  * counts any verdict that differs. */
 #ifndef THEMIS_LENS_FSCK_KEY_H

@@ -16,7 +16,8 @@
  * at static storage, compare with strcmp):
  *   superblock, superblock-backup, group-descriptors, block-bitmap,
  *   inode-bitmap, inode-table, directory, extent-tree, indirect, journal,
- *   xattr, data (a regular file's or symlink's contents), free (not in use),
+ *   xattr, data (a regular file's contents), symlink (a symlink's target
+ *   held in blocks), free (not in use),
  *   and per-format names documented in the parser of that format (xfs:
  *   ag-header, free-space-btree, inode-btree, log...; btrfs: tree:NAME...).
  * Sectors no structure claims read back as "free" from layout_name. */

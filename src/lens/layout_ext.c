@@ -22,8 +22,9 @@
  *   indirect               indirect, double and triple indirect blocks
  *   journal                the blocks of the journal inode
  *   directory              a directory's blocks
- *   data                   any other inode's blocks (files, symlinks, the
- *                          resize, quota and orphan inodes)
+ *   symlink                a symlink's target, when it is held in a block
+ *   data                   any other inode's blocks (files, the resize,
+ *                          quota and orphan inodes)
  *   free                   blocks the block bitmap marks unused
  *
  * Untrusted input: the superblock's geometry is checked here before
@@ -356,9 +357,7 @@ static int claim_inodes(struct lb *b, ext2_filsys fs)
 			continue;
 		w.ino = ino;
 		w.meta = (in->i_flags & EXT4_EXTENTS_FL) ? "extent-tree" : "indirect";
-		w.kind = ino == s->s_journal_inum    ? "journal"
-			 : LINUX_S_ISDIR(in->i_mode) ? "directory"
-						     : "data";
+		w.kind = ino == s->s_journal_inum ? "journal" : lb_kind_of_mode(in->i_mode);
 		e = ext2fs_block_iterate3(fs, ino, BLOCK_FLAG_READ_ONLY, NULL, walk_block, &w);
 		if (w.failed) {
 			rc = -1;

@@ -15,7 +15,8 @@
  *   node        a direct or indirect node block of an inode (owner = it)
  *   xattr       an inode's xattr node block (owner = it)
  *   directory   a directory's dentry blocks (owner = the directory)
- *   data        a file's or symlink's blocks (owner = the inode)
+ *   data        a file's blocks (owner = the inode)
+ *   symlink     a symlink's blocks (owner = the inode)
  *   node, data  then, with no owner, any other block the SIT marks valid in
  *               a node or a data segment (hot, warm or cold alike)
  *   free        blocks of the main area the SIT marks invalid
@@ -480,7 +481,7 @@ static int walk_inode(struct f2fs *f, uint32_t ino, uint32_t addr)
 	if ((type != 0040000 && type != 0100000 && type != 0120000) ||
 	    in[I_INLINE] & (INLINE_DATA | INLINE_DENTRY))
 		return 0; /* no blocks: a device, fifo or socket, or inline content */
-	struct file file = {ino, type == 0040000 ? "directory" : "data", ADDRS_PER_BLOCK};
+	struct file file = {ino, lb_kind_of_mode(type), ADDRS_PER_BLOCK};
 	uint32_t extra = in[I_INLINE] & EXTRA_ATTR ? lb_le16(in + I_ADDR) / 4 : 0;
 	uint32_t xattr = inline_xattr_addrs(f, in);
 	if (extra + xattr >= ADDRS_PER_INODE)

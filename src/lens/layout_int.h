@@ -38,6 +38,19 @@ int lb_fail(struct lb *b, const char *fmt, ...) __attribute__((format(printf, 2,
 int lb_add(struct lb *b, uint64_t off, uint64_t len, const char *structure, uint32_t unit,
 	   uint64_t owner);
 
+/* The structure holding an inode's blocks, by its POSIX mode: directory,
+ * symlink (a target too long for the inode) or data. Checkers read the
+ * first two; no checker reads a regular file's bytes, which the fsck
+ * memo's key relies on (fsck_key.c). */
+static inline const char *lb_kind_of_mode(uint32_t mode)
+{
+	switch (mode & 0170000) {
+	case 0040000: return "directory";
+	case 0120000: return "symlink";
+	default: return "data";
+	}
+}
+
 /* Little-endian and big-endian fields of on-disk structures. */
 static inline uint16_t lb_le16(const void *p)
 {

@@ -24,7 +24,7 @@
  *   directory              dtree pages outside the inode
  *   directory-index        a directory's index table pages (once it
  *                          outgrows the inode, an xtree maps them)
- *   data                   a regular file's or long symlink's extents
+ *   data, symlink          a regular file's or long symlink's extents
  *   free                   blocks neither map of the dmap pages marks used.
  *
  * Untrusted input: every extent is checked against the image before it is
@@ -268,7 +268,7 @@ static int inode_walk(struct jfs *j, uint64_t ino, const uint8_t *di)
 	/* A symlink shorter than IDATASIZE lives in the inode, where the root was. */
 	if (type == 0120000 && lb_le64(di + DI_SIZE) < 256)
 		return 0;
-	struct xt_walk file = {"xtree", "data", ino, NULL};
+	struct xt_walk file = {"xtree", lb_kind_of_mode(type), ino, NULL};
 	return xt_node(j, &file, di + DI_XTROOT, 18, 0); /* XTROOTMAXSLOT */
 }
 

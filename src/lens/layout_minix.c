@@ -6,7 +6,7 @@
  * read and its direct and indirect zones named.
  *
  * Structure names (the first claim wins): boot, superblock, inode-bitmap,
- * zone-bitmap, inode-table (unit = the inode size), directory, data,
+ * zone-bitmap, inode-table (unit = the inode size), directory, data, symlink,
  * indirect (owner = the inode number), free (zones the zone bitmap marks
  * free). */
 #include <inttypes.h>
@@ -72,7 +72,7 @@ static int minix_inodes(struct minix *m)
 		if (lb_read(m->b, m->itable + (uint64_t)(ino - 1) * m->isize, in, m->isize))
 			return -1;
 		uint16_t mode = lb_le16(in);
-		const char *what = (mode & 0170000) == 0040000 ? "directory" : "data";
+		const char *what = lb_kind_of_mode(mode);
 		if ((mode & 0170000) != 0040000 && (mode & 0170000) != 0100000 &&
 		    (mode & 0170000) != 0120000)
 			continue; /* devices, fifos, sockets: no zones */

@@ -25,7 +25,7 @@
  *   super-root          a log's super root block
  *   dat, checkpoint-file, segment-usage-file, inode-file
  *                       data blocks of inodes 3, 4, 5, 6 (owner = inode)
- *   directory, data     data blocks of any other inode (owner = inode)
+ *   directory, data, symlink  data blocks of any other inode (owner = inode)
  *   btree               btree node blocks of any inode (owner = inode)
  *   free                segments the sufile marks clean (not walked)
  *   segment             the rest of each segment: past its last valid log,
@@ -226,7 +226,7 @@ static void ifile_place(const struct nilfs *n, uint64_t ino, uint64_t *blkoff, u
 	*off = (uint32_t)(in_group % per_block * n->inode_size);
 }
 
-/* "directory" or "data" by the inode's mode in the ifile as of checkpoint
+/* "directory", "symlink" or "data" by the inode's mode in the ifile as of checkpoint
  * cno, the one that wrote the blocks (an inode number freed and reused
  * later may be a directory now and a file then); NULL when a read fails. */
 static const char *inode_kind(struct nilfs *n, uint64_t ino, uint64_t cno)
@@ -239,7 +239,7 @@ static const char *inode_kind(struct nilfs *n, uint64_t ino, uint64_t cno)
 	if (rc < 0)
 		return NULL;
 	/* No copy of its ifile block: no mode to go by, so plain data. */
-	return !rc && (lb_le16(mode) & 0170000) == 0040000 ? "directory" : "data";
+	return rc ? "data" : lb_kind_of_mode(lb_le16(mode));
 }
 
 /* The sufile's flags of segment s: 0 (into *flags), 1 when unknown, -1. */

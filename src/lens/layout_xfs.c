@@ -18,7 +18,7 @@
  *   free-list                       blocks on an AG's free list (AGFL)
  *   then, for every inode in use (owner = the inode number):
  *   extent-tree                     bmbt blocks of a fork in btree format
- *   directory, data, xattr          the blocks its extents map
+ *   directory, data, symlink, xattr the blocks its extents map
  *   free                            the bno btree's free extents */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -326,7 +326,7 @@ static int walk_inode(struct xfs *x, uint32_t agno, uint32_t agino, uint8_t *in)
 		return lb_fail(x->b, "inode %" PRIu64 ": fork offset %u in a %u-byte inode", ino,
 			       forkoff * 8u, x->isize);
 	uint32_t dsize = forkoff ? forkoff * 8u : x->isize - core;
-	const char *what = (mode & 0170000) == 0040000 ? "directory" : "data";
+	const char *what = lb_kind_of_mode(mode);
 	if (walk_fork(x, in + core, dsize, format, nextents, what, ino))
 		return -1;
 	if (forkoff && walk_fork(x, in + core + dsize, x->isize - core - dsize, aformat, anextents,

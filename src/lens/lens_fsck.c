@@ -1,11 +1,12 @@
 /* lens_fsck.c - fsck as a judge (explore --fsck): at every explored state
- * the filesystems agree on, the disks are unmounted in a fork (what the
- * kernel held lands on them, as a clean unmount leaves them) and each
+ * the filesystems agree on, the disks are remounted read-only in a fork
+ * (check_quiesce: what the kernel held lands on them, journals and logs
+ * emptied and marked clean, as a clean unmount leaves them) and each
  * filesystem's own checker judges its disk, read-only (corrupt_fsck.h).
  * A checker that finds errors is a discrepancy, fsck:errors, naming its
  * first line of trouble. Verdicts are memoized by the disk's content
  * (crash_fsck.h: the hash of the chunks the run wrote), so a state whose
- * disk holds bytes an earlier state's did costs the unmount and the hash,
+ * disk holds bytes an earlier state's did costs the remount and the hash,
  * not a checker run. Always registered, it acts only when the machine
  * asks (check_machine.fsck), so replay judges as the run did. A format
  * with no checker installed is counted, not judged. */
@@ -58,7 +59,7 @@ static void fsck_detach(void *state)
 	crash_fsck_free(&((struct fsck_state *)state)->memo);
 }
 
-/* Every disk's verdict, in the fork after the unmount (their checkers
+/* Every disk's verdict, in the fork after the remount (their checkers
  * side by side): 1 at the first that finds errors (said in out), 0 if
  * none. */
 static int judge_disks(struct fsck_state *f, uint64_t *words, struct virt *v,
@@ -85,7 +86,7 @@ static int judge_disks(struct fsck_state *f, uint64_t *words, struct virt *v,
 			continue;
 		snprintf(out->sig, out->siglen, "fsck:%s", corrupt_fsck_name(r));
 		snprintf(out->why, out->whylen,
-			 "%s's checker (%s) judges its disk after a clean unmount: %s: %s",
+			 "%s's checker (%s) judges its disk after a read-only remount: %s: %s",
 			 m->fs[i], corrupt_fsck_command(m->fs[i]), corrupt_fsck_name(r), a[i].said);
 		return 1;
 	}
@@ -100,18 +101,11 @@ static int fsck_after(void *state, uint64_t *words, struct virt *v, const struct
 	struct fsck_state *f = state;
 	if (!f->on || s->verdict != 0)
 		return 0;
-	struct check_step st;
 	if (virt_fork(v)) {
 		snprintf(out->why, out->whylen, "cannot fork the machine for the checkers");
 		return -1;
 	}
-	int rc = check_apply(v, m->nfs, "umount", &st, out->why, out->whylen) ? -1 : 0;
-	for (int i = 0; rc == 0 && i < m->nfs; i++)
-		if (st.ret[i] < 0) {
-			snprintf(out->why, out->whylen, "%s does not unmount for its checker: %s",
-				 m->fs[i], st.err[i]);
-			rc = -1;
-		}
+	int rc = check_quiesce(v, m, out->why, out->whylen);
 	if (rc == 0) {
 		words[FW_STATES]++;
 		rc = judge_disks(f, words, v, m, out);
@@ -138,7 +132,7 @@ static void fsck_report(const void *state, const uint64_t *w, FILE *f, bool json
 	if (!w[FW_STATES])
 		return;
 	fprintf(f,
-		"fsck: %llu states' disks judged after a clean unmount: the checkers ran %llu "
+		"fsck: %llu states' disks judged after a read-only remount: the checkers ran %llu "
 		"times, %llu answered by the memo (%llu of them only with times, checksums and "
 		"logs masked); %llu disks with no checker\n",
 		(unsigned long long)w[FW_STATES], (unsigned long long)w[FW_RUNS],

@@ -32,6 +32,7 @@ static const char *const io_names[] = {"superblock",
 				       "journal",
 				       "xattr",
 				       "data",
+				       "symlink",
 				       "log",
 				       "new",
 				       "other"};

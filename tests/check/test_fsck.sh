@@ -2,7 +2,7 @@
 # tier: fast
 # 6.12: fast
 # explore --fsck (src/lens/lens_fsck.c): the filesystems' own checkers
-# judge every agreed state's disks after a clean unmount. Properties
+# judge every agreed state's disks after a read-only remount. Properties
 # guarded:
 #   - a bug both sides share is invisible to the comparison but not to
 #     the checker: ext4 against ext4 on the link-count planted kernel
@@ -38,7 +38,7 @@ word() {
 st=$?
 t=$(ls "$work"/link3/discrepancy-*.trace 2>/dev/null | head -n 1)
 if [ "$st" -eq 1 ] && [ -n "$t" ] && grep -q '^fsck 1$' "$t" &&
-	grep -q "^discrepancy fsck:errors ext4's checker (e2fsck -fn) judges its disk after a clean unmount: errors: .*ref count is 2, should be 3" "$t" &&
+	grep -q "^discrepancy fsck:errors ext4's checker (e2fsck -fn) judges its disk after a read-only remount: errors: .*ref count is 2, should be 3" "$t" &&
 	[ "$(grep -c '^op ' "$t")" -eq 3 ]; then
 	ok "ext4 against ext4 on the link-count kernel: agreed, and e2fsck finds the count (fsck:errors)"
 	expect 1 "reproduced: ext4's checker (e2fsck -fn) judges" -- "$themis" replay "$t"

@@ -115,8 +115,8 @@ static void parse_round(uint64_t *rng, struct fuzz_buf *b, struct fuzz_buf *c)
 		for (int i = 0; i < nmut; i++)
 			fuzz_mutate_text(rng, b, dict);
 		b->p[b->n] = 0; /* a log is a string: NULs inside end it early */
-		check_parse_reply((const char *)b->p, m.nfs, fuzz_below(rng, 2), &s, why,
-				  sizeof(why));
+		check_parse_reply((const char *)b->p, m.nfs, 1 + (unsigned)fuzz_below(rng, 3), &s,
+				  why, sizeof(why));
 		if (s.view.nfiles > OP_POOL_MAX || s.view.ndirs > OP_POOL_MAX)
 			fuzz_die("the view overflows its pool");
 		for (int i = 0; i < s.view.nfiles; i++)

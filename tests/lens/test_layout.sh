@@ -55,7 +55,7 @@ debugfs_queries() {
 	spb=$(($(dumpe2fs -h "$img" 2>/dev/null | awk '/^Block size:/ { print $3 }') / 512))
 	for p in "$@"; do
 		debugfs -R "stat $p" "$img" 2>/dev/null | awk -v spb="$spb" '
-			NR == 1 { ino = $2; kind = ($4 == "directory") ? "directory" : "data" }
+			NR == 1 { ino = $2; kind = ($4 == "directory" || $4 == "symlink") ? $4 : "data" }
 			/^(BLOCKS|EXTENTS):/ { on = 1; next }
 			on && /^TOTAL/ { on = 0 }
 			on { gsub(/, /, "\n"); n = split($0, e, "\n")
@@ -70,7 +70,7 @@ debugfs_queries() {
 
 # xfs_queries IMG PATH...: the AG headers, btree roots (agf, agi), the log
 # and the root inode's chunk as xfs_db puts them; then each path's extents
-# (xfs_db bmap) as directory or data owned by its inode.
+# (xfs_db bmap) as directory, symlink or data owned by its inode.
 xfs_queries() {
 	img=$1
 	shift
@@ -98,7 +98,7 @@ xfs_queries() {
 	echo "$ino $ino inode-chunk"
 	for p in "$@"; do
 		xdb -c "path $p" -c 'p core.mode' -c bmap -c inode | awk -v agb=$agblocks -v spb=$spb '
-			/^core.mode/ { kind = ($3 ~ /^04/) ? "directory" : "data"; k = 0 }
+			/^core.mode/ { kind = ($3 ~ /^04/) ? "directory" : ($3 ~ /^012/) ? "symlink" : "data"; k = 0 }
 			/startblock/ { split($6, ag, "/"); gsub(/[()]/, "", ag[1]); gsub(/[()]/, "", ag[2])
 				start = (ag[1] * agb + ag[2]) * spb; n[++k] = start " " start + $8 * spb - 1 }
 			/current inode number/ { for (i = 1; i <= k; i++) print n[i], kind, $5 }'

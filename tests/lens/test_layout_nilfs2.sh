@@ -13,7 +13,8 @@
 #   - each data block dumpseg lists is named by its inode: dat (3),
 #     checkpoint-file (4), segment-usage-file (5), inode-file (6), else
 #     directory when the block's own content is a chain of nilfs2
-#     directory entries covering the block, data otherwise; each block past
+#     directory entries covering the block, symlink when it is a
+#     printable path and zeros, data otherwise; each block past
 #     a finfo's ndatblk is btree; the owner is always the inode;
 #   - a segment without logs that no segment names as its next is free;
 #   - the base image is not changed.
@@ -110,6 +111,13 @@ def is_dir_block(d):
         pos += rec_len
     return True
 
+def is_symlink_block(d):
+    """A symlink's target: a printable path, then zeros to the block's
+    end (nilfs2 keeps every target in a block; the script's files hold
+    seeded bytes, never that)."""
+    n = d.find(b"\0")
+    return 0 < n and all(0x20 <= c < 0x7f for c in d[:n]) and not any(d[n:])
+
 def q(first, last, what, owner=""):
     print(first * spb, (last + 1) * spb - 1, what, owner)
 
@@ -131,7 +139,8 @@ for part in re.split(r"\n(?=  partial segment|segment: )", dump):
         blocks = [int(b) for b in re.findall(r"(?:^|, )blocknr = (\d+)$", fi, re.M)]
         for k, b in enumerate(blocks):
             what = "btree" if k >= ndata else names.get(ino) or (
-                "directory" if is_dir_block(block(b)) else "data")
+                "directory" if is_dir_block(block(b))
+                else "symlink" if is_symlink_block(block(b)) else "data")
             q(b, b, what, ino)
         listed += blocks
     first = min(listed) if listed else start + 1

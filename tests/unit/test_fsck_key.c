@@ -5,8 +5,10 @@
  * LSNs, mount counts, a clean journal's or log's blocks, free space) get
  * one key; two that differ in anything a checker judges (a link count, a
  * free count, a time's epoch bits, a dirty journal's blocks) get two; an
- * unclean unmount keys the bytes. Each case writes through the disk's
- * copy-on-write layer in a fork, as the machine does. */
+ * unclean unmount keys the bytes. A regular file's bytes (which no checker
+ * reads) are masked; a symlink's target held in a block is not. Each
+ * case writes through the disk's copy-on-write layer in a fork, as the
+ * machine does. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +80,72 @@ static uint64_t start_of(const struct layout *l, const char *structure)
 		if (!strcmp(l->r[i].structure, structure))
 			return l->r[i].lba * LAYOUT_SECTOR;
 	return 0;
+}
+
+/* The tree both populated images hold: f, a regular file of 8 KiB, and s,
+ * a symlink whose 400-byte target fits in no inode (ext4 keeps 60 bytes
+ * there, a v5 xfs inode 336). Returns the target. */
+static const char *tree_target(void)
+{
+	static char target[401];
+	if (!target[0]) {
+		for (int i = 0; i < 400; i++)
+			target[i] = i % 50 == 49 ? '/' : 'a' + i % 26;
+	}
+	return target;
+}
+
+/* A file's bytes and a symlink's block, in an image holding tree_target's
+ * tree: one key for the first (no checker reads a regular file's bytes),
+ * two for the second (checkers read a symlink's target). */
+static void check_contents(struct disk *d, const char *fs, const struct layout *l)
+{
+	uint64_t data = start_of(l, "data"), link = start_of(l, "symlink");
+	if (!CHECK(data > 0 && link > 0))
+		return;
+	struct poke d1[] = {{data + 100, 0x11, 4}}, d2[] = {{data + 100, 0x22, 4}};
+	struct poke l1[] = {{link + 100, 0x11, 4}}, l2[] = {{link + 100, 0x22, 4}};
+	CHECK(SAME(d, fs, d1, d2));
+	CHECK(!SAME(d, fs, l1, l2));
+}
+
+/* An image of `size` made by mkfs with the tree of tree_target, opened
+ * and mapped; -1 if any step failed. */
+static int populated(const char *fs, struct disk *d, struct layout *l)
+{
+	char cmd[2048], path[256], err[256];
+	snprintf(path, sizeof(path), "%s/%s-tree.img", dir, fs);
+	if (!strcmp(fs, "ext4"))
+		snprintf(cmd, sizeof(cmd),
+			 "mkdir -p %s/tree && yes themis | head -c 8192 > %s/tree/f && "
+			 "ln -sfn %s %s/tree/s && truncate -s 64M %s && "
+			 "mkfs.ext4 -q -F -d %s/tree %s >/dev/null 2>&1",
+			 dir, dir, tree_target(), dir, path, dir, path);
+	else
+		snprintf(cmd, sizeof(cmd),
+			 "yes themis | head -c 8192 > %s/f && "
+			 "printf '/dev/null\n0 0\nd--755 0 0\nf ---644 0 0 %s/f\n"
+			 "s l--777 0 0 %s\n$\n$\n' > %s/proto && truncate -s 300M %s && "
+			 "mkfs.xfs -q -f -p %s/proto %s >/dev/null 2>&1",
+			 dir, dir, tree_target(), dir, path, dir, path);
+	if (system(cmd) || disk_open(d, path, false, err, sizeof(err)) ||
+	    layout_parse_file(l, path, err, sizeof(err)))
+		return -1;
+	return 0;
+}
+
+static void test_contents(void)
+{
+	static const char *const fss[] = {"ext4", "xfs"};
+	for (size_t i = 0; i < sizeof(fss) / sizeof(fss[0]); i++) {
+		struct disk d = {0};
+		struct layout l = {0};
+		if (!CHECK(populated(fss[i], &d, &l) == 0))
+			continue;
+		check_contents(&d, fss[i], &l);
+		layout_free(&l);
+		disk_close(&d);
+	}
 }
 
 /* ext4 (1 KiB blocks, 256-byte inodes, a journal): the root inode is the
@@ -207,8 +275,10 @@ int main(int argc, char **argv)
 		perror("mkdtemp");
 		return 1;
 	}
-	static const struct unit_test tests[] = {
-	    {"ext4", test_ext4}, {"xfs", test_xfs}, {"no_masks", test_no_masks}};
+	static const struct unit_test tests[] = {{"ext4", test_ext4},
+						 {"xfs", test_xfs},
+						 {"contents", test_contents},
+						 {"no_masks", test_no_masks}};
 	int rc = unit_main("test_fsck_key", tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
 	char cmd[256];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

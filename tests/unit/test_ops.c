@@ -194,17 +194,25 @@ static void test_parse_reply(void)
 	const char *log = "r 0 4096 0\nr 1 -1 ENOSPC\n"
 			  "f 0 000102030405060708090a0b0c0d0e0f\n"
 			  "f 1 ffffffffffffffffffffffffffffffff\nv f0:f d0:d d0/f1:f\n";
-	CHECK(check_parse_reply(log, 2, true, &s, why, sizeof(why)) == 0);
+	CHECK(check_parse_reply(log, 2, CHECK_REPLY_R | CHECK_REPLY_F, &s, why, sizeof(why)) == 0);
 	CHECK(s.ret[0] == 4096 && s.ret[1] == -1 && !strcmp(s.err[1], "ENOSPC"));
 	CHECK(s.fp[0][15] == 0x0f && s.fp[1][0] == 0xff);
 	CHECK(s.view.nfiles == 2 && s.view.ndirs == 1 && !strcmp(s.view.files[1], "d0/f1"));
 	memset(&s, 0, sizeof(s));
-	CHECK(check_parse_reply("r 0 0 0\nf 0 00\n", 1, true, &s, why, sizeof(why)) < 0);
-	CHECK(check_parse_reply("r 0 0 0\n", 2, true, &s, why, sizeof(why)) < 0);
-	CHECK(check_parse_reply("f 0 000102030405060708090a0b0c0d0e0f\n", 1, false, &s, why,
+	CHECK(check_parse_reply("r 0 0 0\nf 0 00\n", 1, CHECK_REPLY_R | CHECK_REPLY_F, &s, why,
+				sizeof(why)) < 0);
+	CHECK(check_parse_reply("r 0 0 0\n", 2, CHECK_REPLY_R | CHECK_REPLY_F, &s, why,
+				sizeof(why)) < 0);
+	CHECK(check_parse_reply("f 0 000102030405060708090a0b0c0d0e0f\n", 1, CHECK_REPLY_F, &s, why,
 				sizeof(why)) == 0);
-	CHECK(check_parse_reply("r 5 0 0\nf 5 000102030405060708090a0b0c0d0e0f\n", 1, true, &s, why,
+	CHECK(check_parse_reply("r 5 0 0\nf 5 000102030405060708090a0b0c0d0e0f\n", 1,
+				CHECK_REPLY_R | CHECK_REPLY_F, &s, why,
 				sizeof(why)) < 0); /* a disk that is not there */
+	memset(&s, 0, sizeof(s));
+	CHECK(check_parse_reply("r 0 0 0\nr 1 -1 EBUSY\n", 2, CHECK_REPLY_R, &s, why,
+				sizeof(why)) == 0);
+	CHECK(s.ret[1] == -1 && !strcmp(s.err[1], "EBUSY"));
+	CHECK(check_parse_reply("r 0 0 0\n", 2, CHECK_REPLY_R, &s, why, sizeof(why)) < 0);
 }
 
 /* settime and utimes: their bins are INSTANT_TABLE's flagged instants
