@@ -19,7 +19,12 @@
 
 #define FSCK_MAX_ARGS 7
 
-/* X(fs, tool, read-only arguments...): the image goes last.
+/* X(fs, tool, read-only arguments...): the image goes last; `same`, where
+ * set, is the same checker built another way, run instead when it is
+ * installed: e2fsck.static (Debian's e2fsck-static, the same source and
+ * version) starts in half the time of the dynamic e2fsck (4.6 against 9
+ * ms a run on a 64 MiB image; one run in two is e2fsck under --fsck) and
+ * says the same, word for word.
  * xfs_repair sizes its buffer cache's hash by the host's memory (a
  * table of millions of buckets on 24 GiB, zeroed at every run): on a
  * 300 MiB image 128 buckets give the same findings in 36 ms instead of
@@ -29,18 +34,18 @@
  * phase 2 scans the AGs with 32 threads by default, whose creation cost
  * more than the scan: one does it in 20 ms a run instead of 50. */
 static const struct {
-	const char *fs, *argv[FSCK_MAX_ARGS];
+	const char *fs, *argv[FSCK_MAX_ARGS], *same;
 } checkers[] = {
-    {"ext2", {"e2fsck", "-fn"}},
-    {"ext3", {"e2fsck", "-fn"}},
-    {"ext4", {"e2fsck", "-fn"}},
-    {"xfs", {"xfs_repair", "-n", "-f", "-P", "-o", "bhash=128,phase2_threads=1"}},
-    {"btrfs", {"btrfs", "check", "--readonly"}},
-    {"f2fs", {"fsck.f2fs", "-f", "--dry-run"}},
-    {"vfat", {"fsck.vfat", "-n"}},
-    {"exfat", {"fsck.exfat", "-n"}},
-    {"jfs", {"jfs_fsck", "-n", "-f"}},
-    {"minix", {"fsck.minix", "-f"}},
+    {"ext2", {"e2fsck", "-fn"}, "e2fsck.static"},
+    {"ext3", {"e2fsck", "-fn"}, "e2fsck.static"},
+    {"ext4", {"e2fsck", "-fn"}, "e2fsck.static"},
+    {"xfs", {"xfs_repair", "-n", "-f", "-P", "-o", "bhash=128,phase2_threads=1"}, NULL},
+    {"btrfs", {"btrfs", "check", "--readonly"}, NULL},
+    {"f2fs", {"fsck.f2fs", "-f", "--dry-run"}, NULL},
+    {"vfat", {"fsck.vfat", "-n"}, NULL},
+    {"exfat", {"fsck.exfat", "-n"}, NULL},
+    {"jfs", {"jfs_fsck", "-n", "-f"}, NULL},
+    {"minix", {"fsck.minix", "-f"}, NULL},
 };
 #define NCHECKERS (sizeof(checkers) / sizeof(checkers[0]))
 
@@ -178,10 +183,13 @@ static pid_t spawn(const char *tool, const char *const *argv, int fd)
 	return pid;
 }
 
-int corrupt_fsck_spawn(struct corrupt_fsck *c, const char *const *argv, const char *out)
+/* Spawn argv as the tool named `name` (argv[0] itself, or the same
+ * checker built another way). */
+static int spawn_as(struct corrupt_fsck *c, const char *name, const char *const *argv,
+		    const char *out)
 {
 	char tool[4200];
-	if (!installed(argv[0], tool, sizeof(tool))) {
+	if (!installed(name, tool, sizeof(tool))) {
 		c->now = CORRUPT_FSCK_MISSING;
 		return 0;
 	}
@@ -200,6 +208,11 @@ int corrupt_fsck_spawn(struct corrupt_fsck *c, const char *const *argv, const ch
 	return 0;
 }
 
+int corrupt_fsck_spawn(struct corrupt_fsck *c, const char *const *argv, const char *out)
+{
+	return spawn_as(c, argv[0], argv, out);
+}
+
 int corrupt_fsck_start(struct corrupt_fsck *c, const char *fs, const char *image, const char *out)
 {
 	memset(c, 0, sizeof(*c));
@@ -215,7 +228,10 @@ int corrupt_fsck_start(struct corrupt_fsck *c, const char *fs, const char *image
 	for (; n < FSCK_MAX_ARGS && checkers[k].argv[n]; n++)
 		argv[n] = checkers[k].argv[n];
 	argv[n] = image;
-	return corrupt_fsck_spawn(c, argv, out);
+	char full[4200];
+	const char *same = checkers[k].same;
+	bool twin = same && installed(same, full, sizeof(full));
+	return spawn_as(c, twin ? same : argv[0], argv, out);
 }
 
 /* The words that make a line of a checker's output a problem it names. */
