@@ -244,8 +244,11 @@ int check_synced(struct virt *v, const struct check_machine *m, check_disk_fn *e
 
 /* Every disk as a clean unmount leaves it, for its checker: remounted
  * read-only (the journal or log emptied and marked clean, without the
- * unmount's teardown). Run it in a fork. 0, or -1 with why (a disk that
- * would not remount). */
+ * unmount's teardown), or unmounted where the remount is refused: the
+ * kernel says EBUSY while an unlinked inode waits to be evicted (jfs and
+ * nilfs2 keep one until their next commit, after an unlink), which the
+ * unmount does wait for. Run it in a fork. 0, or -1 with why (a disk
+ * that neither remounts nor unmounts). */
 int check_quiesce(struct virt *v, const struct check_machine *m, char *why, size_t whylen);
 
 /* Run a dump command ("dump" or "dump time") into a private copy of the

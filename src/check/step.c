@@ -491,9 +491,19 @@ int check_quiesce(struct virt *v, const struct check_machine *m, char *why, size
 	struct check_step st;
 	if (check_apply(v, m->nfs, "readonly", &st, why, whylen))
 		return -1;
+	char cmd[16 + 4 * CHECK_MAX_FS] = "umount";
+	size_t n = strlen(cmd);
+	for (int i = 0; i < m->nfs; i++)
+		if (st.ret[i] < 0)
+			n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " %d", i);
+	if (n == strlen("umount"))
+		return 0;
+	if (check_apply(v, m->nfs, cmd, &st, why, whylen))
+		return -1;
 	for (int i = 0; i < m->nfs; i++)
 		if (st.ret[i] < 0) {
-			snprintf(why, whylen, "%s does not remount read-only for its checker: %s",
+			snprintf(why, whylen,
+				 "%s neither remounts read-only nor unmounts for its checker: %s",
 				 m->fs[i], st.err[i]);
 			return -1;
 		}

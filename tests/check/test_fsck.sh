@@ -18,6 +18,8 @@
 #     checkers run fewer times than with --fsck-memo exact; under
 #     --fsck-memo check every such answer is checked by running the
 #     checker anyway, and none differs;
+#   - a disk the kernel will not remount read-only (jfs after create;
+#     unlink: EBUSY) is unmounted for its checker instead, not a finding;
 #   - workers wait for their checkers: without --jobs, --fsck runs one
 #     worker more than the host's cores;
 #   - bad input: --fsck-memo other than on, exact, off or check, exit 2.
@@ -98,6 +100,19 @@ if [ "$st" -eq 0 ] && [ "${checked:-0}" -gt 0 ] && [ "$checked" = "$cmasked" ] &
 else
 	fail "--fsck-memo check: status $st, checked '$checked' masked '$cmasked' mismatches '$mism'"
 	grep 'fsck memo:' "$work/check.out" | head -n 3 | sed 's/^/    /'
+fi
+
+# A disk the kernel will not remount read-only is unmounted for its
+# checker: jfs refuses with EBUSY while an unlinked inode waits for its
+# next commit (create f0; unlink f0).
+"$themis" explore ext4 jfs --fsck --ops create,unlink --paths f0 --depth 2 --jobs 1 --quiet \
+	--out "$work/busy" >"$work/busy.out" 2>&1
+st=$? states=$(word busy states)
+if [ "$st" -eq 0 ] && [ "${states:-0}" -ge 3 ] && ! grep -q '^finding' "$work/busy.out"; then
+	ok "jfs after create; unlink: unmounted where it will not remount, $states states judged"
+else
+	fail "jfs after create; unlink: status $st, states '$states'"
+	grep -E '^finding|^discrepancy' "$work/busy.out" | head -n 2 | sed 's/^/    /'
 fi
 
 expect 2 "fsck-memo needs on, exact, off or check" -- "$themis" explore ext4 xfs --fsck --fsck-memo maybe
