@@ -177,12 +177,15 @@ static int boot_one(struct virt *v, const struct check_machine *m, const char *k
 	return 0;
 }
 
-/* The boot's guest work is no state's (the guest lens counts states'). */
+/* The boot's guest work is no state's (the guest and hart lenses count
+ * states'). */
 static int boot_done(struct virt *v, int rc)
 {
-	uint64_t boot[VIRT_PHASES] = {0};
-	if (rc == 0)
+	uint64_t boot[VIRT_PHASES] = {0}, events[VIRT_NEVENTS] = {0};
+	if (rc == 0) {
 		virt_phase_take(v, boot);
+		virt_events_take(v, events);
+	}
 	return rc;
 }
 

@@ -611,8 +611,10 @@ uint64_t cpu_run(struct cpu *c, uint64_t n)
 		return 0;
 	c->run_len = c->budget = (int64_t)n;
 	struct jit_exit *from = NULL;
-	while (c->budget > 0)
+	while (c->budget > 0) {
+		c->events[CPU_EV_DISPATCH]++;
 		from = run_page(c, from);
+	}
 	uint64_t stepped = (uint64_t)(c->run_len - c->budget);
 	c->steps_done += stepped;
 	c->run_len = c->budget = 0;

@@ -87,6 +87,25 @@ struct cpu_bus {
  * entries survive every syscall and interrupt. Data accesses use the
  * effective privilege (MPRV applies) and, in S-mode, SUM; fetches only the
  * privilege. MXR is rare enough to flush on. */
+/* What the hart does beside retiring instructions, counted for the hart
+ * lens (src/lens/lens_hart.c) and never read by the machine, once:
+ * X(NAME, report.json key, what the summary calls it). The misses are in
+ * the order of the access kinds (read, write, fetch). */
+#define CPU_EVENTS(X)                                                                              \
+	X(MISS_R, "tlb_miss_read", "read TLB misses")                                              \
+	X(MISS_W, "tlb_miss_write", "write TLB misses")                                            \
+	X(MISS_X, "tlb_miss_fetch", "fetch TLB misses")                                            \
+	X(DISPATCH, "dispatches", "dispatches")                                                    \
+	X(COMPILE, "blocks_compiled", "blocks compiled")                                           \
+	X(DECODE, "pages_decoded", "pages decoded")
+
+enum {
+#define CPU_EVENT_ENUM(name, key, words) CPU_EV_##name,
+	CPU_EVENTS(CPU_EVENT_ENUM)
+#undef CPU_EVENT_ENUM
+	    CPU_NEVENTS
+};
+
 enum { TLB_U, TLB_S, TLB_S_SUM, TLB_M, TLB_REGIMES };
 
 /* A soft-TLB entry: `tag` is the virtual page number (or ~0 when empty) and
@@ -159,6 +178,7 @@ struct cpu {
 	unsigned tlb_used;
 	struct cpu_tlb_entry tlbs_r[TLB_REGIMES][CPU_TLB_SIZE], tlbs_w[TLB_REGIMES][CPU_TLB_SIZE],
 	    tlbs_x[TLB_REGIMES][CPU_TLB_SIZE];
+	uint64_t events[CPU_NEVENTS]; /* CPU_EVENTS, since the last take */
 };
 
 #define CPU_STATE_SIZE offsetof(struct cpu, bus)

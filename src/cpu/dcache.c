@@ -52,6 +52,7 @@ struct dpage *dcache_get(struct cpu *c, const uint8_t *host)
 		mmu_flush_fetch(c);
 	}
 	memset(p->slot, 0, sizeof(p->slot));
+	c->events[CPU_EV_DECODE]++;
 	c->dc->host[i] = host;
 	dcache_changed(c->dc, i);
 	mmu_unmap_writable(c, host); /* invariant 1 */

@@ -945,6 +945,7 @@ static struct jit_block *new_block(struct cpu *c, struct dpage *code, uint64_t p
 				   const uint8_t *host, uint64_t gen)
 {
 	struct jit *j = c->jit;
+	c->events[CPU_EV_COMPILE]++;
 	unsigned n = block_extent(c, code, pc, host);
 	struct jit_site *sites = (struct jit_site *)(j->buf + j->used);
 	struct jit_exit *rec = (struct jit_exit *)(sites + n);

@@ -264,6 +264,10 @@ static struct cpu_tlb_entry *tlb_for(struct cpu *c, int acc, uint64_t va)
  * *pa set and no fault raised) when the page is not plain RAM. */
 static uint8_t *page_for(struct cpu *c, uint64_t va, int acc, uint64_t *pa, bool *ok)
 {
+	_Static_assert(CPU_EV_MISS_W == CPU_EV_MISS_R + ACC_W &&
+			   CPU_EV_MISS_X == CPU_EV_MISS_R + ACC_X,
+		       "the misses are counted in the order of the access kinds");
+	c->events[CPU_EV_MISS_R + acc]++;
 	*ok = mmu_translate(c, va, acc, pa);
 	if (!*ok)
 		return NULL;

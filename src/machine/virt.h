@@ -207,6 +207,24 @@ void virt_phase(struct virt *v, int phase, int tag);
  * peer, added into out; the counts start again from 0. */
 void virt_phase_take(struct virt *v, uint64_t out[VIRT_PHASES]);
 
+/* The machine's events beside the guest's instructions: the hart's
+ * (CPU_EVENTS) and RAM's pages copied on a write; X(NAME, report.json
+ * key, what the summary calls it). */
+#define VIRT_EVENTS(X)                                                                             \
+	CPU_EVENTS(X)                                                                              \
+	X(COPY, "pages_copied", "pages copied on a write")
+
+enum {
+#define VIRT_EVENT_ENUM(name, key, words) VIRT_EV_##name,
+	VIRT_EVENTS(VIRT_EVENT_ENUM)
+#undef VIRT_EVENT_ENUM
+	    VIRT_NEVENTS
+};
+
+/* The events counted since the last take, on v and its peer, added into
+ * out; the counts start again from 0. */
+void virt_events_take(struct virt *v, uint64_t out[VIRT_NEVENTS]);
+
 /* Build the board and load kernel, initrd and disks. 0, or -1 with a
  * one-line reason in err (which names the file at fault). */
 int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t errlen);

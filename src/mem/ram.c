@@ -112,6 +112,7 @@ static uint8_t *save_page(struct ram *r, uint64_t i)
 	else if (saved)
 		r->allocated++;
 	r->saved_at[i] = r->level;
+	r->copies++;
 	if (fresh) {
 		r->pages[i] = fresh;
 		r->allocated++;

@@ -43,6 +43,8 @@ struct ram {
 	uint8_t **pool;				/* released pages, for reuse */
 	size_t npool, cappool;
 	uint64_t allocated; /* pages in use (live or saved) */
+	uint64_t copies;    /* pages a write gave a copy of their own: a counter
+			     * for the hart lens, which resets it */
 	/* Called when a page never written gets a home of its own, whoever
 	 * writes it (a hart's store, a device, the host): until then it read
 	 * as ram_zero_page, which a hart's TLB may have cached for it (see

@@ -9,7 +9,10 @@
 #     (within one interval), and each phase's share of the samples is the
 #     lens's share within 2 points;
 #   - sampling changes nothing: with and without the profiler, the same
-#     states, unique states and instructions per phase, exactly;
+#     states, unique states and instructions per phase, exactly, and the
+#     same TLB misses, decoded pages and page copies (the hart lens);
+#     only the returns to the dispatcher and the blocks compiled grow
+#     with the slices;
 #   - the names are real: the kernel functions named are in the Image's
 #     map, the agent's carry "agent:", almost nothing goes unnamed, and
 #     the ext4+ext2 disk view spends its top share in crc32 (the
@@ -65,6 +68,20 @@ def say(good, what): print(("ok: " if good else "FAIL: ") + what)
 g, h = p["lenses"]["guest"], plain["lenses"]["guest"]
 say(g == h and p["states"] == plain["states"] and p["unique_states"] == plain["unique_states"],
     "the profiler changes nothing: %d states, %d unique, %d instructions alike" % (p["states"], p["unique_states"], g["total"]))
+# The hart lens: the machine's own events, counted where they happen.
+# Slicing the run for samples makes the hart return to the dispatcher
+# more often, and enter blocks at the pcs where samples stopped it (more
+# blocks compiled), never changes what it misses, decodes or copies.
+hp, hh = p["lenses"]["hart"], plain["lenses"]["hart"]
+sliced = ("dispatches", "blocks_compiled")
+same = [k for k in hh["total"] if k not in sliced]
+say(all(hp["total"][k] == hh["total"][k] for k in same) and hp["states"] == hh["states"] == h["states"] and
+    all(hp["total"][k] > hh["total"][k] > 0 for k in sliced),
+    "the hart's events are the run's, not the profiler's: %s" % ", ".join("%s %d/%d" % (k, hh["total"][k], hp["total"][k]) for k in same))
+ps = hh["per_state"]
+say(ps["pages_copied"] > 0 and ps["tlb_miss_read"] > 0 and ps["tlb_miss_fetch"] > 0 and
+    all(ps[k] == hh["total"][k] // hh["states"] for k in ps),
+    "every state copies pages and misses the TLB: %s a state" % ps)
 m = re.search(r"one sample every (\d+) guest instructions, (\d+) samples \((\d+) lost\)", text)
 every, n, lost = (int(x) for x in m.groups()) if m else (0, 0, -1)
 say(m and lost == 0 and abs(n * every - g["total"]) <= every,

@@ -14,7 +14,9 @@
  * its level was opened. A restore reports exactly the pages its level
  * dirtied to the callback, and `homed` hears of every page that gets a
  * home exactly once, when it does (the hart's TLB relies on it for pages
- * read as zeros until then). A failure prints the seed and the step. It
+ * read as zeros until then). Every write counts in ram.copies the pages
+ * it gave a copy of their own (the undo list's growth, or at level 0 the
+ * pages homed). A failure prints the seed and the step. It
  * measures no time. */
 #include <errno.h>
 #include <stdio.h>
@@ -64,6 +66,7 @@ static void count_released(void *opaque, const uint8_t *page)
 
 /* Per page: homed reported it, and no restore took its home away since. */
 static bool homed[PAGES];
+static size_t homed_events;
 
 static void note_homed(void *opaque, uint64_t pa)
 {
@@ -72,6 +75,7 @@ static void note_homed(void *opaque, uint64_t pa)
 	if (CHECK(pa % RAM_PAGE_SIZE == 0 && i < PAGES && r->pages[i] != NULL)) {
 		CHECK(!homed[i]);
 		homed[i] = true;
+		homed_events++;
 	}
 }
 
@@ -126,7 +130,19 @@ static void check_content(const struct ram *r, const struct model *m)
 	CHECK(!memcmp(h, c.digest, 16));
 }
 
+/* A write's page copies (ram.copies, the hart lens's count): one for
+ * every page that joins the top level's undo list, or at level 0 (no
+ * list), every page that gets a home. */
+static void random_write_counted(struct ram *r, struct model *m, uint64_t *s);
+
 static void random_write(struct ram *r, struct model *m, uint64_t *s)
+{
+	uint64_t copies = r->copies, dirty = ram_level_dirty(r), homes = homed_events;
+	random_write_counted(r, m, s);
+	CHECK(r->copies - copies == (r->level ? ram_level_dirty(r) - dirty : homed_events - homes));
+}
+
+static void random_write_counted(struct ram *r, struct model *m, uint64_t *s)
 {
 	uint64_t off = splitmix64(s) % BYTES;
 	uint64_t len = 1 + splitmix64(s) % (2 * RAM_PAGE_SIZE);
