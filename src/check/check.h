@@ -247,9 +247,13 @@ int check_synced(struct virt *v, const struct check_machine *m, check_disk_fn *e
  * unmount's teardown), or unmounted where the remount is refused: the
  * kernel says EBUSY while an unlinked inode waits to be evicted (jfs and
  * nilfs2 keep one until their next commit, after an unlink), which the
- * unmount does wait for. Run it in a fork. 0, or -1 with why (a disk
- * that neither remounts nor unmounts). */
-int check_quiesce(struct virt *v, const struct check_machine *m, char *why, size_t whylen);
+ * unmount does wait for. Run it in a fork. 0, with bit i of *unmounted
+ * set for a disk i unmounted rather than remounted (NULL: not asked), or
+ * -1 with why (a disk that neither remounts nor unmounts). */
+int check_quiesce(struct virt *v, const struct check_machine *m, unsigned *unmounted, char *why,
+		  size_t whylen);
+/* How check_quiesce left disk i: "a read-only remount" or "an unmount". */
+const char *check_quiesced_how(unsigned unmounted, int i);
 
 /* Run a dump command ("dump" or "dump time") into a private copy of the
  * agent's reply, "e I RECORD" lines (free it); NULL with why on failure. */

@@ -163,11 +163,13 @@ int check_show_bytes(struct virt *v, const struct check_machine *m, const char *
 int check_show_fsck(struct virt *v, const struct check_machine *m, char *out, size_t cap)
 {
 	char err[512];
-	if (check_quiesce(v, m, err, sizeof(err))) {
+	unsigned unmounted;
+	if (check_quiesce(v, m, &unmounted, err, sizeof(err))) {
 		appendf(out, cap, "\n  fsck: %s", err);
 		return -1;
 	}
-	appendf(out, cap, "\n  fsck of every disk (read-only, after a read-only remount):");
+	appendf(out, cap, "\n  fsck of every disk (read-only, after a read-only remount%s):",
+		unmounted ? "; an unmount where it was refused" : "");
 	for (int i = 0; i < m->nfs; i++) {
 		char said[256];
 		int status;
@@ -176,6 +178,8 @@ int check_show_fsck(struct virt *v, const struct check_machine *m, char *out, si
 		const char *how = corrupt_fsck_command(m->fs[i]);
 		char l[CHECK_LABEL_MAX];
 		appendf(out, cap, "\n    %s: %s", check_label(m, i, l), corrupt_fsck_name(verdict));
+		if (unmounted >> i & 1)
+			appendf(out, cap, " (unmounted: it refused the read-only remount)");
 		if (how)
 			appendf(out, cap, " (%s, exit %d)", how, status);
 		if (said[0])

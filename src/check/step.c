@@ -489,17 +489,23 @@ int check_synced(struct virt *v, const struct check_machine *m, check_disk_fn *e
 	return rc ? -1 : 0;
 }
 
-int check_quiesce(struct virt *v, const struct check_machine *m, char *why, size_t whylen)
+int check_quiesce(struct virt *v, const struct check_machine *m, unsigned *unmounted, char *why,
+		  size_t whylen)
 {
 	struct check_step st;
+	unsigned refused = 0;
+	if (unmounted)
+		*unmounted = 0;
 	if (check_apply(v, m->nfs, "readonly", &st, why, whylen))
 		return -1;
 	char cmd[16 + 4 * CHECK_MAX_FS] = "umount";
 	size_t n = strlen(cmd);
 	for (int i = 0; i < m->nfs; i++)
-		if (st.ret[i] < 0)
+		if (st.ret[i] < 0) {
 			n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " %d", i);
-	if (n == strlen("umount"))
+			refused |= 1u << i;
+		}
+	if (!refused)
 		return 0;
 	if (check_apply(v, m->nfs, cmd, &st, why, whylen))
 		return -1;
@@ -510,7 +516,14 @@ int check_quiesce(struct virt *v, const struct check_machine *m, char *why, size
 				 m->fs[i], st.err[i]);
 			return -1;
 		}
+	if (unmounted)
+		*unmounted = refused;
 	return 0;
+}
+
+const char *check_quiesced_how(unsigned unmounted, int i)
+{
+	return unmounted >> i & 1 ? "an unmount" : "a read-only remount";
 }
 
 /* Results differ unless return values are equal and the errnos are, or

@@ -63,7 +63,7 @@ static void fsck_detach(void *state)
  * side by side): 1 at the first that finds errors (said in out), 0 if
  * none. */
 static int judge_disks(struct fsck_state *f, uint64_t *words, struct virt *v,
-		       const struct check_machine *m, struct lens_out *out)
+		       const struct check_machine *m, unsigned unmounted, struct lens_out *out)
 {
 	struct crash_fsck_ask a[CRASH_FSCK_MAX_DISKS];
 	int n = m->nfs < CRASH_FSCK_MAX_DISKS ? m->nfs : CRASH_FSCK_MAX_DISKS;
@@ -86,8 +86,9 @@ static int judge_disks(struct fsck_state *f, uint64_t *words, struct virt *v,
 			continue;
 		snprintf(out->sig, out->siglen, "fsck:%s", corrupt_fsck_name(r));
 		snprintf(out->why, out->whylen,
-			 "%s's checker (%s) judges its disk after a read-only remount: %s: %s",
-			 m->fs[i], corrupt_fsck_command(m->fs[i]), corrupt_fsck_name(r), a[i].said);
+			 "%s's checker (%s) judges its disk after %s: %s: %s", m->fs[i],
+			 corrupt_fsck_command(m->fs[i]), check_quiesced_how(unmounted, i),
+			 corrupt_fsck_name(r), a[i].said);
 		return 1;
 	}
 	return 0;
@@ -105,10 +106,11 @@ static int fsck_after(void *state, uint64_t *words, struct virt *v, const struct
 		snprintf(out->why, out->whylen, "cannot fork the machine for the checkers");
 		return -1;
 	}
-	int rc = check_quiesce(v, m, out->why, out->whylen);
+	unsigned unmounted;
+	int rc = check_quiesce(v, m, &unmounted, out->why, out->whylen);
 	if (rc == 0) {
 		words[FW_STATES]++;
-		rc = judge_disks(f, words, v, m, out);
+		rc = judge_disks(f, words, v, m, unmounted, out);
 	}
 	virt_release(v);
 	return rc;

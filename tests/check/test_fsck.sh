@@ -20,6 +20,9 @@
 #     checker anyway, and none differs;
 #   - a disk the kernel will not remount read-only (jfs after create;
 #     unlink: EBUSY) is unmounted for its checker instead, not a finding;
+#     and a finding there says "after an unmount", not "after a read-only
+#     remount" (a stand-in jfs_fsck on PATH that fails from its third
+#     disk on: only create f0; unlink f0's);
 #   - workers wait for their checkers: without --jobs, --fsck runs one
 #     worker more than the host's cores;
 #   - bad input: --fsck-memo other than on, exact, off or check, exit 2.
@@ -113,6 +116,33 @@ if [ "$st" -eq 0 ] && [ "${states:-0}" -ge 3 ] && ! grep -q '^finding' "$work/bu
 else
 	fail "jfs after create; unlink: status $st, states '$states'"
 	grep -E '^finding|^discrepancy' "$work/busy.out" | head -n 2 | sed 's/^/    /'
+fi
+
+# The finding says how the disk was readied: a checker (a stand-in for
+# jfs_fsck, first on PATH) that passes its first two disks, the root's
+# and create f0's, then finds errors: the third is create f0; unlink f0,
+# which jfs would not remount.
+mkdir -p "$work/fake"
+cat >"$work/fake/jfs_fsck" <<'SH'
+#!/bin/sh
+n=$(cat "$FAKE_COUNT" 2>/dev/null || echo 0)
+echo $((n + 1)) >"$FAKE_COUNT"
+[ "$n" -lt 2 ] && exit 0
+echo "stand-in checker: errors"
+exit 4
+SH
+chmod +x "$work/fake/jfs_fsck"
+FAKE_COUNT=$work/fake/count PATH=$work/fake:$PATH "$themis" explore ext4 jfs --fsck --ops create,unlink \
+	--paths f0 --depth 2 --jobs 1 --quiet --out "$work/how" >"$work/how.out" 2>&1
+st=$?
+t=$work/how/discrepancy-0001.trace
+if [ "$st" -eq 1 ] && [ "$(grep -c '^discrepancy' "$work/how.out")" -eq 1 ] &&
+	[ "$(grep '^op ' "$t" 2>/dev/null | tr '\n' ' ')" = "op create f0 0644 - op unlink f0 " ] &&
+	grep -q "^discrepancy fsck:errors jfs's checker (jfs_fsck -n -f) judges its disk after an unmount: errors: stand-in checker" "$t"; then
+	ok "a finding on a disk that was unmounted, not remounted, says so"
+else
+	fail "the unmounted disk's finding: status $st"
+	grep -E '^discrepancy' "$work/how.out" "$t" | head -n 3 | sed 's/^/    /'
 fi
 
 expect 2 "fsck-memo needs on, exact, off or check" -- "$themis" explore ext4 xfs --fsck --fsck-memo maybe
