@@ -155,22 +155,7 @@ static int run_op(struct virt *v, const struct check_machine *m, const struct op
 	snprintf(cmd, sizeof(cmd), "run %s", op->text + 3);
 	if (apply(v, m, cmd, st, err, errlen))
 		return -1;
-	unsigned have = 0;
-	for (const char *l = v->log; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		int i;
-		long long ret;
-		char e[24];
-		if (sscanf(l, "r %d %lld %23s", &i, &ret, e) == 3 && i >= 0 && i < m->nfs) {
-			st->ret[i] = ret;
-			snprintf(st->err[i], sizeof(st->err[i]), "%s", e);
-			have |= 1u << i;
-		}
-	}
-	if (have == (1u << m->nfs) - 1)
-		return 0;
-	snprintf(err, errlen, "the agent did not answer '%s' for every disk: %.200s", cmd,
-		 v->log ? v->log : "(nothing)");
-	return -1;
+	return check_parse_reply(v->log, m->nfs, CHECK_REPLY_R, st, err, errlen);
 }
 
 static void log_marks(struct virt *v, int nfs, uint64_t *mark)

@@ -166,18 +166,13 @@ static int remount_with(struct virt *v, const struct check_machine *m, enum sem_
 	char *log = agent(v, m, cmd, err, errlen);
 	if (!log)
 		return -1;
-	unsigned ok = 0;
-	for (const char *l = log; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
-		int i;
-		long long ret;
-		char e[24];
-		if (sscanf(l, "r %d %lld %23s", &i, &ret, e) == 3 && i >= 0 && i < m->nfs &&
-		    ret == 0)
-			ok |= 1u << i;
-	}
-	int rc = ok == (1u << m->nfs) - 1 ? 0 : -1;
-	if (rc)
-		snprintf(err, errlen, "'%s' failed: %.200s", cmd, log);
+	struct check_step st = {0};
+	int rc = check_parse_reply(log, m->nfs, CHECK_REPLY_R, &st, err, errlen);
+	for (int i = 0; rc == 0 && i < m->nfs; i++)
+		if (st.ret[i] != 0) {
+			snprintf(err, errlen, "'%s' failed: %.200s", cmd, log);
+			rc = -1;
+		}
 	free(log);
 	return rc;
 }
