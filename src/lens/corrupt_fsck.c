@@ -183,16 +183,10 @@ static pid_t spawn(const char *tool, const char *const *argv, int fd)
 	return pid;
 }
 
-/* Spawn argv as the tool named `name` (argv[0] itself, or the same
- * checker built another way). */
-static int spawn_as(struct corrupt_fsck *c, const char *name, const char *const *argv,
-		    const char *out)
+/* Spawn argv as the program at path `tool`, its output into out. */
+static int spawn_tool(struct corrupt_fsck *c, const char *tool, const char *const *argv,
+		      const char *out)
 {
-	char tool[4200];
-	if (!installed(name, tool, sizeof(tool))) {
-		c->now = CORRUPT_FSCK_MISSING;
-		return 0;
-	}
 	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		c->now = CORRUPT_FSCK_NOT_RUN;
@@ -210,7 +204,12 @@ static int spawn_as(struct corrupt_fsck *c, const char *name, const char *const 
 
 int corrupt_fsck_spawn(struct corrupt_fsck *c, const char *const *argv, const char *out)
 {
-	return spawn_as(c, argv[0], argv, out);
+	char tool[4200];
+	if (!installed(argv[0], tool, sizeof(tool))) {
+		c->now = CORRUPT_FSCK_MISSING;
+		return 0;
+	}
+	return spawn_tool(c, tool, argv, out);
 }
 
 int corrupt_fsck_start(struct corrupt_fsck *c, const char *fs, const char *image, const char *out)
@@ -228,10 +227,11 @@ int corrupt_fsck_start(struct corrupt_fsck *c, const char *fs, const char *image
 	for (; n < FSCK_MAX_ARGS && checkers[k].argv[n]; n++)
 		argv[n] = checkers[k].argv[n];
 	argv[n] = image;
-	char full[4200];
-	const char *same = checkers[k].same;
-	bool twin = same && installed(same, full, sizeof(full));
-	return spawn_as(c, twin ? same : argv[0], argv, out);
+	/* The same checker built another way, when it is installed. */
+	char twin[4200];
+	if (checkers[k].same && installed(checkers[k].same, twin, sizeof(twin)))
+		return spawn_tool(c, twin, argv, out);
+	return corrupt_fsck_spawn(c, argv, out);
 }
 
 /* The words that make a line of a checker's output a problem it names. */
