@@ -30,8 +30,8 @@
 #if defined(__x86_64__)
 
 #define JIT_BUF_BYTES (64u << 20)
-#define JIT_HOT	      (1u << 13)		   /* copies of the blocks last found, by pc */
-#define JIT_TABLE     (1u << 16)		   /* every block, hashed, chained */
+#define JIT_HOT	      (1u << 13) /* copies of the blocks last found, by pc: a power of 2 */
+#define JIT_TABLE     (1u << 16) /* every block, hashed, chained */
 #define JIT_ROOM      (JIT_BLOCK_MAX * 128 + 4096) /* the most one block can take */
 #define XBIAS	      136 /* rbx = c + XBIAS: x[1..32] at disp8 -128..120 */
 
@@ -535,20 +535,20 @@ static void emit_amo_thunk(struct emit *e, int size)
  * checks the budget; any miss leaves for the dispatcher. */
 static void emit_jump_thunk(struct emit *e, struct cpu *c)
 {
-	_Static_assert(JIT_HOT == 8192 && DCACHE_PAGES == 4096 && sizeof(struct jit_hot) == 32 &&
-			   offsetof(struct jit_hot, pc) == 8 &&
+	_Static_assert((JIT_HOT & (JIT_HOT - 1)) == 0 && DCACHE_PAGES == 4096 &&
+			   sizeof(struct jit_hot) == 32 && offsetof(struct jit_hot, pc) == 8 &&
 			   offsetof(struct jit_hot, gen) == 16 &&
 			   offsetof(struct jit_hot, fn) == 24,
 		       "the jump thunk's table lookup");
 	struct jit *j = c->jit;
 	uint8_t *miss[5];
 	load_c(e, RAX, CPU_OFF(pc));
-	PUT(e, 0x48, 0x89, 0xc1);	      /* mov rcx, rax */
-	PUT(e, 0x48, 0xc1, 0xe9, 0x0d);	      /* shr rcx, 13 */
-	PUT(e, 0x48, 0x31, 0xc1);	      /* xor rcx, rax */
-	PUT(e, 0x48, 0xd1, 0xe9);	      /* shr rcx, 1: hot_index() */
-	PUT(e, 0x81, 0xe1, 0xff, 0x1f, 0, 0); /* and ecx, JIT_HOT - 1 */
-	PUT(e, 0x48, 0xc1, 0xe1, 0x05);	      /* shl rcx, 5 */
+	PUT(e, 0x48, 0x89, 0xc1);		   /* mov rcx, rax */
+	PUT(e, 0x48, 0xc1, 0xe9, 0x0d);		   /* shr rcx, 13 */
+	PUT(e, 0x48, 0x31, 0xc1);		   /* xor rcx, rax */
+	PUT(e, 0x48, 0xd1, 0xe9);		   /* shr rcx, 1: hot_index() */
+	PUT(e, 0x81, 0xe1), put32(e, JIT_HOT - 1); /* and ecx, JIT_HOT - 1 */
+	PUT(e, 0x48, 0xc1, 0xe1, 0x05);		   /* shl rcx, 5 */
 	mov_imm64(e, RDX, (uint64_t)(uintptr_t)j->hot);
 	PUT(e, 0x48, 0x01, 0xca);	/* add rdx, rcx: the entry */
 	PUT(e, 0x48, 0x3b, 0x42, 0x08); /* cmp rax, [rdx + 8]: pc */
