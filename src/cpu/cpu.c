@@ -609,6 +609,7 @@ uint64_t cpu_run(struct cpu *c, uint64_t n)
 		trap_enter(c, (uint64_t)irq, 0, true);
 	if (c->wfi)
 		return 0;
+	c->events[CPU_EV_RUN]++;
 	c->run_len = c->budget = (int64_t)n;
 	struct jit_exit *from = NULL;
 	while (c->budget > 0) {

@@ -89,9 +89,11 @@ struct cpu_bus {
  * privilege. MXR is rare enough to flush on. */
 /* What the hart does beside retiring instructions, counted for the hart
  * lens (src/lens/lens_hart.c) and never read by the machine, once:
- * X(NAME, report.json key, what the summary calls it). The misses are in
- * the order of the access kinds (read, write, fetch). */
+ * X(NAME, report.json key, what the summary calls it). A run is one
+ * cpu_run (the board's slice). The misses are in the order of the access
+ * kinds (read, write, fetch). */
 #define CPU_EVENTS(X)                                                                              \
+	X(RUN, "runs", "runs")                                                                     \
 	X(MISS_R, "tlb_miss_read", "read TLB misses")                                              \
 	X(MISS_W, "tlb_miss_write", "write TLB misses")                                            \
 	X(MISS_X, "tlb_miss_fetch", "fetch TLB misses")                                            \

@@ -593,6 +593,19 @@ static uint64_t ticks_to_next_event(const struct virt *v)
 	return next;
 }
 
+/* How far the hart may run before the board looks again: as far as the
+ * next timer or alarm while time runs. While time is held no instruction
+ * moves the clock, so nothing can come due inside a run: only the hold's
+ * own limit bounds it (bounding it by the deadline's distance, which does
+ * not shrink, cut the held stretch into runs that short, over and over). */
+static uint64_t slice_bound(const struct virt *v, uint64_t next)
+{
+	const struct cpu *c = &v->cpu;
+	if (c->time_held)
+		return VIRT_HOLD_MAX - min_u64(cpu_steps(c) - c->time_held_from, VIRT_HOLD_MAX - 1);
+	return next ? next : VIRT_SLICE;
+}
+
 void virt_hold_time(struct virt *v, bool hold)
 {
 	cpu_hold_time(&v->cpu, hold);
@@ -629,7 +642,7 @@ enum virt_stop virt_run(struct virt *v, uint64_t max_insns)
 			cpu_advance_time(c, next);
 			continue;
 		}
-		uint64_t slice = min_u64(min_u64(left, VIRT_SLICE), next ? next : VIRT_SLICE);
+		uint64_t slice = min_u64(min_u64(left, VIRT_SLICE), slice_bound(v, next));
 		if (v->dev.panic_at)
 			slice = min_u64(slice, VIRT_PANIC_GRACE);
 		if (v->sampler)
