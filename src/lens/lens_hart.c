@@ -1,5 +1,6 @@
 /* lens_hart.c - what the machine does for the guest beside retiring its
- * instructions (always on): the soft TLB's misses by access kind, the
+ * instructions (always on): the hart's runs (the board's slices, each a
+ * cpu_run), the soft TLB's misses by access kind, the
  * dispatcher's visits (each a return from translated code to the run
  * loop), the blocks compiled and the pages decoded, and the pages RAM
  * copied on a write (the first write to a page after a fork, or to one
@@ -72,7 +73,7 @@ static void hart_report(const void *state, const uint64_t *w, FILE *f, bool json
 
 static const struct lens_def hart_lens = {
     .name = "hart",
-    .help = "the machine's TLB misses, dispatches, compiled blocks and page copies per state",
+    .help = "the machine's runs, TLB misses, dispatches, compiled blocks and page copies per state",
     .order = 1001, /* after the guest lens: a state's own lenses' work is in its count */
     .always = true,
     .words = HART_WORDS,
