@@ -248,8 +248,8 @@ int check_synced(struct virt *v, const struct check_machine *m, check_disk_fn *e
  * kernel says EBUSY while an unlinked inode waits to be evicted (jfs and
  * nilfs2 keep one until their next commit, after an unlink), which the
  * unmount does wait for. Run it in a fork. 0, with bit i of *unmounted
- * set for a disk i unmounted rather than remounted (NULL: not asked), or
- * -1 with why (a disk that neither remounts nor unmounts). */
+ * set for a disk i unmounted rather than remounted, or -1 with why (a
+ * disk that neither remounts nor unmounts). */
 int check_quiesce(struct virt *v, const struct check_machine *m, unsigned *unmounted, char *why,
 		  size_t whylen);
 /* How check_quiesce left disk i: "a read-only remount" or "an unmount". */

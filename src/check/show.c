@@ -168,8 +168,7 @@ int check_show_fsck(struct virt *v, const struct check_machine *m, char *out, si
 		appendf(out, cap, "\n  fsck: %s", err);
 		return -1;
 	}
-	appendf(out, cap, "\n  fsck of every disk (read-only, after a read-only remount%s):",
-		unmounted ? "; an unmount where it was refused" : "");
+	appendf(out, cap, "\n  fsck of every disk (read-only, after a read-only remount):");
 	for (int i = 0; i < m->nfs; i++) {
 		char said[256];
 		int status;
@@ -179,7 +178,8 @@ int check_show_fsck(struct virt *v, const struct check_machine *m, char *out, si
 		char l[CHECK_LABEL_MAX];
 		appendf(out, cap, "\n    %s: %s", check_label(m, i, l), corrupt_fsck_name(verdict));
 		if (unmounted >> i & 1)
-			appendf(out, cap, " (unmounted: it refused the read-only remount)");
+			appendf(out, cap, " (after %s: it refused the remount)",
+				check_quiesced_how(unmounted, i));
 		if (how)
 			appendf(out, cap, " (%s, exit %d)", how, status);
 		if (said[0])

@@ -493,9 +493,7 @@ int check_quiesce(struct virt *v, const struct check_machine *m, unsigned *unmou
 		  size_t whylen)
 {
 	struct check_step st;
-	unsigned refused = 0;
-	if (unmounted)
-		*unmounted = 0;
+	*unmounted = 0;
 	if (check_apply(v, m->nfs, "readonly", &st, why, whylen))
 		return -1;
 	char cmd[16 + 4 * CHECK_MAX_FS] = "umount";
@@ -503,9 +501,9 @@ int check_quiesce(struct virt *v, const struct check_machine *m, unsigned *unmou
 	for (int i = 0; i < m->nfs; i++)
 		if (st.ret[i] < 0) {
 			n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " %d", i);
-			refused |= 1u << i;
+			*unmounted |= 1u << i;
 		}
-	if (!refused)
+	if (!*unmounted)
 		return 0;
 	if (check_apply(v, m->nfs, cmd, &st, why, whylen))
 		return -1;
@@ -516,8 +514,6 @@ int check_quiesce(struct virt *v, const struct check_machine *m, unsigned *unmou
 				 m->fs[i], st.err[i]);
 			return -1;
 		}
-	if (unmounted)
-		*unmounted = refused;
 	return 0;
 }
 

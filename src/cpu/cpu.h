@@ -82,11 +82,6 @@ struct cpu_bus {
 
 #define CPU_TLB_SIZE 256
 
-/* Translation regimes, one set of soft TLBs each: a trap, an xRET or a
- * change of SUM selects another set instead of flushing, so the kernel's
- * entries survive every syscall and interrupt. Data accesses use the
- * effective privilege (MPRV applies) and, in S-mode, SUM; fetches only the
- * privilege. MXR is rare enough to flush on. */
 /* What the hart does beside retiring instructions, counted for the hart
  * lens (src/lens/lens_hart.c) and never read by the machine, once:
  * X(NAME, report.json key, what the summary calls it). A run is one
@@ -108,6 +103,11 @@ enum {
 	    CPU_NEVENTS
 };
 
+/* Translation regimes, one set of soft TLBs each: a trap, an xRET or a
+ * change of SUM selects another set instead of flushing, so the kernel's
+ * entries survive every syscall and interrupt. Data accesses use the
+ * effective privilege (MPRV applies) and, in S-mode, SUM; fetches only the
+ * privilege. MXR is rare enough to flush on. */
 enum { TLB_U, TLB_S, TLB_S_SUM, TLB_M, TLB_REGIMES };
 
 /* A soft-TLB entry: `tag` is the virtual page number (or ~0 when empty) and

@@ -666,7 +666,6 @@ void virt_phase(struct virt *v, int phase, int tag)
 
 void virt_events_take(struct virt *v, uint64_t out[VIRT_NEVENTS])
 {
-	_Static_assert((int)VIRT_EV_COPY == (int)CPU_NEVENTS, "the hart's events come first");
 	for (; v; v = v->peer) {
 		for (int e = 0; e < CPU_NEVENTS; e++) {
 			out[e] += v->cpu.events[e];

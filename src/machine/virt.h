@@ -208,18 +208,13 @@ void virt_phase(struct virt *v, int phase, int tag);
 void virt_phase_take(struct virt *v, uint64_t out[VIRT_PHASES]);
 
 /* The machine's events beside the guest's instructions: the hart's
- * (CPU_EVENTS) and RAM's pages copied on a write; X(NAME, report.json
- * key, what the summary calls it). */
+ * (CPU_EVENTS, numbered as there) and, after them, RAM's pages copied on
+ * a write; X(NAME, report.json key, what the summary calls it). */
 #define VIRT_EVENTS(X)                                                                             \
 	CPU_EVENTS(X)                                                                              \
 	X(COPY, "pages_copied", "pages copied on a write")
 
-enum {
-#define VIRT_EVENT_ENUM(name, key, words) VIRT_EV_##name,
-	VIRT_EVENTS(VIRT_EVENT_ENUM)
-#undef VIRT_EVENT_ENUM
-	    VIRT_NEVENTS
-};
+enum { VIRT_EV_COPY = CPU_NEVENTS, VIRT_NEVENTS };
 
 /* The events counted since the last take, on v and its peer, added into
  * out; the counts start again from 0. */
