@@ -8,9 +8,10 @@
  * seeded subsets of each epoch's writes (the other disk at its end).
  * A subset drawn twice is one crash state: the list holds each point
  * once. Then, side by side:
- *  - Themis: crash_recover on the running machine (fork, power off,
- *    unmount, assemble the crash disk from the write log, mount: the
- *    guest's recovery, fingerprints, release), with the time of each
+ *  - Themis: crash_recover of the running machine (the crash disk
+ *    assembled from the write log and moved into a fork of a machine
+ *    booted alike with its disks unmounted, mount: the guest's recovery,
+ *    fingerprints, release), with the time of each
  *    phase; once with the memo of crash contents (crash_memo.h: a crash
  *    disk whose bytes an earlier point recovered is not recovered again),
  *    once without it, once with the memo and the checker on every
@@ -117,8 +118,8 @@ static void pts_of(struct virt *v, const struct point *p, struct crash_disk *pts
 }
 
 /* Themis: every point on the running machine; fingerprints into p[]. */
-static double themis_run(struct virt *v, const struct check_machine *m, struct point *p, int n,
-			 struct crash_ask *ask)
+static double themis_run(struct virt *v, struct crash_reboot *rb, const struct check_machine *m,
+			 struct point *p, int n, struct crash_ask *ask)
 {
 	double t0 = host_seconds();
 	for (int k = 0; k < n; k++) {
@@ -126,7 +127,7 @@ static double themis_run(struct virt *v, const struct check_machine *m, struct p
 		struct crash_result r;
 		char why[512];
 		pts_of(v, &p[k], pts);
-		if (crash_recover(v, m, pts, ask, &r, why, sizeof(why)) || !r.mounted) {
+		if (crash_recover(v, rb, m, pts, ask, &r, why, sizeof(why)) || !r.mounted) {
 			fprintf(stderr, "bench_crash: point %d: %s\n", k,
 				r.mounted ? why : "unmounted");
 			exit(1);
@@ -194,12 +195,13 @@ int main(int argc, char **argv)
 	}
 	int nbase = argc > 2 ? atoi(argv[2]) : 12;
 	static struct virt v;
+	static struct crash_reboot rb;
 	static struct point p[MAX_POINTS];
 	struct check_machine m;
 	struct check_step st;
 	char err[512];
 	machine_of(&m, argv[1]);
-	if (check_boot(&v, &m, err, sizeof(err)))
+	if (check_boot(&v, &m, err, sizeof(err)) || crash_boot(&rb, &m, err, sizeof(err)))
 		return fprintf(stderr, "bench_crash: %s\n", err), 1;
 	crash_arm(&v, 2);
 	uint64_t ends[2][NOPS + 1], rng = 1;
@@ -219,14 +221,14 @@ int main(int argc, char **argv)
 	struct crash_times t = {0}, t_plain = {0};
 	struct crash_memo recovered = {0}, checked_memo = {0};
 	struct crash_ask warm = {0};
-	(void)themis_run(&v, &m, p, n, &warm); /* the translation cache warmed, not measured */
+	(void)themis_run(&v, &rb, &m, p, n, &warm); /* the translation cache warmed, not measured */
 	struct crash_ask ask = {.times = &t, .memo = &recovered};
-	double ours = themis_run(&v, &m, p, n, &ask);
+	double ours = themis_run(&v, &rb, &m, p, n, &ask);
 	struct crash_ask plain = {.times = &t_plain};
-	double unmemo = themis_run(&v, &m, p, n, &plain);
+	double unmemo = themis_run(&v, &rb, &m, p, n, &plain);
 	static struct crash_fsck memo = {.timeout = 60};
 	struct crash_ask with_fsck = {.fsck = &memo, .fsck_disks = 3, .memo = &checked_memo};
-	double checked = themis_run(&v, &m, p, n, &with_fsck);
+	double checked = themis_run(&v, &rb, &m, p, n, &with_fsck);
 	crash_fsck_free(&memo);
 	crash_memo_free(&recovered);
 	crash_memo_free(&checked_memo);
@@ -251,7 +253,7 @@ int main(int argc, char **argv)
 	printf("ratio:    %8.1fx\n", (n / ours) / (nbase / base));
 	printf("with the checker on every recovered disk (memoized): %.1f states/s, %llu runs, "
 	       "%llu memo hits\n",
-	       n / checked, (unsigned long long)memo.runs, (unsigned long long)memo.hits);
+	       n / checked, (unsigned long long)memo.n.runs, (unsigned long long)memo.n.hits);
 	printf("where a Themis crash state's time goes (with the memo, without it):\n");
 #define PRINT_PHASE(name, text)                                                                    \
 	printf("  %-34s %5.1f%% %5.1f%%\n", text, 100 * t.name / ours, 100 * t_plain.name / unmemo);

@@ -233,6 +233,10 @@ uint64_t check_names_of_dump(const char *dump, int disk);
  * the guest did not come back (panic, hang...: *why says what). */
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
 		size_t whylen);
+/* check_apply where only the disks whose bit is set in `disks` must
+ * answer (the others may say "unmounted"). */
+int check_apply_on(struct virt *v, int nfs, unsigned disks, const char *cmd, struct check_step *s,
+		   char *why, size_t whylen);
 
 /* Each disk of the state the machine is in, synced, in a fork thrown
  * away afterwards (the machine goes on as it was): each(disk, i, ctx) for

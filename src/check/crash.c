@@ -26,19 +26,58 @@ void crash_point_now(struct virt *v, int nfs, struct crash_disk *pts)
 	}
 }
 
+/* Boot b and leave it with its disks unmounted and logging their writes. */
+static int boot_unmounted(struct virt *b, const struct check_machine *m, char *err, size_t errlen)
+{
+	struct check_step st;
+	char why[512];
+	uint64_t phases[VIRT_PHASES] = {0}, events[VIRT_NEVENTS] = {0};
+	if (check_boot(b, m, err, errlen))
+		return -1;
+	int rc = check_apply(b, m->nfs, "umount", &st, why, sizeof(why));
+	for (int i = 0; i < m->nfs && !rc; i++)
+		if (st.ret[i]) {
+			snprintf(why, sizeof(why), "disk %d (%s) does not unmount: %s", i, m->fs[i],
+				 st.err[i]);
+			rc = -1;
+		}
+	if (rc) {
+		snprintf(err, errlen, "%s", why);
+		virt_free(b);
+		return -1;
+	}
+	virt_phase_take(b, phases); /* no state's work, as the boot's is not */
+	virt_events_take(b, events);
+	crash_arm(b, m->nfs);
+	return 0;
+}
+
+int crash_boot(struct crash_reboot *rb, const struct check_machine *m, char *err, size_t errlen)
+{
+	char why[512];
+	*rb = (struct crash_reboot){0};
+	if (boot_unmounted(&rb->recover, m, why, sizeof(why)))
+		return snprintf(err, errlen, "the machine crashes recover in: %s", why), -1;
+	if (boot_unmounted(&rb->again, m, why, sizeof(why))) {
+		virt_free(&rb->recover);
+		return snprintf(err, errlen, "the machine recoveries' crashes recover in: %s", why),
+		       -1;
+	}
+	return 0;
+}
+
+void crash_reboot_free(struct crash_reboot *rb)
+{
+	virt_free(&rb->recover);
+	virt_free(&rb->again);
+}
+
 uint64_t crash_runs_from(const struct disk_wentry *e, uint64_t k, uint64_t n)
 {
 	uint64_t runs = 0;
 	for (uint64_t w = k; w < n; w++)
 		runs += w == k || e[w].epoch != e[w - 1].epoch;
 	return runs;
-}
-
-static void power(struct virt *v, int nfs, const struct crash_disk *pts, bool on)
-{
-	for (int i = 0; i < nfs; i++)
-		if (!pts[i].live)
-			disk_power(&v->disks[i], on);
 }
 
 /* "umount I..." or "mount I...": the crashing disks. */
@@ -73,32 +112,26 @@ static void lap(const struct crash_ask *ask, double *phase, double *t0)
 	*t0 = t;
 }
 
-/* Cut the power of the crashing disks, unmount them, make each its crash
- * content and mount it: the guest's recovery. The mount's answers in r. */
-static int cut_and_recover(struct virt *v, const struct check_machine *m,
-			   const struct crash_disk *pts, const struct crash_ask *ask,
-			   struct crash_result *r, char *why, size_t whylen, double *t0)
+/* The crashing disks' bits. */
+static unsigned crashing(int nfs, const struct crash_disk *pts)
+{
+	unsigned bits = 0;
+	for (int i = 0; i < nfs; i++)
+		bits |= (unsigned)!pts[i].live << i;
+	return bits;
+}
+
+/* The crashing disks, each its crash content already: the host's log
+ * replay where the filesystem leaves it to user space, then the mount,
+ * the guest's recovery. The mount's answers in r. */
+static int recover(struct virt *v, const struct check_machine *m, const struct crash_disk *pts,
+		   const struct crash_ask *ask, struct crash_result *r, char *why, size_t whylen,
+		   double *t0)
 {
 	int nfs = m->nfs;
 	struct check_step st;
 	struct crash_times scratch, *t = ask->times ? ask->times : &scratch;
-	char umount[64], mount[64];
-	mount_command("umount", nfs, pts, umount, sizeof(umount));
-	mount_command("mount", nfs, pts, mount, sizeof(mount));
-	power(v, nfs, pts, false);
-	int rc = check_apply(v, nfs, umount, &st, why, whylen);
-	power(v, nfs, pts, true);
-	lap(ask, &t->unmount, t0);
-	if (rc)
-		return -1;
-	for (int i = 0; i < nfs; i++)
-		if (!pts[i].live &&
-		    disk_crash_assemble(&v->disks[i], pts[i].upto, pts[i].extra, pts[i].nextra)) {
-			snprintf(why, whylen, "disk %d: no crash disk at write %llu", i,
-				 (unsigned long long)pts[i].upto);
-			return -1;
-		}
-	lap(ask, &t->assemble, t0);
+	char mount[64];
 	for (int i = 0; i < nfs; i++)
 		if (!pts[i].live &&
 		    crash_replay(&v->disks[i], m->fs[i], CRASH_REPLAY_TIMEOUT, r->replay_said[i],
@@ -106,8 +139,9 @@ static int cut_and_recover(struct virt *v, const struct check_machine *m,
 			snprintf(why, whylen, "disk %d: no log replay: %s", i, r->replay_said[i]);
 			return -1;
 		}
+	mount_command("mount", nfs, pts, mount, sizeof(mount));
 	virt_phase(v, CHECK_PHASE_RECOVERY, v->tag);
-	rc = check_apply(v, nfs, mount, &st, why, whylen);
+	int rc = check_apply(v, nfs, mount, &st, why, whylen);
 	if (rc == 0)
 		mount_results(&st, nfs, r);
 	virt_phase(v, CHECK_PHASE_CRASH, v->tag);
@@ -115,41 +149,77 @@ static int cut_and_recover(struct virt *v, const struct check_machine *m,
 	return rc ? -1 : 0;
 }
 
-/* One crash of disk i's recovery, before its write `upto`: in a fork, the
- * power cut again and the disk recovered again. 0 when it mounts to the
- * state the whole recovery reached (r), else 1 with what in r. */
-static int crash_one_recovery(struct virt *v, const struct check_machine *m, int i, uint64_t upto,
-			      uint64_t drop, const struct crash_ask *ask, struct crash_result *r,
-			      char *why, size_t whylen)
+/* Disk d made its crash content at p in a disk fork level, fn(d, ctx)
+ * applied to it, and the level let go: 0, or -1 (no such crash disk, or
+ * fn's -1). */
+static int at_crash_content(struct disk *d, const struct crash_disk *p,
+			    int (*fn)(struct disk *d, void *ctx), void *ctx)
+{
+	if (disk_fork(d))
+		return -1;
+	int rc = disk_crash_assemble(d, p->upto, p->extra, p->nextra) ? -1 : fn(d, ctx);
+	return disk_release(d) || rc ? -1 : 0;
+}
+
+static int copy_into(struct disk *d, void *to)
+{
+	return disk_copy_content(to, d) ? -1 : 0;
+}
+
+/* Each crashing disk of v made its crash content on b, the machine that
+ * recovers it. */
+static int move_crash_disks(struct virt *v, struct virt *b, int nfs, const struct crash_disk *pts,
+			    char *why, size_t whylen)
+{
+	for (int i = 0; i < nfs; i++)
+		if (!pts[i].live &&
+		    at_crash_content(&v->disks[i], &pts[i], copy_into, &b->disks[i])) {
+			snprintf(why, whylen, "disk %d: no crash disk at write %llu", i,
+				 (unsigned long long)pts[i].upto);
+			return -1;
+		}
+	return 0;
+}
+
+/* One crash of disk i's recovery on b, before its write `upto`: that
+ * crash disk recovered again in a fork level of b2, a second machine
+ * booted alike. 0 when it mounts to the state the whole recovery reached
+ * (r), else 1 with what in r. */
+static int crash_one_recovery(struct virt *b, struct virt *b2, const struct check_machine *m, int i,
+			      uint64_t upto, uint64_t drop, const struct crash_ask *ask,
+			      struct crash_result *r, char *why, size_t whylen)
 {
 	struct crash_disk p[CHECK_MAX_FS];
 	struct crash_result again = {0};
 	struct crash_ask plain = {.times = ask->times};
-	double t0 = 0;
+	double t0 = ask->times ? host_seconds() : 0;
 	int nfs = m->nfs;
 	for (int o = 0; o < nfs; o++)
-		p[o] = (struct crash_disk){.upto = disk_wlog_end(&v->disks[o]), .live = o != i};
+		p[o] = (struct crash_disk){.upto = disk_wlog_end(&b->disks[o]), .live = o != i};
 	p[i].upto = upto;
 	r->nested++;
-	if (virt_fork(v)) {
+	if (virt_fork(b2)) {
 		snprintf(why, whylen, "cannot fork the machine for a crash during recovery");
 		return -1;
 	}
-	int rc = cut_and_recover(v, m, p, &plain, &again, why, whylen, &t0);
+	virt_phase(b2, b->phase, b->tag);
+	int rc = move_crash_disks(b, b2, nfs, p, why, whylen);
+	if (!rc)
+		rc = recover(b2, m, p, &plain, &again, why, whylen, &t0);
 	struct check_step st;
 	if (!rc && again.mounted)
-		rc = check_apply(v, nfs, "fp", &st, why, whylen);
+		rc = check_apply_on(b2, nfs, 1u << i, "fp", &st, why, whylen);
 	bool same = !rc && again.mounted && !memcmp(st.fp[i], r->fp.fp[i], 16);
 	if (!rc && again.mounted && !same &&
-	    !(r->nested_again = check_dump(v, nfs, "dump", why, whylen)))
+	    !(r->nested_again = check_dump(b2, nfs, "dump", why, whylen)))
 		rc = -1;
-	virt_release(v);
+	virt_release(b2);
+	virt_counts_move(b, b2);
 	if (rc)
 		return -1;
 	if (same)
 		return 0;
-	/* The machine is back at the whole recovery's state. */
-	if (again.mounted && !(r->nested_first = check_dump(v, nfs, "dump", why, whylen)))
+	if (again.mounted && !(r->nested_first = check_dump(b, nfs, "dump", why, whylen)))
 		return -1;
 	r->nested_disk = i;
 	r->nested_upto = upto;
@@ -161,11 +231,14 @@ static int crash_one_recovery(struct virt *v, const struct check_machine *m, int
 }
 
 /* Crash the recoveries themselves (nesting depth 2): each crashed disk's
- * recovery, before any of its writes landed and after each flush it
- * completed. A recovery must be repeatable: recovering again from where
- * the cut left it reaches the state the whole recovery reached. 0, 1
- * with r->nested_* set at the first that does not, -1 a guest failure. */
-static int crash_recoveries(struct virt *v, const struct check_machine *m,
+ * recovery, after each flush it completed, and, where the host replayed
+ * the disk's log before the mount (jfs), before any of the kernel's
+ * writes landed (elsewhere that crash disk is the one just recovered, in
+ * a machine booted alike: the same state by construction). A recovery
+ * must be repeatable: recovering again from where the cut left it reaches
+ * the state the whole recovery reached. 0, 1 with r->nested_* set at the
+ * first that does not, -1 a guest failure. */
+static int crash_recoveries(struct virt *b, struct virt *b2, const struct check_machine *m,
 			    const struct crash_disk *pts, const uint64_t *start,
 			    const struct crash_ask *ask, struct crash_result *r, char *why,
 			    size_t whylen)
@@ -174,18 +247,19 @@ static int crash_recoveries(struct virt *v, const struct check_machine *m,
 	for (int i = 0; i < nfs; i++) {
 		if (pts[i].live)
 			continue;
+		bool replayed = crash_replay_command(m->fs[i]) != NULL;
 		const struct disk_wentry *e;
-		uint64_t first, n = disk_wlog(&v->disks[i], &e, &first);
+		uint64_t first, n = disk_wlog(&b->disks[i], &e, &first);
 		for (uint64_t k = start[i] - first; k <= n; k++) {
-			bool point =
-			    k == start[i] - first || (k < n && e[k].epoch != e[k - 1].epoch);
+			bool point = k == start[i] - first ? replayed
+							   : k < n && e[k].epoch != e[k - 1].epoch;
 			if (!point)
 				continue;
-			int rc = crash_one_recovery(v, m, i, first + k, crash_runs_from(e, k, n),
-						    ask, r, why, whylen);
+			int rc = crash_one_recovery(b, b2, m, i, first + k,
+						    crash_runs_from(e, k, n), ask, r, why, whylen);
 			if (rc)
 				return rc;
-			(void)disk_wlog(&v->disks[i], &e, &first); /* the fork moved nothing */
+			(void)disk_wlog(&b->disks[i], &e, &first); /* b moved nothing */
 		}
 	}
 	return 0;
@@ -245,49 +319,118 @@ static int recovered_range(const struct crash_ask *ask, const char *live, int nf
 	return len < cap ? 0 : -1;
 }
 
+/* Disk i's lines of a dump ("e I RECORD", and a range command's "h I
+ * ..."), appended to out at *len. */
+static int append_lines(char **out, size_t *len, size_t *cap, const char *dump, int i)
+{
+	char head[16];
+	int n = snprintf(head, sizeof(head), "e %d ", i);
+	for (const char *l = dump; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		size_t w = strcspn(l, "\n");
+		if ((l[0] != 'e' && l[0] != 'h') || strncmp(l + 1, head + 1, (size_t)n - 1))
+			continue;
+		if (*len + w + 2 > *cap) {
+			size_t want = 2 * (*len + w + 2);
+			char *p = realloc(*out, want);
+			if (!p)
+				return -1;
+			*out = p, *cap = want;
+		}
+		memcpy(*out + *len, l, w);
+		*len += w;
+		(*out)[(*len)++] = '\n';
+		(*out)[*len] = 0;
+	}
+	return 0;
+}
+
+/* A dump of every disk: disk i's lines from from[i], or from base where
+ * from[i] is NULL. NULL without memory. */
+static char *splice_dump(const char *base, int nfs, const char *const *from)
+{
+	size_t len = 0, cap = 256;
+	char *out = malloc(cap);
+	if (!out)
+		return NULL;
+	out[0] = 0;
+	for (int i = 0; i < nfs; i++)
+		if (append_lines(&out, &len, &cap, from[i] ? from[i] : base, i)) {
+			free(out);
+			return NULL;
+		}
+	return out;
+}
+
 /* The live dump of the machine as it is (a copy: the caller frees it),
- * from the caller's cache when it holds one, else read (inside a fork
- * level: a dump runs the guest) and cached. */
+ * from the caller's cache when it holds one, else read in a fork level
+ * (a dump runs the guest) and cached. */
 static char *live_dump(struct virt *v, int nfs, const struct crash_ask *ask, char *why,
 		       size_t whylen)
 {
 	if (ask->live && *ask->live)
 		return strdup(*ask->live);
+	if (virt_fork(v)) {
+		snprintf(why, whylen, "cannot fork the machine for its dump");
+		return NULL;
+	}
 	char *d = dump_then(v, nfs, ask->range, why, whylen);
+	virt_release(v);
 	if (d && ask->live)
 		*ask->live = strdup(d); /* no memory: read again next time */
 	return d;
 }
 
-/* The crash and the recovery, inside the caller's fork level. */
-static int crash_in_fork(struct virt *v, const struct check_machine *m,
-			 const struct crash_disk *pts, const struct crash_ask *ask,
-			 struct crash_result *r, char *why, size_t whylen, double *t0)
+/* The recovered dump of b, where the disks that did not crash are
+ * unmounted: theirs are the live dump's lines (they are as they were). */
+static char *recovered_dump(struct virt *b, int nfs, const struct crash_disk *pts, const char *live,
+			    const char *cmd, char *why, size_t whylen)
 {
-	struct check_step st;
+	char *d = dump_then(b, nfs, cmd, why, whylen);
+	const char *from[CHECK_MAX_FS] = {0};
+	bool any = false;
+	for (int i = 0; i < nfs; i++)
+		if (pts[i].live)
+			from[i] = live, any = true;
+	if (!d || !any)
+		return d;
+	char *spliced = splice_dump(d, nfs, from);
+	free(d);
+	if (!spliced)
+		snprintf(why, whylen, "out of memory for a recovered dump");
+	return spliced;
+}
+
+/* The crash and the recovery on b (the caller's fork level of it): the
+ * crashing disks of v moved there as their crash contents, mounted, read
+ * and, as asked, crashed again and checked. */
+static int crash_in(struct virt *v, struct crash_reboot *rb, const struct check_machine *m,
+		    const struct crash_disk *pts, const struct crash_ask *ask,
+		    struct crash_result *r, char *why, size_t whylen, double *t0)
+{
+	struct virt *b = &rb->recover, *b2 = &rb->again;
 	struct crash_times scratch, *t = ask->times ? ask->times : &scratch;
 	int nfs = m->nfs;
 	uint64_t start[CHECK_MAX_FS];
-	if (ask->dumps && !(r->live = live_dump(v, nfs, ask, why, whylen)))
-		return -1;
-	lap(ask, &t->read, t0);
 	for (int i = 0; i < nfs; i++)
-		start[i] = disk_wlog_end(&v->disks[i]);
-	if (cut_and_recover(v, m, pts, ask, r, why, whylen, t0))
+		start[i] = disk_wlog_end(&b->disks[i]);
+	if (move_crash_disks(v, b, nfs, pts, why, whylen))
+		return -1;
+	lap(ask, &t->assemble, t0);
+	if (recover(b, m, pts, ask, r, why, whylen, t0))
 		return -1;
 	if (!r->mounted)
 		return 0;
-	if (check_apply(v, nfs, "fp", &r->fp, why, whylen))
+	if (check_apply_on(b, nfs, crashing(nfs, pts), "fp", &r->fp, why, whylen))
 		return -1;
 	char range[256];
 	if (ask->dumps && ask->range && recovered_range(ask, r->live, nfs, range, sizeof(range)))
 		return snprintf(why, whylen, "a range command too long: %s", ask->range), -1;
-	if (ask->dumps &&
-	    !(r->recovered = dump_then(v, nfs, ask->range ? range : NULL, why, whylen)))
+	if (ask->dumps && !(r->recovered = recovered_dump(b, nfs, pts, r->live,
+							  ask->range ? range : NULL, why, whylen)))
 		return -1;
 	lap(ask, &t->read, t0);
 	if (ask->nested) {
-		int rc = crash_recoveries(v, m, pts, start, ask, r, why, whylen);
+		int rc = crash_recoveries(b, b2, m, pts, start, ask, r, why, whylen);
 		lap(ask, &t->nested, t0);
 		if (rc < 0)
 			return -1;
@@ -296,16 +439,15 @@ static int crash_in_fork(struct virt *v, const struct check_machine *m,
 	}
 	if (!ask->fsck || !ask->fsck_disks)
 		return 0;
-	char umount[64];
-	mount_command("umount", nfs, pts, umount, sizeof(umount));
-	if (check_apply(v, nfs, umount, &st, why, whylen))
+	unsigned unmounted;
+	if (check_quiesce(b, m, &unmounted, why, whylen))
 		return -1;
 	struct crash_fsck_ask a[CRASH_FSCK_MAX_DISKS];
 	int n = 0;
 	for (int i = 0; i < nfs && n < CRASH_FSCK_MAX_DISKS; i++)
 		if (ask->fsck_disks >> i & 1 && !pts[i].live)
 			a[n++] = (struct crash_fsck_ask){
-			    .d = &v->disks[i], .i = i, .fs = m->fs[i], .clean = st.ret[i] >= 0};
+			    .d = &b->disks[i], .i = i, .fs = m->fs[i], .clean = true};
 	crash_fsck_disks(ask->fsck, a, n);
 	for (int k = 0; k < n; k++) {
 		r->fsck[a[k].i] = a[k].verdict;
@@ -324,16 +466,22 @@ void crash_result_free(struct crash_result *r)
 	r->live = r->recovered = r->nested_first = r->nested_again = NULL;
 }
 
-/* The memo's key of disk i at its crash point p: the crash content, made
- * in a disk fork level and let go. */
+struct key_of {
+	uint64_t salt;
+	uint8_t *key;
+};
+
+static int take_key(struct disk *d, void *ctx)
+{
+	struct key_of *k = ctx;
+	disk_private_key(d, k->salt, k->key);
+	return 0;
+}
+
+/* The memo's key of disk i at its crash point p: the crash content's. */
 static int crash_key(struct disk *d, int i, const struct crash_disk *p, uint8_t key[16])
 {
-	if (disk_fork(d))
-		return -1;
-	int rc = disk_crash_assemble(d, p->upto, p->extra, p->nextra);
-	if (!rc)
-		disk_private_key(d, (uint64_t)i, key);
-	return disk_release(d) || rc ? -1 : 0;
+	return at_crash_content(d, p, take_key, &(struct key_of){(uint64_t)i, key});
 }
 
 static bool fsck_asked(const struct crash_ask *ask, int i)
@@ -362,47 +510,6 @@ static int memo_lookup(struct virt *v, int nfs, const struct crash_ask *ask, str
 		*(hit[i] ? &ask->memo->hits : &ask->memo->misses) += 1;
 	}
 	return 0;
-}
-
-/* Disk i's lines ("e I ...") of a dump, appended to out at *len. */
-static int append_lines(char **out, size_t *len, size_t *cap, const char *dump, int i)
-{
-	char head[16];
-	int n = snprintf(head, sizeof(head), "e %d ", i);
-	for (const char *l = dump; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		size_t w = strcspn(l, "\n");
-		if (strncmp(l, head, (size_t)n))
-			continue;
-		if (*len + w + 2 > *cap) {
-			size_t want = 2 * (*len + w + 2);
-			char *p = realloc(*out, want);
-			if (!p)
-				return -1;
-			*out = p, *cap = want;
-		}
-		memcpy(*out + *len, l, w);
-		*len += w;
-		(*out)[(*len)++] = '\n';
-		(*out)[*len] = 0;
-	}
-	return 0;
-}
-
-/* A dump of every disk: the memo's lines for the disks it answered, the
- * base's for the others. NULL without memory. */
-static char *splice_dump(const char *base, int nfs, const struct crash_memo_entry *const *hit)
-{
-	size_t len = 0, cap = 256;
-	char *out = malloc(cap);
-	if (!out)
-		return NULL;
-	out[0] = 0;
-	for (int i = 0; i < nfs; i++)
-		if (append_lines(&out, &len, &cap, hit[i] ? hit[i]->dump : base, i)) {
-			free(out);
-			return NULL;
-		}
-	return out;
 }
 
 /* Under crash_memo.check: what the memo answered against what the guest
@@ -460,7 +567,10 @@ static int answer_from_memo(int nfs, const struct crash_memo_entry *const *hit,
 	}
 	if (!any || !r->recovered)
 		return 0;
-	char *spliced = splice_dump(r->recovered, nfs, hit);
+	const char *from[CHECK_MAX_FS] = {0};
+	for (int i = 0; i < nfs; i++)
+		from[i] = hit[i] ? hit[i]->dump : NULL;
+	char *spliced = splice_dump(r->recovered, nfs, from);
 	if (!spliced) {
 		snprintf(why, whylen, "out of memory for a recovered dump");
 		return -1;
@@ -497,46 +607,44 @@ static void remember(const struct crash_ask *ask, int nfs, const struct crash_di
 	}
 }
 
-/* The guest's part of a crash at run: in a fork level, the crash and the
- * recovery of the disks not live; or, when none crashes (the memo answered
- * them all), the live dump alone where one is asked for. */
-static int guest_part(struct virt *v, const struct check_machine *m, const struct crash_disk *run,
-		      const struct crash_ask *ask, struct crash_result *r, char *why, size_t whylen,
-		      double *t0)
+/* The guest's part of a crash at run: the live dump where one is asked
+ * for, then, in a fork level of b, the crash and the recovery of the
+ * disks not live (none when the memo answered them all). b's work is
+ * counted as v's. */
+static int guest_part(struct virt *v, struct crash_reboot *rb, const struct check_machine *m,
+		      const struct crash_disk *run, const struct crash_ask *ask,
+		      struct crash_result *r, char *why, size_t whylen, double *t0)
 {
-	bool crashes = false;
-	for (int i = 0; i < m->nfs; i++)
-		crashes |= !run[i].live;
-	if (!crashes && !ask->dumps) {
-		r->mounted = true;
+	struct virt *b = &rb->recover;
+	struct crash_times scratch, *t = ask->times ? ask->times : &scratch;
+	bool crashes = crashing(m->nfs, run) != 0;
+	r->mounted = !crashes;
+	if (ask->dumps && !(r->live = live_dump(v, m->nfs, ask, why, whylen)))
+		return -1;
+	lap(ask, &t->read, t0);
+	if (!crashes) {
+		if (ask->dumps && !(r->recovered = strdup(r->live)))
+			return snprintf(why, whylen, "out of memory for a dump"), -1;
 		return 0;
 	}
-	if (virt_fork(v)) {
-		snprintf(why, whylen, "cannot fork the machine for a crash");
+	if (virt_fork(b)) {
+		snprintf(why, whylen, "cannot fork the machine crashes recover in");
 		return -1;
 	}
-	double forked = ask->times ? host_seconds() : 0;
-	if (ask->times)
-		ask->times->fork += forked - *t0;
-	int rc;
-	if (crashes) {
-		rc = crash_in_fork(v, m, run, ask, r, why, whylen, &forked);
-	} else {
-		r->mounted = true;
-		rc = (r->live = live_dump(v, m->nfs, ask, why, whylen)) &&
-			     (r->recovered = strdup(r->live))
-			 ? 0
-			 : -1;
-		if (rc && r->live)
-			snprintf(why, whylen, "out of memory for a dump");
-	}
-	virt_release(v);
-	lap(ask, ask->times ? &ask->times->fork : t0, &forked);
+	b->sampler = rb->again.sampler = v->sampler; /* lent: their samples are v's */
+	virt_phase(b, v->phase, v->tag);
+	lap(ask, &t->fork, t0);
+	int rc = crash_in(v, rb, m, run, ask, r, why, whylen, t0);
+	virt_release(b);
+	b->sampler = rb->again.sampler = NULL;
+	virt_counts_move(v, b);
+	lap(ask, &t->fork, t0);
 	return rc;
 }
 
-int crash_recover(struct virt *v, const struct check_machine *m, const struct crash_disk *pts,
-		  const struct crash_ask *ask, struct crash_result *r, char *why, size_t whylen)
+int crash_recover(struct virt *v, struct crash_reboot *rb, const struct check_machine *m,
+		  const struct crash_disk *pts, const struct crash_ask *ask, struct crash_result *r,
+		  char *why, size_t whylen)
 {
 	struct crash_disk run[CHECK_MAX_FS];
 	const struct crash_memo_entry *hit[CHECK_MAX_FS] = {0};
@@ -550,7 +658,7 @@ int crash_recover(struct virt *v, const struct check_machine *m, const struct cr
 	int rc = memo ? memo_lookup(v, m->nfs, ask, run, keys, hit, why, whylen) : 0;
 	lap(ask, &t->memo, &t0);
 	if (!rc)
-		rc = guest_part(v, m, run, ask, r, why, whylen, &t0);
+		rc = guest_part(v, rb, m, run, ask, r, why, whylen, &t0);
 	if (!rc)
 		rc = memo && ask->memo->check ? memo_check(m->nfs, hit, r, why, whylen)
 					      : answer_from_memo(m->nfs, hit, r, why, whylen);

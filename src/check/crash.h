@@ -4,38 +4,38 @@
  *
  * A crash point names, per disk, the content a power cut leaves: what the
  * disk held just before write-log entry `upto`, plus the later writes
- * `extra` (a subset, in an order) that made it through. crash_recover
- * opens a fork level, cuts the power (every crashing disk drops what the
- * kernel writes from then on; a disk marked live stays as it is) and has
- * the agent unmount them: the kernel's caches,
- * dirty pages and journal state die with the mounts, and nothing they
- * write lands. Then the power comes back, each disk is made its crash
- * content, and the agent mounts them: the filesystem's own recovery
- * (journal or log replay) runs in the guest, as after a real power cut,
- * and its writes are logged like any others. The recovered state's
- * fingerprint is read (and, when asked, the dumps and each disk's
- * checker's verdict, after an unmount lets recovery's writes land), and,
- * when asked, the recovery itself is crashed (nesting depth 2): before
- * any of its writes landed and after each flush it completed, the power
- * is cut again and the disk recovered again, which must reach the state
- * the uninterrupted recovery reached (recovery is repeatable), and
- * the level is released: the machine is as it
- * was before the call. */
+ * `extra` (a subset, in an order) that made it through. A power cut
+ * loses everything the kernel held, and the machine boots again: so
+ * crash_recover recovers each crash disk in a second machine, booted as
+ * the explored one was and with its disks unmounted (crash_boot), not in
+ * the machine that crashed. In a fork level of that machine each
+ * crashing disk is made its crash content and the agent mounts them: the
+ * filesystem's own recovery (journal or log replay) runs in the guest,
+ * as after a real power cut, and its writes are logged like any others.
+ * A recovery is so a function of the crash content alone (the memo of
+ * crash contents counts on it), and the kernel never tears down mounts a
+ * real power cut would simply lose. The recovered state's fingerprint is
+ * read (and, when asked, the dumps and each disk's checker's verdict,
+ * after an unmount lets recovery's writes land), and, when asked, the
+ * recovery itself is crashed (nesting depth 2): before any of its writes
+ * landed and after each flush it completed, the power of that disk is cut
+ * in the recovering machine, the disk unmounted, made its crash content
+ * and recovered again, which must reach the state the uninterrupted
+ * recovery reached (recovery is repeatable). Then the level is released:
+ * both machines are as they were before the call. */
 #ifndef THEMIS_CHECK_CRASH_H
 #define THEMIS_CHECK_CRASH_H
 
 #include "check.h"
 #include "crash_fsck.h"
 #include "crash_memo.h"
-
-struct disk_wentry;
+#include "../machine/virt.h"
 
 /* Host seconds spent in each phase of crash_recover, summed over calls
  * (the benchmark's breakdown; never machine state). */
 #define CRASH_PHASES(X)                                                                            \
 	X(memo, "memo keys: crash disks hashed")                                                   \
 	X(fork, "fork and release")                                                                \
-	X(unmount, "power off and unmount")                                                        \
 	X(assemble, "crash disk assembly")                                                         \
 	X(recover, "mount: the guest's recovery")                                                  \
 	X(read, "fingerprints and dumps")                                                          \
@@ -118,7 +118,7 @@ struct crash_result {
 	char mount_err[CHECK_MAX_FS][24]; /* its errno's name ("0" when mounted) */
 	bool mounted;			  /* every disk mounted: fp holds */
 	/* The recovered states' fingerprints (fp.fp[i] of a disk that did not
-	 * crash: unset when the memo answered every disk that did). */
+	 * crash: unset). */
 	struct check_step fp;
 	/* With dumps asked for: the agent's dump ("e I RECORD" lines) of the
 	 * live state before the crash and of the recovered one (NULL when
@@ -157,12 +157,27 @@ void crash_arm(struct virt *v, int nfs);
  * after the last write (what the kernel still holds is lost). */
 void crash_point_now(struct virt *v, int nfs, struct crash_disk *pts);
 
-/* Crash at pts[0..nfs) and recover (see above). 0 with r filled (a disk
- * that did not mount is in r, not an error); -1 when the guest failed
- * (panic, hang, a recovery that never ends: why says what) or the crash
- * disk could not be assembled; the machine is as it was in either case. */
-int crash_recover(struct virt *v, const struct check_machine *m, const struct crash_disk *pts,
-		  const struct crash_ask *ask, struct crash_result *r, char *why, size_t whylen);
+/* The machines crashes recover in: booted as check_boot boots the
+ * explored machine, then their disks unmounted and logging their writes,
+ * and left at that state (they are only ever forked). `recover` recovers
+ * the crash disks, `again` the crashes of those recoveries. */
+struct crash_reboot {
+	struct virt recover, again;
+};
+
+/* Boot both of rb's machines for m. 0, or -1 with err (nothing is left
+ * to free). */
+int crash_boot(struct crash_reboot *rb, const struct check_machine *m, char *err, size_t errlen);
+void crash_reboot_free(struct crash_reboot *rb);
+
+/* Crash v at pts[0..nfs) and recover in rb's machines (see above). 0 with
+ * r filled (a disk that did not mount is in r, not an error); -1 when the
+ * guest failed (panic, hang, a recovery that never ends: why says what)
+ * or the crash disk could not be assembled; every machine is as it was in
+ * either case, rb's work counted as v's (virt_counts_move). */
+int crash_recover(struct virt *v, struct crash_reboot *rb, const struct check_machine *m,
+		  const struct crash_disk *pts, const struct crash_ask *ask, struct crash_result *r,
+		  char *why, size_t whylen);
 void crash_result_free(struct crash_result *r);
 
 #endif

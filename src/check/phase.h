@@ -15,7 +15,7 @@
 	X(OP, "operation", "the operation on every filesystem")                                    \
 	X(FP, "fingerprint", "the live view: the tree walked after it")                            \
 	X(DISK, "disk_view", "the on-disk view: sync, drop caches or remount, walk")               \
-	X(CRASH, "crash", "crash states: the live view they are judged against, the unmounts")     \
+	X(CRASH, "crash", "crash states: the live view, the recovered trees, their checkers")      \
 	X(RECOVERY, "recovery", "mounting crash disks: the filesystems' recovery")                 \
 	X(FSCK, "fsck", "the checkers' clean unmount and mount")
 

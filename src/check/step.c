@@ -284,8 +284,10 @@ static void parse_masked(const char *l, int nfs, struct check_step *s)
 	s->masked_from |= 1u << i;
 }
 
-int check_parse_reply(const char *log, int nfs, unsigned need, struct check_step *s, char *why,
-		      size_t whylen)
+/* check_parse_reply, with only the disks whose bit is set in `disks`
+ * bound to answer. */
+static int parse_reply_of(const char *log, int nfs, unsigned disks, unsigned need,
+			  struct check_step *s, char *why, size_t whylen)
 {
 	unsigned have_r = 0, have_f = 0;
 	for (const char *l = log; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
@@ -305,13 +307,18 @@ int check_parse_reply(const char *log, int nfs, unsigned need, struct check_step
 			parse_masked(l, nfs, s);
 		}
 	}
-	unsigned all = (1u << nfs) - 1;
-	if ((have_r == all || !(need & CHECK_REPLY_R)) &&
-	    (have_f == all || !(need & CHECK_REPLY_F)))
+	if (((have_r & disks) == disks || !(need & CHECK_REPLY_R)) &&
+	    ((have_f & disks) == disks || !(need & CHECK_REPLY_F)))
 		return 0;
 	snprintf(why, whylen, "the agent did not answer for every disk: %.200s",
 		 log && *log ? log : "(nothing)");
 	return -1;
+}
+
+int check_parse_reply(const char *log, int nfs, unsigned need, struct check_step *s, char *why,
+		      size_t whylen)
+{
+	return parse_reply_of(log, nfs, (1u << nfs) - 1, need, s, why, whylen);
 }
 
 /* What a command answers per disk, to parse (check_parse_reply's need):
@@ -462,8 +469,8 @@ static int merge_peer_log(struct virt *v, char *why, size_t whylen)
 	return 0;
 }
 
-int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
-		size_t whylen)
+int check_apply_on(struct virt *v, int nfs, unsigned disks, const char *cmd, struct check_step *s,
+		   char *why, size_t whylen)
 {
 	memset(s, 0, sizeof(*s)); /* a failed step leaves no stale answers */
 	if (run_command(v, cmd, "", why, whylen) ||
@@ -471,7 +478,13 @@ int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, 
 			 merge_peer_log(v, why, whylen))))
 		return -1;
 	unsigned need = reply_of(cmd);
-	return need ? check_parse_reply(v->log, nfs, need, s, why, whylen) : 0;
+	return need ? parse_reply_of(v->log, nfs, disks, need, s, why, whylen) : 0;
+}
+
+int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
+		size_t whylen)
+{
+	return check_apply_on(v, nfs, (1u << nfs) - 1, cmd, s, why, whylen);
 }
 
 int check_synced(struct virt *v, const struct check_machine *m, check_disk_fn *each, void *ctx,

@@ -480,6 +480,24 @@ uint64_t disk_epoch(const struct disk *d)
 	return d->epoch;
 }
 
+int disk_copy_content(struct disk *d, const struct disk *src)
+{
+	if (d->size != src->size || d->base_dev != src->base_dev || d->base_ino != src->base_ino)
+		return -EINVAL;
+	for (uint64_t i = 0; i < d->nchunks; i++) {
+		if (!d->chunks[i] && !src->chunks[i])
+			continue;
+		const uint8_t *want = chunk_bytes(src, i);
+		uint64_t len = chunk_len(d, i);
+		if (!memcmp(chunk_bytes(d, i), want, len))
+			continue;
+		int rc = disk_write(d, i * DISK_SECTORS_PER_CHUNK, want, len / DISK_SECTOR_SIZE);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int disk_fork(struct disk *d)
 {
 	if (d->depth == DISK_MAX_DEPTH)

@@ -210,6 +210,15 @@ void disk_wlog_keep(struct disk *d, uint64_t first);
  * restore). */
 int disk_crash_assemble(struct disk *d, uint64_t upto, const uint64_t *extra, size_t nextra);
 
+/* Make d's content src's: every chunk that differs written with src's
+ * bytes, at d's top level (a fork level brings the old content back). The
+ * two disks are over the same base image, so a chunk neither holds a
+ * private copy of is the same: O(chunks) to scan, O(chunks either wrote)
+ * to compare. The crash lens moves a crash disk so into the machine that
+ * recovers it. 0; -EINVAL when the bases differ; -EROFS; -ENOMEM (d's
+ * content is then undefined until the restore). */
+int disk_copy_content(struct disk *d, const struct disk *src);
+
 /* Open a fork level: O(1). 0, or -EOVERFLOW with DISK_MAX_DEPTH levels
  * open. */
 int disk_fork(struct disk *d);

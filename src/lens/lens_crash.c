@@ -1,6 +1,7 @@
 /* lens_crash.c - crash states at every explored node (explore --crash):
  * after each operation that reached a disk, the machine loses its power at
- * crash points and comes back (src/check/crash.c, in a fork), and each
+ * crash points and comes back: each crash disk is recovered in a fork of
+ * a machine booted alike, as after a reboot (src/check/crash.c), and each
  * recovered filesystem is judged. Always registered, it acts only when the
  * machine asks for crash states (check_machine.crash_states), so replay
  * and the minimizer crash the same points as the run that found them.
@@ -19,7 +20,7 @@
  * What is checked (signatures "crash:KIND"):
  *   - unmountable: a crash disk does not mount (jfs's after jfs_fsck's
  *     log replay, which the kernel leaves to user space: crash_replay.h);
- *   - recovery: the guest panics or hangs unmounting or recovering;
+ *   - recovery: the guest panics or hangs recovering;
  *   - lost-sync: at the end of `sync`, the recovered tree is not the one
  *     sync returned on (every filesystem promises sync);
  *   - fsck: the filesystem's own checker (read-only, corrupt_fsck.h), run
@@ -39,9 +40,10 @@
  *     (CRASH_TABLE's fsync_names); others (ext2, vfat, exfat, minix, jfs)
  *     promise nothing beyond sync here.
  *   - recovery-crash: at the operation's end, the recovery itself is
- *     crashed (nesting depth 2: before any of its writes landed, and
- *     after each flush it completed) and recovered again, which must
- *     mount and reach the state the uninterrupted recovery reached;
+ *     crashed (nesting depth 2: after each flush it completed, and, after
+ *     a host log replay, before any of the kernel's writes landed) and
+ *     recovered again, which must mount and reach the state the
+ *     uninterrupted recovery reached;
  * Within an operation (flush points, subsets) only the first two apply:
  * what an unfinished call promises is nothing.
  *
@@ -143,6 +145,7 @@ struct crash_state {
 	uint64_t epoch[CHECK_MAX_FS]; /* and each disk's flush count */
 	struct crash_fsck fsck;	      /* the checker, memoized by recovered content */
 	struct crash_memo memo;	      /* recoveries, remembered by crash content */
+	struct crash_reboot *reboot;  /* where crashes recover, booted at the first */
 };
 
 static int crash_attach(void *state, const struct check_config *cfg, const struct check_machine *m,
@@ -160,8 +163,32 @@ static int crash_attach(void *state, const struct check_config *cfg, const struc
 
 static void crash_detach(void *state)
 {
-	crash_fsck_free(&((struct crash_state *)state)->fsck);
-	crash_memo_free(&((struct crash_state *)state)->memo);
+	struct crash_state *c = state;
+	crash_fsck_free(&c->fsck);
+	crash_memo_free(&c->memo);
+	if (c->reboot)
+		crash_reboot_free(c->reboot);
+	free(c->reboot);
+	c->reboot = NULL;
+}
+
+/* The machines crashes recover in, booted on first use (each worker
+ * process boots its own). NULL with why when they cannot boot. */
+static struct crash_reboot *reboot_machines(struct crash_state *c, const struct check_machine *m,
+					    char *why, size_t whylen)
+{
+	if (c->reboot)
+		return c->reboot;
+	struct crash_reboot *b = malloc(sizeof(*b));
+	if (!b) {
+		snprintf(why, whylen, "out of memory for the machines crashes recover in");
+		return NULL;
+	}
+	if (crash_boot(b, m, why, whylen)) {
+		free(b);
+		return NULL;
+	}
+	return c->reboot = b;
 }
 
 static void crash_before(void *state, struct virt *v, const struct op *op)
@@ -668,7 +695,8 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 	struct crash_fsck_counts was = j->c->fsck.n;
 	uint64_t memo = j->c->memo.hits;
 	j->words[CR_STATES]++;
-	int rc = crash_recover(j->v, j->m, pts, &ask, &r, why, sizeof(why));
+	struct crash_reboot *b = reboot_machines(j->c, j->m, why, sizeof(why));
+	int rc = b ? crash_recover(j->v, b, j->m, pts, &ask, &r, why, sizeof(why)) : -1;
 	j->words[CR_FSCK_RUNS] += j->c->fsck.n.runs - was.runs;
 	j->words[CR_FSCK_HITS] += j->c->fsck.n.hits - was.hits;
 	j->words[CR_FSCK_MASKED] += j->c->fsck.n.masked_hits - was.masked_hits;

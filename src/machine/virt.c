@@ -684,3 +684,17 @@ void virt_phase_take(struct virt *v, uint64_t out[VIRT_PHASES])
 			v->phase_insns[p] = 0;
 		}
 }
+
+void virt_counts_move(struct virt *to, struct virt *from)
+{
+	uint64_t ev[VIRT_NEVENTS] = {0}, calls[VIRT_HOST_NKINDS] = {0},
+		 bytes[VIRT_HOST_NKINDS] = {0};
+	virt_phase_take(from, to->phase_insns);
+	virt_events_take(from, ev);
+	for (int e = 0; e < CPU_NEVENTS; e++)
+		to->cpu.events[e] += ev[e];
+	to->ram.copies += ev[VIRT_EV_COPY];
+	virt_hostfn_take(from, calls, bytes);
+	for (int k = 0; k < VIRT_HOST_NKINDS; k++)
+		to->hostfn_calls[k] += calls[k], to->hostfn_bytes[k] += bytes[k];
+}

@@ -220,6 +220,11 @@ enum { VIRT_EV_COPY = CPU_NEVENTS, VIRT_NEVENTS };
  * out; the counts start again from 0. */
 void virt_events_take(struct virt *v, uint64_t out[VIRT_NEVENTS]);
 
+/* Move from's counts (instructions by phase, events, host functions) into
+ * to's, as if to had done from's work: a machine run aside for another's
+ * account (the crash lens recovers in a machine of its own). */
+void virt_counts_move(struct virt *to, struct virt *from);
+
 /* Build the board and load kernel, initrd and disks. 0, or -1 with a
  * one-line reason in err (which names the file at fault). */
 int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t errlen);

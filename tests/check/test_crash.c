@@ -19,7 +19,8 @@
  *   - from the write's return on: the state after it or after create f1
  *     (persistence: what O_SYNC promised is there).
  * And the machine after all the crashes must be the one before them,
- * hash for hash. Prints each crash's verdict; exits 1 on any failure. */
+ * hash for hash, and so must the machines the crashes recover in. Prints each crash's verdict;
+ * exits 1 on any failure. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ static const char *const ops[NOPS] = {"op create f0 0644 -", "op write f0 0 1228
 
 struct run {
 	struct virt *v;
+	struct crash_reboot *rb; /* where the crashes recover */
 	const struct check_machine *m;
 	int nfs;
 	struct check_step fp[NOPS + 1];	      /* [0] the root, [k] after op k */
@@ -75,7 +77,7 @@ static void crash_one(struct run *r, int i, uint64_t upto, const uint64_t *extra
 		pts[o].live = o != i; /* the others stay as they are */
 	pts[i] = (struct crash_disk){upto, extra, n, false};
 	r->checked++;
-	if (crash_recover(r->v, r->m, pts, &(struct crash_ask){0}, &c, why, sizeof(why))) {
+	if (crash_recover(r->v, r->rb, r->m, pts, &(struct crash_ask){0}, &c, why, sizeof(why))) {
 		printf("FAIL disk %d crash %s at write %llu: %s\n", i, what,
 		       (unsigned long long)upto, why);
 		r->failed++;
@@ -150,6 +152,10 @@ static int setup(struct run *r, const char *build, const char *fs0, const char *
 		fprintf(stderr, "test_crash: boot: %s\n", err);
 		return -1;
 	}
+	if (crash_boot(r->rb, m, err, sizeof(err))) {
+		fprintf(stderr, "test_crash: %s\n", err);
+		return -1;
+	}
 	crash_arm(r->v, r->nfs);
 	if (check_apply(r->v, r->nfs, "fp", &r->fp[0], err, sizeof(err)))
 		return fprintf(stderr, "test_crash: %s\n", err), -1;
@@ -172,14 +178,17 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	static struct virt v;
+	static struct crash_reboot rb;
 	static char paths[4][512];
 	struct check_machine m;
-	struct run r = {.v = &v, .m = &m};
+	struct run r = {.v = &v, .rb = &rb, .m = &m};
 	if (setup(&r, argv[1], argc == 4 ? argv[2] : "ext4", argc == 4 ? argv[3] : "xfs", &m,
 		  paths))
 		return 1;
-	uint8_t before[16], after[16];
-	virt_state_hash(&v, before);
+	uint8_t before[3][16], after[3][16];
+	virt_state_hash(&v, before[0]);
+	virt_state_hash(&rb.recover, before[1]);
+	virt_state_hash(&rb.again, before[2]);
 	uint64_t seed = 1;
 	for (int i = 0; i < r.nfs; i++) {
 		printf("disk %d (%s): %llu writes logged, operations ended at %llu %llu %llu\n", i,
@@ -189,12 +198,18 @@ int main(int argc, char **argv)
 		persistence_points(&r, i);
 		epoch_subsets(&r, i, &seed);
 	}
-	virt_state_hash(&v, after);
-	if (memcmp(before, after, 16)) {
-		printf("FAIL the machine after the crashes is not the one before them\n");
-		r.failed++;
-	}
+	virt_state_hash(&v, after[0]);
+	virt_state_hash(&rb.recover, after[1]);
+	virt_state_hash(&rb.again, after[2]);
+	static const char *const which[] = {"the machine", "the machine crashes recover in",
+					    "the machine recoveries' crashes recover in"};
+	for (int k = 0; k < 3; k++)
+		if (memcmp(before[k], after[k], 16)) {
+			printf("FAIL %s after the crashes is not the one before them\n", which[k]);
+			r.failed++;
+		}
 	printf("test_crash: %d crash states, %d failed\n", r.checked, r.failed);
 	virt_free(&v);
+	crash_reboot_free(&rb);
 	return r.failed ? 1 : 0;
 }

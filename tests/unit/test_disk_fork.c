@@ -1,7 +1,7 @@
 /* tier: fast */
 /* test_disk_fork.c - the disk's epsilon-copy fork: disk_fork, disk_restore
  * (re-armable), disk_release, the undo lists behind them, disk_hash and
- * disk_level_chunks.
+ * disk_level_chunks, and disk_copy_content.
  *
  * Build and run from the repository root:
  *   make build/asan/test_disk_fork
@@ -515,6 +515,57 @@ static void test_a_read_only_disk_forks(void)
 	image_remove(&im);
 }
 
+/* Random writes of 1 to 9 sectors at random places, each of random bytes. */
+static void scribble(struct disk *d, uint64_t *rng, int n)
+{
+	uint8_t buf[9 * DISK_SECTOR_SIZE];
+	uint64_t sectors = disk_sectors(d);
+	for (int k = 0; k < n; k++) {
+		uint64_t len = pick(rng, 1, 9 < sectors ? 9 : sectors);
+		fill_random(rng, buf, len * DISK_SECTOR_SIZE);
+		CHECK(disk_write(d, pick(rng, 0, sectors - len), buf, len) == 0);
+	}
+}
+
+/* disk_copy_content: after random writes to two disks of one base (some
+ * at the root, some in a level), the copy makes the second read as the
+ * first, in a level whose release brings back what it held; a disk of
+ * another base is refused. The image ends in part of a chunk. */
+static void test_copy_content_makes_the_same_disk(void)
+{
+	struct image im, other;
+	struct disk src, dst, far;
+	uint64_t size = 7 * DISK_CHUNK_SIZE + 3 * DISK_SECTOR_SIZE;
+	if (!image_make(&im, size, 11) || !image_make(&other, size, 12) ||
+	    !disk_open_image(&src, &im, false) || !disk_open_image(&dst, &im, false) ||
+	    !disk_open_image(&far, &other, false))
+		return;
+	uint64_t rng = 5;
+	uint8_t *was = malloc(size), *want = malloc(size);
+	for (int round = 0; round < 200 && was && want; round++) {
+		scribble(&src, &rng, (int)pick(&rng, 0, 6));
+		scribble(&dst, &rng, (int)pick(&rng, 0, 6));
+		CHECK(disk_fork(&src) == 0);
+		scribble(&src, &rng, (int)pick(&rng, 0, 4));
+		CHECK(disk_read(&src, 0, want, size / DISK_SECTOR_SIZE) == 0);
+		CHECK(disk_read(&dst, 0, was, size / DISK_SECTOR_SIZE) == 0);
+		CHECK(disk_fork(&dst) == 0 && disk_copy_content(&dst, &src) == 0);
+		CHECK(content_is(&dst, want, size) && disk_check(&dst) == 0);
+		CHECK(disk_release(&dst) == 0 && content_is(&dst, was, size));
+		CHECK(disk_release(&src) == 0);
+	}
+	CHECK(disk_fork(&far) == 0 && disk_copy_content(&far, &src) == -EINVAL);
+	CHECK(disk_release(&far) == 0 && content_is(&far, other.orig, size));
+	free(was);
+	free(want);
+	disk_close(&src);
+	disk_close(&dst);
+	disk_close(&far);
+	CHECK(image_unchanged(&im) && image_unchanged(&other));
+	image_remove(&im);
+	image_remove(&other);
+}
+
 static const struct unit_test tests[] = {
     {"restore_at_the_root_fails_cleanly", test_restore_at_the_root_fails_cleanly},
     {"a_chunk_is_saved_once_per_level", test_a_chunk_is_saved_once_per_level},
@@ -522,6 +573,7 @@ static const struct unit_test tests[] = {
     {"depth_is_bounded", test_depth_is_bounded},
     {"the_pool_recycles_buffers", test_the_pool_recycles_buffers},
     {"a_read_only_disk_forks", test_a_read_only_disk_forks},
+    {"copy_content_makes_the_same_disk", test_copy_content_makes_the_same_disk},
     {"random_sequences_match_the_model", test_random_sequences_match_the_model},
 };
 
