@@ -565,17 +565,15 @@ void disk_hash(const struct disk *d, uint8_t out[16])
 void disk_private_key(const struct disk *d, uint64_t salt, uint8_t key[16])
 {
 	XXH3_state_t st;
-	uint8_t buf[DISK_CHUNK_SIZE];
 	XXH3_INITSTATE(&st);
 	XXH3_128bits_reset(&st);
 	XXH3_128bits_update(&st, &salt, sizeof(salt));
-	for (uint64_t c = 0; c < disk_chunks(d); c++) {
-		if (!disk_chunk_private(d, c))
+	for (uint64_t c = 0; c < d->nchunks; c++) {
+		uint64_t len = chunk_len(d, c);
+		if (!d->chunks[c] || !memcmp(d->chunks[c], d->base + c * DISK_CHUNK_SIZE, len))
 			continue;
-		uint64_t n = DISK_SECTORS_PER_CHUNK, left = disk_sectors(d) - c * n;
-		disk_peek(d, c * n, buf, left < n ? left : n);
 		XXH3_128bits_update(&st, &c, sizeof(c));
-		XXH3_128bits_update(&st, buf, (left < n ? left : n) * DISK_SECTOR_SIZE);
+		XXH3_128bits_update(&st, d->chunks[c], len);
 	}
 	XXH128_canonical_t h;
 	XXH128_canonicalFromHash(&h, XXH3_128bits_digest(&st));

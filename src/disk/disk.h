@@ -239,10 +239,11 @@ uint64_t disk_level_chunks(const struct disk *d, const uint64_t **list);
  * byte order: equal to the hash of the file disk_save would write. */
 void disk_hash(const struct disk *d, uint8_t out[16]);
 
-/* XXH3-128 of salt and every private chunk (number and bytes): a key for
- * the content among disks of one base, taken in O(chunks) with only the
- * private ones read. A private chunk that holds the base's bytes makes
- * another key for the same content: a missed match, never a false one. */
+/* XXH3-128 of salt and every chunk whose bytes differ from the base's
+ * (number and bytes): a key for the content among disks of one base, the
+ * same for the same content whichever chunks hold private copies (a crash
+ * disk's undone writes leave private copies of the base's bytes), taken
+ * in O(chunks) with only the private ones read. */
 void disk_private_key(const struct disk *d, uint64_t salt, uint8_t key[16]);
 
 /* Debugging: check the invariants listed at the top of disk.c, in

@@ -81,6 +81,9 @@ static void test_key(void)
 	CHECK(disk_write(&d, 64, sector, 1) == 0);
 	disk_private_key(&d, 0, k3);
 	CHECK(memcmp(k3, k1, 16));
+	CHECK(disk_write(&d, 8, sector, 1) == 0);
+	disk_private_key(&d, 0, k3);
+	CHECK(!memcmp(k3, k0, 16)); /* private copies of the base's bytes: the base's key */
 	CHECK(disk_release(&d) == 0);
 	disk_private_key(&d, 0, k3);
 	CHECK(!memcmp(k3, k1, 16)); /* the same bytes, the same key */
