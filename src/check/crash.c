@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../machine/virt.h"
+#include "../machine/virt_hostfn.h"
 #include "../util/clock.h"
 #include "crash.h"
 #include "phase.h"
@@ -31,7 +32,8 @@ static int boot_unmounted(struct virt *b, const struct check_machine *m, char *e
 {
 	struct check_step st;
 	char why[512];
-	uint64_t phases[VIRT_PHASES] = {0}, events[VIRT_NEVENTS] = {0};
+	uint64_t phases[VIRT_PHASES] = {0}, events[VIRT_NEVENTS] = {0},
+		 calls[VIRT_HOST_NKINDS] = {0}, bytes[VIRT_HOST_NKINDS] = {0};
 	if (check_boot(b, m, err, errlen))
 		return -1;
 	int rc = check_apply(b, m->nfs, "umount", &st, why, sizeof(why));
@@ -48,6 +50,7 @@ static int boot_unmounted(struct virt *b, const struct check_machine *m, char *e
 	}
 	virt_phase_take(b, phases); /* no state's work, as the boot's is not */
 	virt_events_take(b, events);
+	virt_hostfn_take(b, calls, bytes);
 	crash_arm(b, m->nfs);
 	return 0;
 }
@@ -55,7 +58,7 @@ static int boot_unmounted(struct virt *b, const struct check_machine *m, char *e
 int crash_boot(struct crash_reboot *rb, const struct check_machine *m, char *err, size_t errlen)
 {
 	char why[512];
-	*rb = (struct crash_reboot){0};
+	memset(rb, 0, sizeof(*rb));
 	if (boot_unmounted(&rb->recover, m, why, sizeof(why)))
 		return snprintf(err, errlen, "the machine crashes recover in: %s", why), -1;
 	if (boot_unmounted(&rb->again, m, why, sizeof(why))) {
@@ -70,6 +73,8 @@ void crash_reboot_free(struct crash_reboot *rb)
 {
 	virt_free(&rb->recover);
 	virt_free(&rb->again);
+	for (int i = 0; i < CHECK_MAX_FS; i++)
+		crash_replay_scratch_free(&rb->replay[i]);
 }
 
 uint64_t crash_runs_from(const struct disk_wentry *e, uint64_t k, uint64_t n)
@@ -124,7 +129,8 @@ static unsigned crashing(int nfs, const struct crash_disk *pts)
 /* The crashing disks, each its crash content already: the host's log
  * replay where the filesystem leaves it to user space, then the mount,
  * the guest's recovery. The mount's answers in r. */
-static int recover(struct virt *v, const struct check_machine *m, const struct crash_disk *pts,
+static int recover(struct virt *v, struct crash_replay_scratch *images,
+		   const struct check_machine *m, const struct crash_disk *pts,
 		   const struct crash_ask *ask, struct crash_result *r, char *why, size_t whylen,
 		   double *t0)
 {
@@ -134,8 +140,8 @@ static int recover(struct virt *v, const struct check_machine *m, const struct c
 	char mount[64];
 	for (int i = 0; i < nfs; i++)
 		if (!pts[i].live &&
-		    crash_replay(&v->disks[i], m->fs[i], CRASH_REPLAY_TIMEOUT, r->replay_said[i],
-				 sizeof(r->replay_said[i])) < 0) {
+		    crash_replay(&images[i], &v->disks[i], m->fs[i], CRASH_REPLAY_TIMEOUT,
+				 r->replay_said[i], sizeof(r->replay_said[i])) < 0) {
 			snprintf(why, whylen, "disk %d: no log replay: %s", i, r->replay_said[i]);
 			return -1;
 		}
@@ -185,10 +191,11 @@ static int move_crash_disks(struct virt *v, struct virt *b, int nfs, const struc
  * crash disk recovered again in a fork level of b2, a second machine
  * booted alike. 0 when it mounts to the state the whole recovery reached
  * (r), else 1 with what in r. */
-static int crash_one_recovery(struct virt *b, struct virt *b2, const struct check_machine *m, int i,
+static int crash_one_recovery(struct crash_reboot *rb, const struct check_machine *m, int i,
 			      uint64_t upto, uint64_t drop, const struct crash_ask *ask,
 			      struct crash_result *r, char *why, size_t whylen)
 {
+	struct virt *b = &rb->recover, *b2 = &rb->again;
 	struct crash_disk p[CHECK_MAX_FS];
 	struct crash_result again = {0};
 	struct crash_ask plain = {.times = ask->times};
@@ -205,7 +212,7 @@ static int crash_one_recovery(struct virt *b, struct virt *b2, const struct chec
 	virt_phase(b2, b->phase, b->tag);
 	int rc = move_crash_disks(b, b2, nfs, p, why, whylen);
 	if (!rc)
-		rc = recover(b2, m, p, &plain, &again, why, whylen, &t0);
+		rc = recover(b2, rb->replay, m, p, &plain, &again, why, whylen, &t0);
 	struct check_step st;
 	if (!rc && again.mounted)
 		rc = check_apply_on(b2, nfs, 1u << i, "fp", &st, why, whylen);
@@ -238,11 +245,12 @@ static int crash_one_recovery(struct virt *b, struct virt *b2, const struct chec
  * must be repeatable: recovering again from where the cut left it reaches
  * the state the whole recovery reached. 0, 1 with r->nested_* set at the
  * first that does not, -1 a guest failure. */
-static int crash_recoveries(struct virt *b, struct virt *b2, const struct check_machine *m,
+static int crash_recoveries(struct crash_reboot *rb, const struct check_machine *m,
 			    const struct crash_disk *pts, const uint64_t *start,
 			    const struct crash_ask *ask, struct crash_result *r, char *why,
 			    size_t whylen)
 {
+	struct virt *b = &rb->recover;
 	int nfs = m->nfs;
 	for (int i = 0; i < nfs; i++) {
 		if (pts[i].live)
@@ -255,8 +263,8 @@ static int crash_recoveries(struct virt *b, struct virt *b2, const struct check_
 							   : k < n && e[k].epoch != e[k - 1].epoch;
 			if (!point)
 				continue;
-			int rc = crash_one_recovery(b, b2, m, i, first + k,
-						    crash_runs_from(e, k, n), ask, r, why, whylen);
+			int rc = crash_one_recovery(rb, m, i, first + k, crash_runs_from(e, k, n),
+						    ask, r, why, whylen);
 			if (rc)
 				return rc;
 			(void)disk_wlog(&b->disks[i], &e, &first); /* b moved nothing */
@@ -407,7 +415,7 @@ static int crash_in(struct virt *v, struct crash_reboot *rb, const struct check_
 		    const struct crash_disk *pts, const struct crash_ask *ask,
 		    struct crash_result *r, char *why, size_t whylen, double *t0)
 {
-	struct virt *b = &rb->recover, *b2 = &rb->again;
+	struct virt *b = &rb->recover;
 	struct crash_times scratch, *t = ask->times ? ask->times : &scratch;
 	int nfs = m->nfs;
 	uint64_t start[CHECK_MAX_FS];
@@ -416,7 +424,7 @@ static int crash_in(struct virt *v, struct crash_reboot *rb, const struct check_
 	if (move_crash_disks(v, b, nfs, pts, why, whylen))
 		return -1;
 	lap(ask, &t->assemble, t0);
-	if (recover(b, m, pts, ask, r, why, whylen, t0))
+	if (recover(b, rb->replay, m, pts, ask, r, why, whylen, t0))
 		return -1;
 	if (!r->mounted)
 		return 0;
@@ -430,7 +438,7 @@ static int crash_in(struct virt *v, struct crash_reboot *rb, const struct check_
 		return -1;
 	lap(ask, &t->read, t0);
 	if (ask->nested) {
-		int rc = crash_recoveries(b, b2, m, pts, start, ask, r, why, whylen);
+		int rc = crash_recoveries(rb, m, pts, start, ask, r, why, whylen);
 		lap(ask, &t->nested, t0);
 		if (rc < 0)
 			return -1;

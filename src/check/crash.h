@@ -29,6 +29,7 @@
 #include "check.h"
 #include "crash_fsck.h"
 #include "crash_memo.h"
+#include "crash_replay.h"
 #include "../machine/virt.h"
 
 /* Host seconds spent in each phase of crash_recover, summed over calls
@@ -160,9 +161,11 @@ void crash_point_now(struct virt *v, int nfs, struct crash_disk *pts);
 /* The machines crashes recover in: booted as check_boot boots the
  * explored machine, then their disks unmounted and logging their writes,
  * and left at that state (they are only ever forked). `recover` recovers
- * the crash disks, `again` the crashes of those recoveries. */
+ * the crash disks, `again` the crashes of those recoveries; `replay` holds
+ * the scratch images of the host's log replays (crash_replay.h). */
 struct crash_reboot {
 	struct virt recover, again;
+	struct crash_replay_scratch replay[CHECK_MAX_FS]; /* per disk, for log replays */
 };
 
 /* Boot both of rb's machines for m. 0, or -1 with err (nothing is left

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "../lens/corrupt_fsck.h"
@@ -40,42 +41,6 @@ const char *crash_replay_command(const char *fs)
 		     : corrupt_fsck_join(replays[k].argv, REPLAY_MAX_ARGS, line, sizeof(line));
 }
 
-#define IMPORT_SECTORS 128 /* compared at a time: 64 KiB */
-
-/* Write into d every sector where the file at fd differs from it. */
-static int import_changes(struct disk *d, int fd, char *said, size_t saidlen)
-{
-	uint8_t *now = malloc(2 * IMPORT_SECTORS * DISK_SECTOR_SIZE);
-	if (!now) {
-		snprintf(said, saidlen, "out of memory reading the replay back");
-		return -1;
-	}
-	uint8_t *got = now + IMPORT_SECTORS * DISK_SECTOR_SIZE;
-	uint64_t total = disk_sectors(d);
-	int rc = 0;
-	for (uint64_t s = 0; s < total && !rc; s += IMPORT_SECTORS) {
-		uint64_t n = total - s < IMPORT_SECTORS ? total - s : IMPORT_SECTORS;
-		size_t bytes = (size_t)n * DISK_SECTOR_SIZE;
-		ssize_t r = pread(fd, got, bytes, (off_t)(s * DISK_SECTOR_SIZE));
-		if (r != (ssize_t)bytes || disk_peek(d, s, now, n)) {
-			snprintf(said, saidlen,
-				 "cannot read the replayed image back at sector %llu",
-				 (unsigned long long)s);
-			rc = -1;
-		}
-		for (uint64_t k = 0; k < n && !rc; k++) {
-			size_t off = (size_t)k * DISK_SECTOR_SIZE;
-			if (memcmp(now + off, got + off, DISK_SECTOR_SIZE) &&
-			    disk_write(d, s + k, got + off, 1)) {
-				snprintf(said, saidlen, "out of memory writing the replay back");
-				rc = -1;
-			}
-		}
-	}
-	free(now);
-	return rc;
-}
-
 /* Whether the output at `out` holds a line with `words`: into said. */
 static bool said_failure(const char *out, const char *words, char *said, size_t saidlen)
 {
@@ -93,11 +58,11 @@ static bool said_failure(const char *out, const char *words, char *said, size_t 
 	return found;
 }
 
-/* The tool on image; 0 it exited 0, 1 it failed (said), -1 not started. */
-static int run_tool(int k, const char *image, double timeout_s, char *said, size_t saidlen)
+/* The tool on image, its output to out; 0 it exited 0, 1 it failed
+ * (said), -1 not started. */
+static int run_tool(int k, const char *image, const char *out, double timeout_s, char *said,
+		    size_t saidlen)
 {
-	char out[4200];
-	snprintf(out, sizeof(out), "%s.out", image);
 	const char *argv[REPLAY_MAX_ARGS + 2] = {0};
 	int n = 0;
 	for (; n < REPLAY_MAX_ARGS && replays[k].argv[n]; n++)
@@ -124,29 +89,94 @@ static int run_tool(int k, const char *image, double timeout_s, char *said, size
 	return rc;
 }
 
-int crash_replay(struct disk *d, const char *fs, double timeout_s, char *said, size_t saidlen)
+void crash_replay_scratch_free(struct crash_replay_scratch *s)
+{
+	if (s->map)
+		munmap(s->map, s->size);
+	if (s->map && s->fd >= 0)
+		close(s->fd);
+	free(s->dirty);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Make s: a file of d's size holding the base's bytes, unlinked at once
+ * (no exit leaves it behind; the tool opens it by this process's
+ * descriptor) and mapped. 0, or -1 with why in said. */
+static int scratch_make(struct crash_replay_scratch *s, const struct disk *d, char *said,
+			size_t saidlen)
+{
+	char name[4096];
+	snprintf(name, sizeof(name), "%s/themis-replay-XXXXXX", corrupt_fsck_scratch_dir());
+	int fd = mkstemp(name);
+	if (fd < 0) {
+		snprintf(said, saidlen, "%s: %s", name, strerror(errno));
+		return -1;
+	}
+	unlink(name);
+	uint64_t words = (disk_chunks(d) + 63) / 64;
+	s->dirty = calloc(words, sizeof(*s->dirty));
+	s->map = ftruncate(fd, (off_t)d->size)
+		     ? MAP_FAILED
+		     : mmap(NULL, d->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (!s->dirty || s->map == MAP_FAILED) {
+		snprintf(said, saidlen, "scratch image %s: %s", name, strerror(errno));
+		s->map = NULL;
+		close(fd);
+		crash_replay_scratch_free(s);
+		return -1;
+	}
+	memcpy(s->map, d->base, d->size);
+	s->size = d->size;
+	s->fd = fd;
+	s->pid = getpid();
+	snprintf(s->path, sizeof(s->path), "/proc/%d/fd/%d", (int)s->pid, fd);
+	return 0;
+}
+
+/* Bring s to d's content: every chunk that may differ from the base in
+ * the file or in d, copied from d. */
+static void scratch_sync(struct crash_replay_scratch *s, const struct disk *d)
+{
+	for (uint64_t c = 0; c < disk_chunks(d); c++) {
+		bool dirty = s->dirty[c / 64] >> (c % 64) & 1, private = disk_chunk_private(d, c);
+		if (!dirty && !private)
+			continue;
+		uint64_t n = DISK_SECTORS_PER_CHUNK, left = disk_sectors(d) - c * n;
+		disk_peek(d, c * n, s->map + c * DISK_CHUNK_SIZE, left < n ? left : n);
+		s->dirty[c / 64] = private ? s->dirty[c / 64] | 1ULL << (c % 64)
+					   : s->dirty[c / 64] & ~(1ULL << (c % 64));
+	}
+}
+
+int crash_replay(struct crash_replay_scratch *s, struct disk *d, const char *fs, double timeout_s,
+		 char *said, size_t saidlen)
 {
 	said[0] = 0;
 	int k = replay_of(fs);
 	if (k < 0)
 		return 0;
-	char image[4096], err[512];
-	snprintf(image, sizeof(image), "%s/themis-replay-XXXXXX", corrupt_fsck_scratch_dir());
-	int fd = mkstemp(image);
-	if (fd < 0) {
-		snprintf(said, saidlen, "%s: %s", image, strerror(errno));
-		return -1;
+	if (s->map && s->pid != getpid()) { /* a parent's, and its other children's */
+		munmap(s->map, s->size);
+		close(s->fd);
+		free(s->dirty);
+		memset(s, 0, sizeof(*s));
 	}
-	int rc = disk_save(d, image, err, sizeof(err));
-	if (rc)
-		snprintf(said, saidlen, "%.200s", err);
-	else if ((rc = run_tool(k, image, timeout_s, said, saidlen)) == 0)
-		rc = import_changes(d, fd, said, saidlen);
+	if (s->map && s->size != d->size)
+		crash_replay_scratch_free(s);
+	if (!s->map && scratch_make(s, d, said, saidlen))
+		return -1;
+	scratch_sync(s, d);
+	char out[4200];
+	snprintf(out, sizeof(out), "%s/themis-replay-%d-%d.out", corrupt_fsck_scratch_dir(),
+		 (int)getpid(), s->fd);
+	int rc = run_tool(k, s->path, out, timeout_s, said, saidlen);
+	if (rc == 0 && disk_import(d, s->map, s->dirty)) {
+		snprintf(said, saidlen, "out of memory writing the replay back");
+		rc = -1;
+	}
 	/* The scratch name is no part of what the tool said. */
-	char *at = strstr(said, image);
+	char *at = strstr(said, s->path);
 	if (at)
-		memmove(at, at + strlen(image), strlen(at + strlen(image)) + 1);
-	close(fd);
-	unlink(image);
+		memmove(at, at + strlen(s->path), strlen(at + strlen(s->path)) + 1);
 	return rc;
 }

@@ -498,6 +498,21 @@ int disk_copy_content(struct disk *d, const struct disk *src)
 	return 0;
 }
 
+int disk_import(struct disk *d, const uint8_t *image, uint64_t *changed)
+{
+	for (uint64_t i = 0; i < d->nchunks; i++) {
+		const uint8_t *want = image + i * DISK_CHUNK_SIZE;
+		uint64_t len = chunk_len(d, i);
+		if (!memcmp(chunk_bytes(d, i), want, len))
+			continue;
+		int rc = disk_write(d, i * DISK_SECTORS_PER_CHUNK, want, len / DISK_SECTOR_SIZE);
+		if (rc)
+			return rc;
+		bit_set(changed, i);
+	}
+	return 0;
+}
+
 int disk_fork(struct disk *d)
 {
 	if (d->depth == DISK_MAX_DEPTH)

@@ -1,7 +1,7 @@
 /* tier: fast */
 /* test_disk_fork.c - the disk's epsilon-copy fork: disk_fork, disk_restore
  * (re-armable), disk_release, the undo lists behind them, disk_hash and
- * disk_level_chunks, and disk_copy_content.
+ * disk_level_chunks, disk_copy_content and disk_import.
  *
  * Build and run from the repository root:
  *   make build/asan/test_disk_fork
@@ -566,6 +566,38 @@ static void test_copy_content_makes_the_same_disk(void)
 	image_remove(&other);
 }
 
+/* disk_import: an image that differs from the disk in some chunks (one
+ * byte of each, some in the partial last chunk) makes the disk read as
+ * the image, and marks exactly those chunks; the others stay as they
+ * were. */
+static void test_import_takes_the_changed_chunks(void)
+{
+	struct image im;
+	struct disk d;
+	uint64_t size = 5 * DISK_CHUNK_SIZE + 2 * DISK_SECTOR_SIZE, rng = 9;
+	if (!image_make(&im, size, 13) || !disk_open_image(&d, &im, false))
+		return;
+	uint8_t *image = malloc(size);
+	for (int round = 0; round < 100 && image; round++) {
+		scribble(&d, &rng, (int)pick(&rng, 0, 3));
+		CHECK(disk_read(&d, 0, image, size / DISK_SECTOR_SIZE) == 0);
+		uint64_t want = 0, changed = 0;
+		for (uint64_t c = 0; c < disk_chunks(&d); c++)
+			if (pick(&rng, 0, 2) == 0) {
+				uint64_t at = c * DISK_CHUNK_SIZE + pick(&rng, 0, DISK_SECTOR_SIZE);
+				image[at] ^= (uint8_t)pick(&rng, 1, 255);
+				want |= 1ULL << c;
+			}
+		CHECK(disk_fork(&d) == 0 && disk_import(&d, image, &changed) == 0);
+		CHECK(changed == want && content_is(&d, image, size) && disk_check(&d) == 0);
+		CHECK(disk_release(&d) == 0);
+	}
+	free(image);
+	disk_close(&d);
+	CHECK(image_unchanged(&im));
+	image_remove(&im);
+}
+
 static const struct unit_test tests[] = {
     {"restore_at_the_root_fails_cleanly", test_restore_at_the_root_fails_cleanly},
     {"a_chunk_is_saved_once_per_level", test_a_chunk_is_saved_once_per_level},
@@ -574,6 +606,7 @@ static const struct unit_test tests[] = {
     {"the_pool_recycles_buffers", test_the_pool_recycles_buffers},
     {"a_read_only_disk_forks", test_a_read_only_disk_forks},
     {"copy_content_makes_the_same_disk", test_copy_content_makes_the_same_disk},
+    {"import_takes_the_changed_chunks", test_import_takes_the_changed_chunks},
     {"random_sequences_match_the_model", test_random_sequences_match_the_model},
 };
 
