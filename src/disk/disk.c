@@ -480,19 +480,24 @@ uint64_t disk_epoch(const struct disk *d)
 	return d->epoch;
 }
 
+/* Chunk i of d made want's bytes where they differ: 1 written, 0 the
+ * same already, or disk_write's error. */
+static int take_chunk(struct disk *d, uint64_t i, const uint8_t *want)
+{
+	uint64_t len = chunk_len(d, i);
+	if (!memcmp(chunk_bytes(d, i), want, len))
+		return 0;
+	int rc = disk_write(d, i * DISK_SECTORS_PER_CHUNK, want, len / DISK_SECTOR_SIZE);
+	return rc ? rc : 1;
+}
+
 int disk_copy_content(struct disk *d, const struct disk *src)
 {
 	if (d->size != src->size || d->base_dev != src->base_dev || d->base_ino != src->base_ino)
 		return -EINVAL;
 	for (uint64_t i = 0; i < d->nchunks; i++) {
-		if (!d->chunks[i] && !src->chunks[i])
-			continue;
-		const uint8_t *want = chunk_bytes(src, i);
-		uint64_t len = chunk_len(d, i);
-		if (!memcmp(chunk_bytes(d, i), want, len))
-			continue;
-		int rc = disk_write(d, i * DISK_SECTORS_PER_CHUNK, want, len / DISK_SECTOR_SIZE);
-		if (rc)
+		int rc = d->chunks[i] || src->chunks[i] ? take_chunk(d, i, chunk_bytes(src, i)) : 0;
+		if (rc < 0)
 			return rc;
 	}
 	return 0;
@@ -501,14 +506,11 @@ int disk_copy_content(struct disk *d, const struct disk *src)
 int disk_import(struct disk *d, const uint8_t *image, uint64_t *changed)
 {
 	for (uint64_t i = 0; i < d->nchunks; i++) {
-		const uint8_t *want = image + i * DISK_CHUNK_SIZE;
-		uint64_t len = chunk_len(d, i);
-		if (!memcmp(chunk_bytes(d, i), want, len))
-			continue;
-		int rc = disk_write(d, i * DISK_SECTORS_PER_CHUNK, want, len / DISK_SECTOR_SIZE);
-		if (rc)
+		int rc = take_chunk(d, i, image + i * DISK_CHUNK_SIZE);
+		if (rc < 0)
 			return rc;
-		bit_set(changed, i);
+		if (rc)
+			bit_set(changed, i);
 	}
 	return 0;
 }
