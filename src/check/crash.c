@@ -187,6 +187,24 @@ static int move_crash_disks(struct virt *v, struct virt *b, int nfs, const struc
 	return 0;
 }
 
+struct key_of {
+	uint64_t salt;
+	uint8_t *key;
+};
+
+static int take_key(struct disk *d, void *ctx)
+{
+	struct key_of *k = ctx;
+	disk_private_key(d, k->salt, k->key);
+	return 0;
+}
+
+/* The memo's key of disk i at its crash point p: the crash content's. */
+static int crash_key(struct disk *d, int i, const struct crash_disk *p, uint8_t key[16])
+{
+	return at_crash_content(d, p, take_key, &(struct key_of){(uint64_t)i, key});
+}
+
 /* One crash of disk i's recovery on b, before its write `upto`: that
  * crash disk recovered again in a fork level of b2, a second machine
  * booted alike. 0 when it mounts to the state the whole recovery reached
@@ -205,6 +223,21 @@ static int crash_one_recovery(struct crash_reboot *rb, const struct check_machin
 		p[o] = (struct crash_disk){.upto = disk_wlog_end(&b->disks[o]), .live = o != i};
 	p[i].upto = upto;
 	r->nested++;
+	/* A recovery is a function of its crash disk: a content recovered
+	 * cleanly before, to the same tree, needs no guest. */
+	struct crash_memo *memo =
+	    ask->memo && !ask->memo->off && !ask->memo->check ? ask->memo : NULL;
+	uint8_t key[16];
+	const struct crash_memo_entry *known = NULL;
+	if (memo && crash_key(&b->disks[i], i, &p[i], key))
+		return snprintf(why, whylen, "disk %d: no crash disk at write %llu", i,
+				(unsigned long long)upto),
+		       -1;
+	if (memo && (known = crash_memo_find(memo, key, false, false, false)) &&
+	    !memcmp(known->fp, r->fp.fp[i], 16)) {
+		memo->nested_hits++;
+		return 0;
+	}
 	if (virt_fork(b2)) {
 		snprintf(why, whylen, "cannot fork the machine for a crash during recovery");
 		return -1;
@@ -224,6 +257,12 @@ static int crash_one_recovery(struct crash_reboot *rb, const struct check_machin
 	virt_counts_move(b, b2);
 	if (rc)
 		return -1;
+	if (same && memo && !known) {
+		struct crash_memo_entry e = {0};
+		memcpy(e.key, key, 16);
+		memcpy(e.fp, st.fp[i], 16);
+		(void)crash_memo_put(memo, &e); /* -1: not remembered */
+	}
 	if (same)
 		return 0;
 	if (again.mounted && !(r->nested_first = check_dump(b, nfs, "dump", why, whylen)))
@@ -472,24 +511,6 @@ void crash_result_free(struct crash_result *r)
 	free(r->nested_first);
 	free(r->nested_again);
 	r->live = r->recovered = r->nested_first = r->nested_again = NULL;
-}
-
-struct key_of {
-	uint64_t salt;
-	uint8_t *key;
-};
-
-static int take_key(struct disk *d, void *ctx)
-{
-	struct key_of *k = ctx;
-	disk_private_key(d, k->salt, k->key);
-	return 0;
-}
-
-/* The memo's key of disk i at its crash point p: the crash content's. */
-static int crash_key(struct disk *d, int i, const struct crash_disk *p, uint8_t key[16])
-{
-	return at_crash_content(d, p, take_key, &(struct key_of){(uint64_t)i, key});
 }
 
 static bool fsck_asked(const struct crash_ask *ask, int i)

@@ -10,6 +10,9 @@
  * blocks kept in another order make the same bytes. (explore ext4 xfs
  * --crash --depth 2: 72% of the crashed disks had a content met before.)
  *
+ * The crashes of a recovery (crash.c) are looked up too, and remembered
+ * with only the tree they recovered to.
+ *
  * Only clean recoveries are remembered: the disk mounted and, where that
  * was asked, recovered again to the same state. Anything a finding comes
  * from is recovered anew each time it is met, so every finding is shown
@@ -42,6 +45,7 @@ struct crash_memo {
 	 * where the two differ: the test of the memo's premise. */
 	bool check;
 	uint64_t hits, misses; /* crashed disks answered here, recovered in the guest */
+	uint64_t nested_hits;  /* crashes of recoveries answered here */
 };
 
 /* The entry for key, if it holds at least what is asked: a recovery

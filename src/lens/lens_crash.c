@@ -128,6 +128,7 @@ static struct crash_promise promise_of(const char *fs)
 	X(FSCK_MASKED, "fsck_memo_masked_hits")                                                    \
 	X(FSCK_MISMATCHES, "fsck_memo_mismatches")                                                 \
 	X(MEMO_HITS, "recovery_memo_hits")                                                         \
+	X(NESTED_HITS, "recovery_crash_memo_hits")                                                 \
 	X(DIVERGED, "ends_diverged")
 
 enum {
@@ -693,7 +694,7 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 		ask.range = range, ask.live = NULL; /* the cached live dump has no range */
 	ask.nested = at_end; /* the recovery crashed again, at the operation's end */
 	struct crash_fsck_counts was = j->c->fsck.n;
-	uint64_t memo = j->c->memo.hits;
+	uint64_t memo = j->c->memo.hits, nested_memo = j->c->memo.nested_hits;
 	j->words[CR_STATES]++;
 	struct crash_reboot *b = reboot_machines(j->c, j->m, why, sizeof(why));
 	int rc = b ? crash_recover(j->v, b, j->m, pts, &ask, &r, why, sizeof(why)) : -1;
@@ -702,6 +703,7 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 	j->words[CR_FSCK_MASKED] += j->c->fsck.n.masked_hits - was.masked_hits;
 	j->words[CR_FSCK_MISMATCHES] += j->c->fsck.n.mismatches - was.mismatches;
 	j->words[CR_MEMO_HITS] += j->c->memo.hits - memo;
+	j->words[CR_NESTED_HITS] += j->c->memo.nested_hits - nested_memo;
 	if (rc) {
 		snprintf(what, sizeof(what),
 			 "the guest failed through a crash and its recovery: %s", why);
@@ -989,15 +991,16 @@ static void crash_report(const void *state, const uint64_t *w, FILE *f, bool jso
 	fprintf(f,
 		"crash: %llu crash states recovered and judged (%llu at an operation's end, %llu "
 		"after a flush, %llu subsets of an epoch's writes), %llu recoveries crashed "
-		"again; %llu crashed disks' recoveries answered by the memo of crash contents; "
+		"again; %llu crashed disks' recoveries (and %llu of the recoveries' crashes) "
+		"answered by the memo of crash contents; "
 		"fsck run "
 		"%llu times, %llu answered by the memo; at %llu operation ends the filesystems "
 		"recovered different trees, each within its promises\n",
 		(unsigned long long)w[CR_STATES], (unsigned long long)w[CR_ENDS],
 		(unsigned long long)w[CR_FLUSHES], (unsigned long long)w[CR_SUBSETS],
 		(unsigned long long)w[CR_NESTED], (unsigned long long)w[CR_MEMO_HITS],
-		(unsigned long long)w[CR_FSCK_RUNS], (unsigned long long)w[CR_FSCK_HITS],
-		(unsigned long long)w[CR_DIVERGED]);
+		(unsigned long long)w[CR_NESTED_HITS], (unsigned long long)w[CR_FSCK_RUNS],
+		(unsigned long long)w[CR_FSCK_HITS], (unsigned long long)w[CR_DIVERGED]);
 }
 
 static const struct lens_def crash_lens = {
