@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "../machine/virt.h"
-#include "../machine/virt_hostfn.h"
 #include "../util/clock.h"
 #include "crash.h"
 #include "phase.h"
@@ -32,8 +31,6 @@ static int boot_unmounted(struct virt *b, const struct check_machine *m, char *e
 {
 	struct check_step st;
 	char why[512];
-	uint64_t phases[VIRT_PHASES] = {0}, events[VIRT_NEVENTS] = {0},
-		 calls[VIRT_HOST_NKINDS] = {0}, bytes[VIRT_HOST_NKINDS] = {0};
 	if (check_boot(b, m, err, errlen))
 		return -1;
 	int rc = check_apply(b, m->nfs, "umount", &st, why, sizeof(why));
@@ -48,9 +45,7 @@ static int boot_unmounted(struct virt *b, const struct check_machine *m, char *e
 		virt_free(b);
 		return -1;
 	}
-	virt_phase_take(b, phases); /* no state's work, as the boot's is not */
-	virt_events_take(b, events);
-	virt_hostfn_take(b, calls, bytes);
+	virt_counts_clear(b); /* no state's work, as the boot's is not */
 	crash_arm(b, m->nfs);
 	return 0;
 }

@@ -155,13 +155,9 @@ int crash_replay(struct crash_replay_scratch *s, struct disk *d, const char *fs,
 	int k = replay_of(fs);
 	if (k < 0)
 		return 0;
-	if (s->map && s->pid != getpid()) { /* a parent's, and its other children's */
-		munmap(s->map, s->size);
-		close(s->fd);
-		free(s->dirty);
-		memset(s, 0, sizeof(*s));
-	}
-	if (s->map && s->size != d->size)
+	/* A parent's image is its other children's too: this process lets go
+	 * of its own mapping and descriptor only, and makes its own. */
+	if (s->map && (s->pid != getpid() || s->size != d->size))
 		crash_replay_scratch_free(s);
 	if (!s->map && scratch_make(s, d, said, saidlen))
 		return -1;

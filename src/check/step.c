@@ -181,11 +181,8 @@ static int boot_one(struct virt *v, const struct check_machine *m, const char *k
  * states'). */
 static int boot_done(struct virt *v, int rc)
 {
-	uint64_t boot[VIRT_PHASES] = {0}, events[VIRT_NEVENTS] = {0};
-	if (rc == 0) {
-		virt_phase_take(v, boot);
-		virt_events_take(v, events);
-	}
+	if (rc == 0)
+		virt_counts_clear(v);
 	return rc;
 }
 

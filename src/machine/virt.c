@@ -685,6 +685,15 @@ void virt_phase_take(struct virt *v, uint64_t out[VIRT_PHASES])
 		}
 }
 
+void virt_counts_clear(struct virt *v)
+{
+	uint64_t ph[VIRT_PHASES] = {0}, ev[VIRT_NEVENTS] = {0}, calls[VIRT_HOST_NKINDS] = {0},
+		 bytes[VIRT_HOST_NKINDS] = {0};
+	virt_phase_take(v, ph);
+	virt_events_take(v, ev);
+	virt_hostfn_take(v, calls, bytes);
+}
+
 void virt_counts_move(struct virt *to, struct virt *from)
 {
 	uint64_t ev[VIRT_NEVENTS] = {0}, calls[VIRT_HOST_NKINDS] = {0},

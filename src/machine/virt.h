@@ -224,6 +224,8 @@ void virt_events_take(struct virt *v, uint64_t out[VIRT_NEVENTS]);
  * to's, as if to had done from's work: a machine run aside for another's
  * account (the crash lens recovers in a machine of its own). */
 void virt_counts_move(struct virt *to, struct virt *from);
+/* Drop v's counts (and its peer's): work that is no state's, as a boot's. */
+void virt_counts_clear(struct virt *v);
 
 /* Build the board and load kernel, initrd and disks. 0, or -1 with a
  * one-line reason in err (which names the file at fault). */
