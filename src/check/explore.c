@@ -74,7 +74,8 @@ struct search {
 	/* A swarm member's own budget: states it may reach before the
 	 * next member's turn (0: none). Spending it stops the member only. */
 	uint64_t member_limit;
-	uint64_t states0; /* the run's states when this process joined it */
+	uint64_t states0;	/* the run's states when this process joined it */
+	struct trace_head head; /* its traces' head, once one is written */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -185,7 +186,8 @@ static void trace_name(const struct check_config *cfg, const struct share_record
 }
 
 /* Write record n's trace (and its minimized twin) unless it exists. */
-static void write_traces(const struct check_config *cfg, const struct share_record *r, unsigned n)
+static void write_traces(const struct check_config *cfg, struct trace_head *head,
+			 const struct share_record *r, unsigned n)
 {
 	char(*ops)[OP_TEXT_MAX] = malloc(sizeof(char[TRACE_MAX_OPS][OP_TEXT_MAX]));
 	char path[1100], err[512];
@@ -197,8 +199,8 @@ static void write_traces(const struct check_config *cfg, const struct share_reco
 			continue;
 		int nops = split_path(min ? r->min_ops : r->ops, ops, TRACE_MAX_OPS);
 		const char *detail = min && r->min_detail[0] ? r->min_detail : r->detail;
-		if (trace_write(path, &cfg->m, ops, nops, r->finding ? "finding" : r->sig, detail,
-				err, sizeof(err)))
+		if (trace_write(path, head, &cfg->m, ops, nops, r->finding ? "finding" : r->sig,
+				detail, err, sizeof(err)))
 			fprintf(stderr, "themis: %s\n", err);
 	}
 	free(ops);
@@ -307,7 +309,7 @@ static void record(struct search *s, const char *op, const char *sig, const char
 		say_record(s, n, op, detail, finding);
 	fputs(mini, stderr);
 	if (num > 0 && s->cfg->out_dir)
-		write_traces(s->cfg, r, (unsigned)num);
+		write_traces(s->cfg, &s->head, r, (unsigned)num);
 	if (s->cfg->stop_on_first)
 		s->share->ops->stop(s->share);
 	s->stop |= s->cfg->stop_on_first;
@@ -711,6 +713,7 @@ static void search_free(struct search *s)
 		for (int i = 0; i < CHECK_MAX_FS; i++)
 			free(s->saved[l][i]);
 	}
+	trace_head_free(&s->head);
 	free(s);
 }
 
@@ -991,9 +994,10 @@ static int write_report(const struct check_config *cfg, const struct lens_set *l
 		return -1;
 	}
 	fprintf(f, "{\n  \"results\": [");
+	struct trace_head head = {0};
 	for (int i = 0; i < n; i++) {
 		char trace[1100];
-		write_traces(cfg, &recs[i], (unsigned)i + 1);
+		write_traces(cfg, &head, &recs[i], (unsigned)i + 1);
 		trace_name(cfg, &recs[i], (unsigned)i + 1, false, trace, sizeof(trace));
 		fprintf(f,
 			"%s\n    {\"kind\": \"%s\", \"depth\": %d, \"signature\": ", i ? "," : "",
@@ -1007,6 +1011,7 @@ static int write_report(const struct check_config *cfg, const struct lens_set *l
 		json_string(f, trace);
 		fprintf(f, ", \"group\": %d}", r->groups[of[i]].id);
 	}
+	trace_head_free(&head);
 	fprintf(f, "\n  ],\n");
 	write_group_files(cfg, r);
 	write_groups(f, cfg, recs, n, of, r);

@@ -86,16 +86,17 @@ static const char *absolute(const char *path, char *out)
 	return path && realpath(path, out) ? out : path;
 }
 
-int trace_write(const char *path, const struct check_machine *m, char ops[][OP_TEXT_MAX], int nops,
-		const char *sig, const char *detail, char *err, size_t errlen)
+/* The head's text into a new string at *out: the identity, the kernels'
+ * banners and the machine's settings. 0, or -1 with err. */
+static int head_take(const struct check_machine *m, char **out, char *err, size_t errlen)
 {
 	struct identity *id = malloc(sizeof(*id));
 	char *text = malloc(TRACE_ID_MAX);
 	char(*abs)[PATH_MAX] = malloc(sizeof(char[CHECK_MAX_FS + 2][PATH_MAX]));
-	char version[512], abs_rules[PATH_MAX];
+	char version[512], abs_rules[PATH_MAX], kb_abs[PATH_MAX], kb_version[512] = "";
 	int rc = id && text && abs ? 0 : -1;
 	if (rc)
-		snprintf(err, errlen, "%s: cannot write the trace: out of memory", path);
+		snprintf(err, errlen, "cannot write the trace: out of memory");
 	const char *images[CHECK_MAX_FS];
 	for (int i = 0; !rc && i < m->nfs; i++)
 		images[i] = absolute(m->images[i], abs[2 + i]);
@@ -103,15 +104,13 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 				 images, m->fs, m->nfs, err, errlen))
 		rc = -1;
 	if (!rc && (text[0] = 0, identity_to_text(id, true, text, TRACE_ID_MAX) < 0)) {
-		snprintf(err, errlen, "%s: cannot write the trace: paths too long", path);
+		snprintf(err, errlen, "cannot write the trace: paths too long");
 		rc = -1;
 	}
-	char kb_abs[PATH_MAX], kb_version[512] = "";
 	const char *kb = m->kernel_b ? absolute(m->kernel_b, kb_abs) : NULL;
 	uint8_t kb_hash[16];
 	if (!rc && kb && !identity_file_hash(kb, kb_hash)) {
-		snprintf(err, errlen, "%s: cannot write the trace: cannot read %s", path,
-			 m->kernel_b);
+		snprintf(err, errlen, "cannot write the trace: cannot read %s", m->kernel_b);
 		rc = -1;
 	}
 	if (!rc) {
@@ -119,9 +118,10 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 		if (m->kernel_b)
 			trace_kernel_version(m->kernel_b, kb_version, sizeof(kb_version));
 	}
-	FILE *f = rc ? NULL : fopen(path, "w");
+	size_t len = 0;
+	FILE *f = rc ? NULL : open_memstream(out, &len);
 	if (!rc && !f) {
-		snprintf(err, errlen, "%s: cannot write the trace: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot write the trace: out of memory");
 		rc = -1;
 	}
 	free(id);
@@ -162,6 +162,40 @@ int trace_write(const char *path, const struct check_machine *m, char ops[][OP_T
 			absolute(m->rules->dir, abs_rules));
 	if (m->options && !strchr(m->options, '\n'))
 		fprintf(f, "options %s\n", m->options);
+	if (ferror(f) | fclose(f)) {
+		snprintf(err, errlen, "cannot write the trace: out of memory");
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void trace_head_free(struct trace_head *h)
+{
+	free(h->text);
+	h->text = NULL;
+}
+
+int trace_write(const char *path, struct trace_head *head, const struct check_machine *m,
+		char ops[][OP_TEXT_MAX], int nops, const char *sig, const char *detail, char *err,
+		size_t errlen)
+{
+	struct trace_head own = {0};
+	struct trace_head *h = head ? head : &own;
+	char why[400];
+	if (!h->text && head_take(m, &h->text, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		return -1;
+	}
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot write the trace: %s", path, strerror(errno));
+		trace_head_free(&own);
+		return -1;
+	}
+	fputs(h->text, f);
+	trace_head_free(&own);
 	for (int i = 0; i < nops; i++)
 		fprintf(f, "%s\n", ops[i]);
 	/* The detail's first line is its summary; the lines after it (the

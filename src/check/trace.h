@@ -50,9 +50,22 @@ struct trace {
  * the Image's bytes, into out ("" when it has none: another kind of file). */
 void trace_kernel_version(const char *path, char *out, size_t cap);
 
-/* Write a trace; 0 or -1 with err. */
-int trace_write(const char *path, const struct check_machine *m, char ops[][OP_TEXT_MAX], int nops,
-		const char *sig, const char *detail, char *err, size_t errlen);
+/* The lines a trace begins with, before its operations: the machine's
+ * identity (its files' hashes), the kernels' banners and its settings, a
+ * function of the check_machine alone. Taking them reads the kernel,
+ * initramfs and images whole, hundreds of MB: a run's traces share one
+ * head, taken by the first trace_write given it. {0}: not taken yet. */
+struct trace_head {
+	char *text;
+};
+
+void trace_head_free(struct trace_head *h);
+
+/* Write a trace, its head from `head` (taken first if it is not yet;
+ * NULL: taken for this trace alone); 0 or -1 with err. */
+int trace_write(const char *path, struct trace_head *head, const struct check_machine *m,
+		char ops[][OP_TEXT_MAX], int nops, const char *sig, const char *detail, char *err,
+		size_t errlen);
 
 /* Read a trace's text alone: its lines well formed and complete, the
  * files it names not looked at (m's paths are not set). 0 or -1 with err

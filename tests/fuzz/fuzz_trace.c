@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 	for (int k = 0; k < OP_NKINDS; k++)
 		snprintf(ops[k], OP_TEXT_MAX, "op %s", op_example((enum op_kind)k));
 	char err[2048];
-	if (trace_write(path, &m, ops, OP_NKINDS, "state:mtime", "mtime differs at /f0", err,
+	if (trace_write(path, NULL, &m, ops, OP_NKINDS, "state:mtime", "mtime differs at /f0", err,
 			sizeof(err)))
 		fuzz_die(err);
 	struct fuzz_buf seedbuf = {0}, seed2 = {0}, b = {0};
@@ -154,14 +154,16 @@ int main(int argc, char **argv)
 		if (k != OP_SETTIME)
 			memcpy(ops[n2++], ops[k], OP_TEXT_MAX);
 	m.time = false;
-	if (trace_write(path, &m, ops, n2, "disk:content", "disk differs at f0", err, sizeof(err)))
+	if (trace_write(path, NULL, &m, ops, n2, "disk:content", "disk differs at f0", err,
+			sizeof(err)))
 		fuzz_die(err);
 	read_file(path, &seed2);
 	/* A third, of one filesystem across two kernels (a kernel-b line):
 	 * every fourth round mutates it. */
 	struct fuzz_buf seed3 = {0};
 	m.fs[1] = m.fs[0], m.images[1] = m.images[0], m.kernel_b = kernel_b;
-	if (trace_write(path, &m, ops, n2, "state:nlink", "state differs at f0", err, sizeof(err)))
+	if (trace_write(path, NULL, &m, ops, n2, "state:nlink", "state differs at f0", err,
+			sizeof(err)))
 		fuzz_die(err);
 	read_file(path, &seed3);
 	struct trace *t = malloc(sizeof(*t));

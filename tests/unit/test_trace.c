@@ -50,8 +50,8 @@ int main(void)
 	static char ops[3][OP_TEXT_MAX] = {"op create f0 0644 -", "op write f0 0 4096 1 sync",
 					   "op link f0 f1"};
 	snprintf(path, sizeof(path), "%s/t.trace", dir);
-	CHECK(trace_write(path, &m, ops, 3, "state:nlink", "state differs at f0 | io: ext4 r 0",
-			  err, sizeof(err)) == 0);
+	CHECK(trace_write(path, NULL, &m, ops, 3, "state:nlink",
+			  "state differs at f0 | io: ext4 r 0", err, sizeof(err)) == 0);
 	struct trace *t = calloc(1, sizeof(*t));
 	if (!CHECK(t != NULL))
 		return 1;
@@ -87,7 +87,8 @@ int main(void)
 	rel.kernel = "Image", rel.initrd = "initrd", rel.images[0] = "a.img",
 	rel.images[1] = "b.img";
 	put("Image", "kernel", kernel, sizeof(kernel));
-	CHECK(trace_write("t.trace", &rel, ops, 3, "state:nlink", "x", err, sizeof(err)) == 0);
+	CHECK(trace_write("t.trace", NULL, &rel, ops, 3, "state:nlink", "x", err, sizeof(err)) ==
+	      0);
 	CHECK(chdir(cwd) == 0);
 	CHECK(trace_read(path, t, true, err, sizeof(err)) == 0 && t->m.kernel[0] == '/' &&
 	      t->version == 3 && t->m.op_budget == 12345);
