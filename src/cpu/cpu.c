@@ -187,6 +187,8 @@ static bool illegal(struct cpu *c)
 	return false;
 }
 
+/* The M extension, OP and OP-32 with funct7 1, by funct3: exec_decoded's
+ * D_MUL.. and D_DIVW.. (jit.c's emit_muldiv compiles the same answers). */
 static uint64_t mulh(int64_t a, int64_t b)
 {
 	return (uint64_t)(((__int128)a * b) >> 64);
@@ -247,19 +249,6 @@ static uint64_t muldiv32(int f3, uint32_t a, uint32_t b)
 		return sext32((uint32_t)(sa % sb));
 	default: return sext32(b == 0 ? a : a % b);
 	}
-}
-
-/* The M extension beyond mul/mulw (those have fast paths): OP and OP-32
- * with funct7 = 1. */
-static bool exec_muldiv(struct cpu *c, uint32_t insn, uint64_t *out)
-{
-	uint64_t a = c->x[(insn >> 15) & 31], b = c->x[(insn >> 20) & 31];
-	int f3 = (insn >> 12) & 7;
-	bool word = (insn & 0x7f) == OPC_OP32;
-	if (insn >> 25 != 1 || (word && f3 >= 1 && f3 <= 3))
-		return illegal(c);
-	*out = word ? muldiv32(f3, (uint32_t)a, (uint32_t)b) : muldiv64(f3, a, b);
-	return true;
 }
 
 /* The AMO's new memory value from the old one and rs2, at width 32 or 64. */
@@ -353,8 +342,7 @@ static bool exec_amo(struct cpu *c, uint32_t insn, uint64_t *out)
 }
 
 /* Execute one 32-bit (possibly expanded) instruction of length len that has
- * no fast path in exec_decoded(): the M extension's divisions and high
- * multiplies, atomics, fences, SYSTEM, F/D, the doorbell, and every illegal
+ * no fast path in exec_decoded(): atomics, fences, SYSTEM, F/D, the doorbell, and every illegal
  * encoding (the decoder sends anything it does not recognise here). */
 void cpu_exec_other(struct cpu *c, uint32_t insn, int len)
 {
@@ -362,11 +350,6 @@ void cpu_exec_other(struct cpu *c, uint32_t insn, int len)
 	uint64_t pc = c->pc, v = 0;
 
 	switch (insn & 0x7f) {
-	case OPC_OP:
-	case OPC_OP32:
-		if (!exec_muldiv(c, insn, &v))
-			return;
-		break;
 	case OPC_AMO:
 		if (!exec_amo(c, insn, &v))
 			return;
@@ -526,6 +509,17 @@ static inline __attribute__((always_inline)) bool exec_decoded(struct cpu *c, co
 	case D_SRAW: x[d->rd] = sext32((uint32_t)((int32_t)a >> (b & 31))); break;
 	case D_MUL: x[d->rd] = a * b; break;
 	case D_MULW: x[d->rd] = sext32((uint32_t)a * (uint32_t)b); break;
+	case D_MULH:
+	case D_MULHSU:
+	case D_MULHU:
+	case D_DIV:
+	case D_DIVU:
+	case D_REM:
+	case D_REMU: x[d->rd] = muldiv64((int)(op - D_MUL), a, b); break;
+	case D_DIVW:
+	case D_DIVUW:
+	case D_REMW:
+	case D_REMUW: x[d->rd] = muldiv32((int)(op - D_DIVW) + 4, (uint32_t)a, (uint32_t)b); break;
 	case D_GENERIC:
 		c->raw_insn = (uint32_t)d->imm;
 		cpu_exec_other(c, len == 2 ? rvc_lookup((uint16_t)d->imm) : (uint32_t)d->imm,

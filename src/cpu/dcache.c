@@ -150,7 +150,7 @@ static uint8_t reg_op(uint32_t insn)
 		return op_reg[f3];
 	if (f7 == 0x20)
 		return f3 == 0 ? D_SUB : f3 == 5 ? D_SRA : D_GENERIC;
-	return f7 == 1 && f3 == 0 ? D_MUL : D_GENERIC;
+	return f7 == 1 ? (uint8_t)(D_MUL + f3) : D_GENERIC;
 }
 
 static uint8_t reg32_op(uint32_t insn)
@@ -160,7 +160,9 @@ static uint8_t reg32_op(uint32_t insn)
 		return f3 == 0 ? D_ADDW : f3 == 1 ? D_SLLW : f3 == 5 ? D_SRLW : D_GENERIC;
 	if (f7 == 0x20)
 		return f3 == 0 ? D_SUBW : f3 == 5 ? D_SRAW : D_GENERIC;
-	return f7 == 1 && f3 == 0 ? D_MULW : D_GENERIC;
+	if (f7 != 1)
+		return D_GENERIC;
+	return f3 == 0 ? D_MULW : f3 >= 4 ? (uint8_t)(D_DIVW + f3 - 4) : D_GENERIC;
 }
 
 /* Decode a (possibly expanded) 32-bit instruction's operation and immediate. */

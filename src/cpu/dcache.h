@@ -78,7 +78,18 @@ enum dop {
 	D_SRLW,
 	D_SRAW,
 	D_MUL,
+	D_MULH, /* D_MUL + funct3 through D_REMU: OP with funct7 1 */
+	D_MULHSU,
+	D_MULHU,
+	D_DIV,
+	D_DIVU,
+	D_REM,
+	D_REMU,
 	D_MULW,
+	D_DIVW, /* D_DIVW + funct3 - 4 through D_REMUW: OP-32 with funct7 1 */
+	D_DIVUW,
+	D_REMW,
+	D_REMUW,
 };
 
 /* A decoded instruction, 8 bytes so that a page of kernel code decodes

@@ -281,6 +281,85 @@ static bool ends_block(unsigned op)
 	return op >= D_JAL && op <= D_BGEU;
 }
 
+/* A short forward jump (0xeb jmp, 0x74 jz, 0x79 jns), landed by land8. */
+static uint8_t *jmp8(struct emit *e, uint8_t op)
+{
+	PUT(e, op, 0);
+	return e->p - 1;
+}
+
+static void land8(struct emit *e, uint8_t *at)
+{
+	*at = (uint8_t)(e->p - (at + 1));
+}
+
+/* REX.W for a 64-bit operation; nothing for a 32-bit one. */
+static void rex_w(struct emit *e, bool word)
+{
+	if (!word)
+		PUT(e, 0x48);
+}
+
+/* The high multiplies, rax = x[rs1], rcx = x[rs2]: the high half is rdx. */
+static void emit_mulh(struct emit *e, unsigned op)
+{
+	if (op == D_MULH) {
+		PUT(e, 0x48, 0xf7, 0xe9); /* imul rcx */
+	} else if (op == D_MULHU) {
+		PUT(e, 0x48, 0xf7, 0xe1); /* mul rcx */
+	} else {			  /* D_MULHSU: unsigned, less rs2 if rs1 < 0 */
+		PUT(e, 0x48, 0x89, 0xc6, 0x48, 0xf7, 0xe1); /* mov rsi, rax; mul rcx */
+		PUT(e, 0x48, 0x85, 0xf6, 0x79, 0x03);	    /* test rsi, rsi; jns +3 */
+		PUT(e, 0x48, 0x29, 0xca);		    /* sub rdx, rcx */
+	}
+	PUT(e, 0x48, 0x89, 0xd0); /* mov rax, rdx */
+}
+
+/* The divisions and remainders, 64- or 32-bit: x86's div and idiv, with
+ * RISC-V's answers where those would fault taken on branches before them
+ * (cpu.c's muldiv64/muldiv32): a zero divisor gives all ones or the
+ * dividend; a signed divisor of -1 gives the negated dividend (the most
+ * negative one itself on overflow) or 0. rdx and rsi are scratch. */
+static void emit_muldiv(struct emit *e, unsigned op)
+{
+	if (op < D_DIV) {
+		emit_mulh(e, op);
+		return;
+	}
+	bool word = op >= D_DIVW;
+	unsigned k = word ? op - D_DIVW : op - D_DIV; /* div, divu, rem, remu */
+	bool sign = !(k & 1), rem = k >= 2;
+	rex_w(e, word), PUT(e, 0x85, 0xc9); /* test rcx, rcx */
+	uint8_t *zero = jmp8(e, 0x74), *minus1 = NULL;
+	if (sign) {
+		rex_w(e, word), PUT(e, 0x83, 0xf9, 0xff); /* cmp rcx, -1 */
+		minus1 = jmp8(e, 0x74);
+		rex_w(e, word), PUT(e, 0x99); /* cqo */
+	} else {
+		PUT(e, 0x31, 0xd2); /* xor edx, edx */
+	}
+	rex_w(e, word), PUT(e, 0xf7, sign ? 0xf9 : 0xf1); /* idiv / div rcx */
+	if (rem)
+		rex_w(e, word), PUT(e, 0x89, 0xd0); /* mov rax, rdx */
+	uint8_t *done[2] = {jmp8(e, 0xeb), NULL};
+	land8(e, zero);
+	if (!rem)
+		rex_w(e, word), PUT(e, 0x83, 0xc8, 0xff); /* or rax, -1 (a remainder: rs1) */
+	if (sign) {
+		done[1] = jmp8(e, 0xeb);
+		land8(e, minus1);
+		if (rem)
+			PUT(e, 0x31, 0xc0); /* xor eax, eax */
+		else
+			rex_w(e, word), PUT(e, 0xf7, 0xd8); /* neg rax */
+	}
+	for (int i = 0; i < 2; i++)
+		if (done[i])
+			land8(e, done[i]);
+	if (word)
+		sext_rax(e);
+}
+
 /* ALU operations: rax = x[rs1], rcx = x[rs2], then these bytes, result in
  * rax. Shifts by register use cl, masked by the CPU as RISC-V masks them. */
 static void emit_alu(struct emit *e, const struct dinsn *d, uint64_t pc)
@@ -331,7 +410,8 @@ static void emit_alu(struct emit *e, const struct dinsn *d, uint64_t pc)
 	case D_SRLW: PUT(e, 0xd3, 0xe8), sext_rax(e); break;
 	case D_SRAW: PUT(e, 0xd3, 0xf8), sext_rax(e); break;
 	case D_MUL: PUT(e, 0x48, 0x0f, 0xaf, 0xc1); break;
-	default: PUT(e, 0x0f, 0xaf, 0xc1), sext_rax(e); break; /* D_MULW */
+	case D_MULW: PUT(e, 0x0f, 0xaf, 0xc1), sext_rax(e); break;
+	default: emit_muldiv(e, op); break;
 	}
 	store_x(e, d->rd, RAX);
 }
@@ -622,8 +702,6 @@ static uint32_t generic_insn(const struct dinsn *d)
 static bool generic_in_block(uint32_t insn)
 {
 	switch (insn & 0x7f) {
-	case 0x33: /* OP, OP-32: the M extension beyond mul */
-	case 0x3b:
 	case 0x2f: /* AMO */
 	case 0x0f: /* fences */
 	case 0x07: /* F/D */
