@@ -425,6 +425,14 @@ static bool host_call(struct cpu *c, int which)
 	return true;
 }
 
+bool cpu_host_call(struct cpu *c, int which)
+{
+	if (host_call(c, which))
+		return true;
+	exec_uncached(c); /* the instruction the slot stands for */
+	return false;
+}
+
 /* Execute the decoded instruction d at pc. The common integer operations
  * run here directly; the rest go through exec(), the full decoder. Returns
  * true when a fast operation completed (so the fetch mapping of this page is
@@ -525,10 +533,7 @@ static inline __attribute__((always_inline)) bool exec_decoded(struct cpu *c, co
 		cpu_exec_other(c, len == 2 ? rvc_lookup((uint16_t)d->imm) : (uint32_t)d->imm,
 			       (int)len);
 		return false;
-	case D_HOST:
-		if (!host_call(c, d->rd))
-			exec_uncached(c); /* the instruction the slot stands for */
-		return false;
+	case D_HOST: cpu_host_call(c, d->rd); return false;
 	default: /* D_SLOW */ exec_uncached(c); return false;
 	}
 	c->pc = pc + len;

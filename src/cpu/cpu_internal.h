@@ -189,4 +189,10 @@ uint32_t rvc_lookup(uint16_t ci);
 struct dinsn;
 void cpu_decode_slot(struct cpu *c, struct dinsn *d, const uint8_t *code, uint64_t pc);
 
+/* Run the host function `which` at its entry, c->pc (a D_HOST slot): the
+ * bus computes it and the hart returns as from the guest's function; if
+ * the bus declines, the instruction the slot stands for runs instead.
+ * True when the host computed it. */
+bool cpu_host_call(struct cpu *c, int which);
+
 #endif

@@ -16,6 +16,11 @@
  *    the write set, and the S-mode CSRs of every lock, user access and
  *    trap (sstatus, sscratch, sepc, scause, stval) through csr_fast(),
  *    without the executor's decode and the checks after it.
+ *  - a host function's entry (D_HOST: memset, memcpy, the CRCs) is a block
+ *    of its own calling jit_host(), then the jump thunk to the return
+ *    address, so those calls never leave compiled code;
+ *  - the M extension's divisions and high multiplies are x86's, with
+ *    RISC-V's answers for a zero or -1 divisor on branches before them.
  * Buffer layout: the thunks, then blocks, each as its slow-path sites, its
  * exit records, its header and its code. */
 #include <errno.h>
@@ -30,7 +35,7 @@
 #if defined(__x86_64__)
 
 #define JIT_BUF_BYTES (64u << 20)
-#define JIT_HOT	      (1u << 13) /* copies of the blocks last found, by pc: a power of 2 */
+#define JIT_HOT	      (1u << 15) /* copies of the blocks last found, by pc: a power of 2 */
 #define JIT_TABLE     (1u << 16) /* every block, hashed, chained */
 #define JIT_ROOM      (JIT_BLOCK_MAX * 128 + 4096) /* the most one block can take */
 #define XBIAS	      136 /* rbx = c + XBIAS: x[1..32] at disp8 -128..120 */
@@ -87,6 +92,7 @@ struct jit {
 	uint8_t *amo[2];       /* the AMO thunks, .w and .d */
 	uint8_t *call_generic; /* a pointer slot: jit_generic's address */
 	uint8_t *call_csr;     /* and jit_csr's */
+	uint8_t *call_host;    /* and jit_host's */
 	struct jit_hot hot[JIT_HOT];
 	struct jit_block *table[JIT_TABLE];
 };
@@ -525,6 +531,16 @@ static struct jit_answer jit_csr(struct cpu *c, uint32_t insn, uint64_t src)
 	return (struct jit_answer){old, !done};
 }
 
+/* A host function's entry (a D_HOST block, see emit_host): computed as the
+ * interpreter computes it. Returns 1 to leave the block: the bus declined
+ * (the guest's own instruction ran: it may have trapped) or the run was
+ * stopped; else the block goes on to the return address in c->pc. */
+static int jit_host(struct cpu *c, const struct jit_site *s)
+{
+	at_site(c, s);
+	return !cpu_host_call(c, s->rd) || c->budget <= 0;
+}
+
 /* ---- the thunks ---- */
 
 /* rdi = the soft-TLB entry of va (in rax) in the set at `set`, rcx = va's
@@ -671,6 +687,8 @@ static void emit_thunks(struct cpu *c)
 	put64(&e, (uint64_t)(uintptr_t)jit_generic);
 	j->call_csr = e.p;
 	put64(&e, (uint64_t)(uintptr_t)jit_csr);
+	j->call_host = e.p;
+	put64(&e, (uint64_t)(uintptr_t)jit_host);
 	for (unsigned op = D_LB; op <= D_SD; op++) {
 		e.p += (size_t) - (uintptr_t)e.p & 15;
 		j->thunk[op - D_LB] = e.p;
@@ -732,6 +750,8 @@ static unsigned block_extent(struct cpu *c, struct dpage *code, uint64_t pc, con
 		struct dinsn *d = &code->slot[off >> 1];
 		if (d->op == D_NONE)
 			cpu_decode_slot(c, d, host + (off - (pc & 0xfff)), (pc & ~0xfffULL) | off);
+		if (dinsn_op(d) == D_HOST) /* a host function's entry: a block of its own */
+			return n ? n : 1;
 		if (!compiles(d))
 			break;
 		n++;
@@ -942,6 +962,21 @@ static void emit_insn(struct emit *e, struct jit *j, const struct jit_block *b,
 	}
 }
 
+/* A block of one host function's entry (D_HOST): jit_host, then on to
+ * the return address through the jump thunk, as a jalr goes; chained
+ * exits enter it like any block, so calls of memset, memcpy and the CRCs
+ * stay in compiled code. */
+static void emit_host(struct emit *e, const struct jit *j, const struct jit_site *s)
+{
+	PUT(e, 0x48, 0x8d, 0xbb), put32(e, (uint32_t)-XBIAS); /* lea rdi, [rbx - XBIAS]: c */
+	lea_rip(e, RSI, s);
+	patch_to(rel32_at(e, (const uint8_t[]){0xff, 0x15}, 2),
+		 j->call_host); /* call [rip + slot] */
+	PUT(e, 0x85, 0xc0);	/* test eax, eax */
+	patch_to(jcc(e, 0x85), j->leave);
+	jmp_to(e, j->jump);
+}
+
 /* Compile block b (n instructions at pc) at the end of the buffer. Layout:
  * its sites and exit records, then the code:
  *   fn:    push rbx; lea rbx, [rdi + XBIAS]
@@ -972,6 +1007,10 @@ static void compile(struct jit *j, struct dpage *code, struct jit_block *b, unsi
 					     .len = (uint8_t)dinsn_len(d)};
 		if (i + 1 == n && ends_block(op))
 			break;
+		if (op == D_HOST) {
+			emit_host(&e, j, &sites[i]);
+			break;
+		}
 		uint8_t *leave_at = NULL;
 		emit_insn(&e, j, b, d, pc, &sites[i], &leave_at);
 		if (leave_at)
@@ -979,11 +1018,13 @@ static void compile(struct jit *j, struct dpage *code, struct jit_block *b, unsi
 		pc += dinsn_len(d);
 	}
 	const uint8_t *page = (const uint8_t *)((uintptr_t)b->host & ~(uintptr_t)0xfff);
-	plan_exits(rec, d, b->pc, pc, page, b->gen, exit);
-	if (ends_block(dinsn_op(d)))
-		emit_jump(&e, j, d, pc, exit);
-	else
-		emit_exit(&e, j, pc, exit[1]);
+	if (dinsn_op(d) != D_HOST) {
+		plan_exits(rec, d, b->pc, pc, page, b->gen, exit);
+		if (ends_block(dinsn_op(d)))
+			emit_jump(&e, j, d, pc, exit);
+		else
+			emit_exit(&e, j, pc, exit[1]);
+	}
 	patch_to(short_of, e.p);
 	PUT(&e, 0x48, 0x83, 0x83), put32(&e, CPU_OFF(budget)),
 	    PUT(&e, (uint8_t)n); /* add budget, n */
