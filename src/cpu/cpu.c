@@ -581,7 +581,7 @@ static inline __attribute__((always_inline)) struct jit_exit *run_page(struct cp
 		jit_fn fn = jit_block_at(c, code, pc, (const uint8_t *)(addend + pc), from);
 		int64_t before = c->budget;
 		if (fn) {
-			struct jit_exit *x = fn(c);
+			struct jit_exit *x = jit_run(c, fn);
 			if (c->budget != before) /* it ran: a block charges itself */
 				return x;
 		}

@@ -33,11 +33,8 @@ struct dpage;
 
 struct jit_exit;
 
-/* A compiled block: charges its instructions to c->budget and runs them;
- * or, when the budget does not cover them all, returns at once with the
- * budget unchanged. Returns the exit it left by when that exit can be
- * chained to the next block, else NULL. */
-typedef struct jit_exit *(*jit_fn)(struct cpu *c);
+/* A compiled block's code, run by jit_run. */
+typedef const uint8_t *jit_fn;
 
 /* Turn the translation cache on (if the host allows) or off. 0, or -ENOMEM
  * when turning on failed for lack of memory. */
@@ -50,5 +47,11 @@ void jit_free(struct cpu *c);
  * any: it is chained to this block. */
 jit_fn jit_block_at(struct cpu *c, struct dpage *code, uint64_t pc, const uint8_t *host,
 		    struct jit_exit *from);
+
+/* Run block fn and the blocks it chains to: it charges its instructions to
+ * c->budget and runs them; or, when the budget does not cover them all,
+ * returns at once with the budget unchanged. Returns the exit it left by
+ * when that exit can be chained to the next block, else NULL. */
+struct jit_exit *jit_run(struct cpu *c, jit_fn fn);
 
 #endif
