@@ -80,7 +80,6 @@ struct jit_hot {
 	jit_fn fn;
 };
 
-
 /* The memory operations' thunks, in dop order from D_LB to D_SD. */
 #define JIT_THUNKS (D_SD - D_LB + 1)
 
@@ -135,7 +134,18 @@ static bool fits32(int64_t v)
 	return v >= INT32_MIN && v <= INT32_MAX;
 }
 
-enum { RAX = 0, RCX = 1, RDX = 2, RBP = 5, RSI = 6, RDI = 7, R12 = 12, R13 = 13, R14 = 14, R15 = 15 };
+enum {
+	RAX = 0,
+	RCX = 1,
+	RDX = 2,
+	RBP = 5,
+	RSI = 6,
+	RDI = 7,
+	R12 = 12,
+	R13 = 13,
+	R14 = 14,
+	R15 = 15
+};
 
 /* The pinned guest registers (see the top): sp, a5, a4, a0 and a1, read
  * 0.17, 0.21, 0.11, 0.09 and 0.08 times an instruction on explore's
@@ -173,7 +183,8 @@ static void mov_rr(struct emit *e, int dst, int src)
 /* reg = x[r] from c->x, reg any register. */
 static void load_mem_x(struct emit *e, int reg, int r)
 {
-	PUT(e, (uint8_t)(0x48 | (reg >> 3) << 2), 0x8b, (uint8_t)(0x43 | (reg & 7) << 3), x_disp(r));
+	PUT(e, (uint8_t)(0x48 | (reg >> 3) << 2), 0x8b, (uint8_t)(0x43 | (reg & 7) << 3),
+	    x_disp(r));
 }
 
 /* Every pin from c->x: after C code that may have written a register. */
@@ -257,7 +268,8 @@ static void set_x(struct emit *e, int r, uint64_t v)
 	store_imm(e, x_disp(r), true, v);
 	int p = pin_of(r);
 	if (p && fits32((int64_t)v)) /* mov p, simm32 */
-		PUT(e, (uint8_t)(0x48 | p >> 3), 0xc7, (uint8_t)(0xc0 | (p & 7))), put32(e, (uint32_t)v);
+		PUT(e, (uint8_t)(0x48 | p >> 3), 0xc7, (uint8_t)(0xc0 | (p & 7))),
+		    put32(e, (uint32_t)v);
 	else if (p)
 		load_mem_x(e, p, r);
 	if (e->rax == r)
@@ -721,7 +733,7 @@ static void emit_jump_thunk(struct emit *e, struct cpu *c)
 	PUT(e, 0x48, 0x8b, 0x42, 0x18); /* mov rax, [rdx + 24]: fn */
 	PUT(e, 0x48, 0x85, 0xc0);	/* test rax, rax */
 	miss[4] = jcc(e, 0x84);
-	PUT(e, 0xff, 0xe0);		    /* jmp rax */
+	PUT(e, 0xff, 0xe0); /* jmp rax */
 	for (int i = 0; i < 5; i++)
 		patch_to(miss[i], j->leave);
 }
@@ -735,15 +747,15 @@ static void emit_frame(struct emit *e, struct jit *j)
 	j->leave = e->p;
 	PUT(e, 0x31, 0xc0); /* xor eax, eax */
 	j->leave_rax = e->p;
-	PUT(e, 0x48, 0x83, 0xc4, 0x08);		/* add rsp, 8 */
+	PUT(e, 0x48, 0x83, 0xc4, 0x08);		    /* add rsp, 8 */
 	PUT(e, 0x41, 0x5f, 0x41, 0x5e, 0x41, 0x5d); /* pop r15; pop r14; pop r13 */
-	PUT(e, 0x41, 0x5c, 0x5d, 0x5b, 0xc3);	/* pop r12; pop rbp; pop rbx; ret */
+	PUT(e, 0x41, 0x5c, 0x5d, 0x5b, 0xc3);	    /* pop r12; pop rbp; pop rbx; ret */
 	e->p += (size_t) - (uintptr_t)e->p & 15;
 	j->enter = e->p;
-	PUT(e, 0x53, 0x55, 0x41, 0x54);		   /* push rbx; push rbp; push r12 */
+	PUT(e, 0x53, 0x55, 0x41, 0x54);		    /* push rbx; push rbp; push r12 */
 	PUT(e, 0x41, 0x55, 0x41, 0x56, 0x41, 0x57); /* push r13; push r14; push r15 */
-	PUT(e, 0x48, 0x83, 0xec, 0x08);		   /* sub rsp, 8 */
-	PUT(e, 0x48, 0x8d, 0x9f), put32(e, XBIAS); /* lea rbx, [rdi + XBIAS] */
+	PUT(e, 0x48, 0x83, 0xec, 0x08);		    /* sub rsp, 8 */
+	PUT(e, 0x48, 0x8d, 0x9f), put32(e, XBIAS);  /* lea rbx, [rdi + XBIAS] */
 	reload_pins(e);
 	PUT(e, 0xff, 0xe6); /* jmp rsi */
 }
