@@ -342,8 +342,9 @@ static bool exec_amo(struct cpu *c, uint32_t insn, uint64_t *out)
 }
 
 /* Execute one 32-bit (possibly expanded) instruction of length len that has
- * no fast path in exec_decoded(): atomics, fences, SYSTEM, F/D, the doorbell, and every illegal
- * encoding (the decoder sends anything it does not recognise here). */
+ * no fast path in exec_decoded(): atomics, fences, SYSTEM, F/D, the
+ * doorbell, and every illegal encoding (the decoder sends anything it does
+ * not recognise here). */
 void cpu_exec_other(struct cpu *c, uint32_t insn, int len)
 {
 	int rd = (insn >> 7) & 31;

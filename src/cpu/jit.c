@@ -917,19 +917,26 @@ static void plan_exits(struct jit_exit *rec, const struct dinsn *last, uint64_t 
 						     .gen = gen};
 }
 
-/* The instruction at site s through jit_generic; returns the jump to
- * patch to the block's leave. */
-static uint8_t *emit_generic(struct emit *e, const struct jit *j, const struct jit_site *s)
+/* A call of the C function in pointer slot `slot` with (c, site s), which
+ * returns nonzero to leave the block: the jump to patch to the block's
+ * leave is returned; on going on, the pins are loaded again, since C may
+ * have written a register in c->x. */
+static uint8_t *emit_site_call(struct emit *e, const uint8_t *slot, const struct jit_site *s)
 {
 	PUT(e, 0x48, 0x8d, 0xbb), put32(e, (uint32_t)-XBIAS); /* lea rdi, [rbx - XBIAS]: c */
 	lea_rip(e, RSI, s);
-	patch_to(rel32_at(e, (const uint8_t[]){0xff, 0x15}, 2),
-		 j->call_generic); /* call [rip + slot] */
-	PUT(e, 0x85, 0xc0);	   /* test eax, eax */
+	patch_to(rel32_at(e, (const uint8_t[]){0xff, 0x15}, 2), slot); /* call [rip + slot] */
+	PUT(e, 0x85, 0xc0);					       /* test eax, eax */
 	e->rax = -1;
 	uint8_t *leave = jcc(e, 0x85); /* jnz leave */
-	reload_pins(e);		       /* it wrote its rd in c->x */
+	reload_pins(e);
 	return leave;
+}
+
+/* The instruction at site s through jit_generic. */
+static uint8_t *emit_generic(struct emit *e, const struct jit *j, const struct jit_site *s)
+{
+	return emit_site_call(e, j->call_generic, s);
 }
 
 /* raw_insn = insn, as the interpreter records every D_GENERIC one: it is
@@ -1053,13 +1060,7 @@ static void emit_insn(struct emit *e, struct jit *j, const struct jit_block *b,
  * stay in compiled code. */
 static void emit_host(struct emit *e, const struct jit *j, const struct jit_site *s)
 {
-	PUT(e, 0x48, 0x8d, 0xbb), put32(e, (uint32_t)-XBIAS); /* lea rdi, [rbx - XBIAS]: c */
-	lea_rip(e, RSI, s);
-	patch_to(rel32_at(e, (const uint8_t[]){0xff, 0x15}, 2),
-		 j->call_host); /* call [rip + slot] */
-	PUT(e, 0x85, 0xc0);	/* test eax, eax */
-	patch_to(jcc(e, 0x85), j->leave);
-	reload_pins(e); /* a0 holds its answer */
+	patch_to(emit_site_call(e, j->call_host, s), j->leave); /* a0 holds its answer */
 	jmp_to(e, j->jump);
 }
 
