@@ -14,9 +14,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <xxhash.h>
 
 #include "ram.h"
+
+#define RAM_SLAB (32u << 20) /* the host memory pages come from (page_get) */
+#define RAM_HUGE (2u << 20)  /* the host's huge page */
 
 const uint8_t ram_zero_page[RAM_PAGE_SIZE] __attribute__((aligned(RAM_PAGE_SIZE)));
 
@@ -39,12 +43,9 @@ int ram_init(struct ram *r, uint64_t base, uint64_t size)
 
 void ram_free(struct ram *r)
 {
-	for (uint64_t i = 0; r->pages && i < r->npages; i++)
-		free(r->pages[i]);
-	for (size_t i = 0; i < r->nundo; i++)
-		free(r->undo[i].saved);
-	for (size_t i = 0; i < r->npool; i++)
-		free(r->pool[i]);
+	for (size_t i = 0; i < r->nslabs; i++)
+		munmap(r->slabs[i], RAM_SLAB);
+	free(r->slabs);
 	free(r->pages);
 	free(r->saved_at);
 	free(r->undo);
@@ -52,11 +53,48 @@ void ram_free(struct ram *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* Pages come from slabs of RAM_SLAB bytes aligned to the host's huge
+ * pages and marked for them (MADV_HUGEPAGE): the hart's loads and stores
+ * reach guest RAM through host pointers, and with every guest page a host
+ * page of its own the host's TLB missed on most of them (a fork's copies
+ * and a restore's put-backs scatter the pages, so the guest's locality is
+ * no help). A page is never given back to the host, only to the pool. */
+
+static uint8_t *slab_new(struct ram *r)
+{
+	if (r->nslabs == r->capslabs) {
+		size_t cap = r->capslabs ? 2 * r->capslabs : 16;
+		uint8_t **ns = realloc(r->slabs, cap * sizeof(*ns));
+		if (!ns)
+			return NULL;
+		r->slabs = ns;
+		r->capslabs = cap;
+	}
+	/* Map a huge page more and trim to the alignment. */
+	uint8_t *m = mmap(NULL, RAM_SLAB + RAM_HUGE, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	size_t lead = (size_t)(-(uintptr_t)m & (RAM_HUGE - 1));
+	if (lead)
+		munmap(m, lead);
+	munmap(m + lead + RAM_SLAB, RAM_HUGE - lead);
+	uint8_t *slab = m + lead;
+	(void)madvise(slab, RAM_SLAB, MADV_HUGEPAGE); /* a hint: 4 KiB pages work too */
+	r->slabs[r->nslabs++] = slab;
+	r->slab_used = 0;
+	return slab;
+}
+
 static uint8_t *page_get(struct ram *r)
 {
 	if (r->npool)
 		return r->pool[--r->npool];
-	return aligned_alloc(RAM_PAGE_SIZE, RAM_PAGE_SIZE);
+	if ((!r->nslabs || r->slab_used == RAM_SLAB) && !slab_new(r))
+		return NULL;
+	uint8_t *p = r->slabs[r->nslabs - 1] + r->slab_used;
+	r->slab_used += RAM_PAGE_SIZE;
+	return p;
 }
 
 static void page_put(struct ram *r, uint8_t *p)
@@ -66,10 +104,8 @@ static void page_put(struct ram *r, uint8_t *p)
 	if (r->npool == r->cappool) {
 		size_t cap = r->cappool ? 2 * r->cappool : 256;
 		uint8_t **np = realloc(r->pool, cap * sizeof(*np));
-		if (!np) {
-			free(p);
-			return;
-		}
+		if (!np)
+			return; /* lost to reuse; its slab is unmapped with the rest */
 		r->pool = np;
 		r->cappool = cap;
 	}

@@ -42,6 +42,9 @@ struct ram {
 	size_t level_start[RAM_MAX_LEVELS + 1]; /* undo index where level L's list starts */
 	uint8_t **pool;				/* released pages, for reuse */
 	size_t npool, cappool;
+	uint8_t **slabs; /* where pages come from: RAM_SLAB bytes each (ram.c) */
+	size_t nslabs, capslabs;
+	size_t slab_used;   /* bytes of the last slab handed out */
 	uint64_t allocated; /* pages in use (live or saved) */
 	uint64_t copies;    /* pages a write gave a copy of their own: a counter
 			     * for the hart lens, which resets it */
