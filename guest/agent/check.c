@@ -723,6 +723,9 @@ static void sb_str(struct sb *b, const char *s)
 	sb_add(b, s, strlen(s));
 }
 
+/* A string literal: its length known at compile time. */
+#define SB_LIT(b, lit) sb_add(b, lit, sizeof(lit) - 1)
+
 static void sb_dec(struct sb *b, unsigned long long v, int width)
 {
 	char t[24];
@@ -748,14 +751,24 @@ static void sb_time(struct sb *b, const char *key, const struct timespec *t)
 
 static const char hexdig[] = "0123456789abcdef";
 
+static bool plain(unsigned char c)
+{
+	return c > ' ' && c < 0x7f && c != '\\';
+}
+
+/* p's bytes, the plain ones as they are (a run at a time), the rest as \xHH. */
 static void sb_esc(struct sb *b, const char *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0, run; i < n; i += run) {
+		for (run = 0; i + run < n && plain((unsigned char)p[i + run]); run++)
+			;
+		if (run) {
+			sb_add(b, p + i, run);
+			continue;
+		}
 		unsigned char c = (unsigned char)p[i];
-		if (c > ' ' && c < 0x7f && c != '\\')
-			sb_add(b, (const char *)&c, 1);
-		else
-			sb_add(b, (const char[]){'\\', 'x', hexdig[c >> 4], hexdig[c & 15]}, 4);
+		sb_add(b, (const char[]){'\\', 'x', hexdig[c >> 4], hexdig[c & 15]}, 4);
+		run = 1;
 	}
 }
 
@@ -877,7 +890,7 @@ static struct field content_hash(int fd, off_t size)
 /* The user.* xattr names of fd, sorted (pointers into x->list): how many,
  * or -errno. None when the filesystem has no xattrs. */
 struct xnames {
-	char *list;
+	char *list; /* first_list, or malloc'd */
 	char **names;
 };
 
@@ -886,21 +899,37 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The list, into x->list: its length, or -errno. A first call into a
+ * small buffer serves most entries (the walk lists every entry's xattrs
+ * after every operation), with no call to size it; not XATTR_LIST_MAX,
+ * since the kernel allocates what the caller offers. */
+static char first_list[512];
+
+static ssize_t xattr_list(int fd, struct xnames *x)
+{
+	x->list = first_list;
+	ssize_t len = flistxattr(fd, first_list, sizeof(first_list));
+	if (len >= 0 || errno != ERANGE)
+		return len < 0 ? -errno : len;
+	if ((len = flistxattr(fd, NULL, 0)) < 0)
+		return -errno;
+	x->list = xrealloc(NULL, (size_t)len + 1);
+	len = flistxattr(fd, x->list, (size_t)len + 1);
+	return len < 0 ? -errno : len;
+}
+
 static int user_xattr_names(int fd, struct xnames *x)
 {
-	x->list = NULL;
 	x->names = NULL;
-	ssize_t len = flistxattr(fd, NULL, 0);
+	ssize_t len = xattr_list(fd, x);
 	if (len <= 0)
-		return len == 0 || errno == EOPNOTSUPP ? 0 : -errno;
-	x->list = xrealloc(NULL, (size_t)len);
-	len = flistxattr(fd, x->list, (size_t)len);
-	if (len < 0)
-		return -errno;
-	int n = 0;
-	for (ssize_t i = 0; i < len; i += (ssize_t)strlen(x->list + i) + 1)
+		return len == 0 || len == -EOPNOTSUPP ? 0 : (int)len;
+	int n = 0, cap = 0;
+	for (ssize_t i = 0; i < len; i += (ssize_t)strnlen(x->list + i, (size_t)(len - i)) + 1)
 		if (!strncmp(x->list + i, "user.", 5)) {
-			x->names = xrealloc(x->names, sizeof(char *) * (size_t)(n + 1));
+			if (n == cap)
+				x->names = xrealloc(x->names,
+						    sizeof(char *) * (size_t)(cap = 2 * cap + 4));
 			x->names[n++] = x->list + i;
 		}
 	qsort(x->names, (size_t)n, sizeof(char *), cmp_str);
@@ -939,7 +968,8 @@ static struct field xattrs_hash(int fd)
 		else
 			hex128(XXH3_128bits_digest(&st), f.v);
 	}
-	free(x.list);
+	if (x.list != first_list)
+		free(x.list);
 	free(x.names);
 	return f;
 }
@@ -995,7 +1025,7 @@ static void sb_field(struct sb *b, const char *path, int bit, const char *value,
 		sb_add(b, value, n);
 		return;
 	}
-	sb_str(b, "*");
+	SB_LIT(b, "*");
 	XXH3_64bits_update(&masked_st[bit], path, strlen(path) + 1);
 	XXH3_64bits_update(&masked_st[bit], value, n);
 	XXH3_64bits_update(&masked_st[bit], "", 1);
@@ -1010,7 +1040,7 @@ static void dirsize_ignored(struct sb *b, const char *path, unsigned long long s
 	XXH3_64bits_update(&masked_st[IGN_BIT_dirsize], path, strlen(path) + 1);
 	XXH3_64bits_update(&masked_st[IGN_BIT_dirsize], t.s, t.len + 1);
 	free(t.s);
-	sb_str(b, "-");
+	SB_LIT(b, "-");
 }
 
 /* A number as sb_field's value. */
@@ -1053,23 +1083,23 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 	struct sb b = {xrealloc(NULL, 256), 0, 256};
 	unsigned m = st->st_mode & 07777;
 	sb_str(&b, path);
-	sb_str(&b, " kind=");
+	SB_LIT(&b, " kind=");
 	sb_str(&b, x->kind);
-	sb_str(&b, " mode=");
+	SB_LIT(&b, " mode=");
 	sb_field(&b, path, IGN_BIT_mode,
 		 (const char[]){(char)('0' + (m >> 9)), (char)('0' + (m >> 6 & 7)),
 				(char)('0' + (m >> 3 & 7)), (char)('0' + (m & 7))},
 		 4);
-	sb_str(&b, " uid=");
+	SB_LIT(&b, " uid=");
 	sb_field_dec(&b, path, IGN_BIT_uid, st->st_uid);
-	sb_str(&b, " gid=");
+	SB_LIT(&b, " gid=");
 	sb_field_dec(&b, path, IGN_BIT_gid, st->st_gid);
-	sb_str(&b, " nlink=");
+	SB_LIT(&b, " nlink=");
 	if (!strcmp(path, "."))
-		sb_str(&b, "-");
+		SB_LIT(&b, "-");
 	else
 		sb_field_dec(&b, path, IGN_BIT_nlink, x->nlink ? x->nlink : st->st_nlink);
-	sb_str(&b, " size=");
+	SB_LIT(&b, " size=");
 	if (S_ISREG(st->st_mode))
 		sb_dec(&b, (unsigned long long)st->st_size, 1);
 	else if (S_ISDIR(st->st_mode) && !(ignored >> IGN_BIT_dirsize & 1))
@@ -1077,12 +1107,12 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 	else if (S_ISDIR(st->st_mode))
 		dirsize_ignored(&b, path, (unsigned long long)st->st_size);
 	else
-		sb_str(&b, "-");
-	sb_str(&b, " content=");
+		SB_LIT(&b, "-");
+	SB_LIT(&b, " content=");
 	sb_str(&b, x->content.v);
-	sb_str(&b, " target=");
+	SB_LIT(&b, " target=");
 	sb_str(&b, x->target.len ? x->target.s : "-");
-	sb_str(&b, " xattrs=");
+	SB_LIT(&b, " xattrs=");
 	sb_field(&b, path, IGN_BIT_xattrs, x->xattrs.v, strlen(x->xattrs.v));
 	if (w->time && !strcmp(path, ".") && (ignored & IGN_ROOTTIME)) {
 		/* FAT's root has no entry to hold them: what it shows is hashed */
@@ -1092,10 +1122,10 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 		sb_time(&t, " ctime=", coarse(&st->st_ctim, time_gran));
 		XXH3_64bits_update(&masked_st[IGN_BIT_roottime], t.s, t.len);
 		free(t.s);
-		sb_str(&b, " atime=* mtime=* ctime=*");
+		SB_LIT(&b, " atime=* mtime=* ctime=*");
 	} else if (w->time) {
 		if (S_ISLNK(st->st_mode))
-			sb_str(&b, " atime=-");
+			SB_LIT(&b, " atime=-");
 		else
 			sb_time(&b, " atime=", coarse(&st->st_atim, atime_gran));
 		sb_time(&b, " mtime=", coarse(&st->st_mtim, time_gran));
@@ -1109,11 +1139,11 @@ static void record_failed(struct walk *w, const char *path, int err)
 {
 	struct sb b = {0};
 	sb_str(&b, path);
-	sb_str(&b, " kind=!");
+	SB_LIT(&b, " kind=!");
 	sb_str(&b, errname(err));
-	sb_str(&b, " mode=- uid=- gid=- nlink=- size=- content=- target=- xattrs=-");
+	SB_LIT(&b, " mode=- uid=- gid=- nlink=- size=- content=- target=- xattrs=-");
 	if (w->time)
-		sb_str(&b, " mtime=- ctime=-");
+		SB_LIT(&b, " mtime=- ctime=-");
 	add_line(w, &b);
 }
 
@@ -1136,7 +1166,7 @@ static bool listed(const char *s, bool root)
 static int list_names(int fd, bool root, char ***names)
 {
 	*names = NULL;
-	int n = 0;
+	int n = 0, cap = 0;
 	ssize_t len;
 	while ((len = getdents64(fd, chunk, CHUNK)) > 0)
 		for (ssize_t off = 0; off < len;) {
@@ -1144,7 +1174,9 @@ static int list_names(int fd, bool root, char ***names)
 			off += de->d_reclen;
 			if (!listed(de->d_name, root))
 				continue;
-			*names = xrealloc(*names, sizeof(char *) * (size_t)(n + 1));
+			if (n == cap)
+				*names =
+				    xrealloc(*names, sizeof(char *) * (size_t)(cap = 2 * cap + 8));
 			if (!((*names)[n++] = strdup(de->d_name)))
 				oom();
 		}
@@ -1229,7 +1261,7 @@ static void visit_link(struct walk *w, int pfd, const char *name, const char *pa
 	struct extra x = {"symlink", {"-"}, {"-"}, {0}, 0};
 	ssize_t n = readlinkat(pfd, name, (char *)chunk, CHUNK);
 	if (n < 0) {
-		sb_str(&x.target, "!");
+		SB_LIT(&x.target, "!");
 		sb_str(&x.target, errname(errno));
 	} else {
 		sb_esc(&x.target, (const char *)chunk, (size_t)n);
@@ -1266,7 +1298,8 @@ static void walk_here(bool time, struct walk *w)
 	memset(w, 0, sizeof(*w));
 	w->time = time;
 	for (int i = 0; i < IGN_NFIELDS; i++)
-		XXH3_64bits_reset(&masked_st[i]);
+		if (ignored >> i & 1)
+			XXH3_64bits_reset(&masked_st[i]);
 	visit(w, AT_FDCWD, ".", ".");
 	qsort(w->lines, w->n, sizeof(char *), cmp_str);
 	for (int i = 0; i < IGN_NFIELDS; i++)
@@ -1278,13 +1311,14 @@ static void walk_here(bool time, struct walk *w)
 static void print_masked(int idx, const uint64_t *h)
 {
 	char hex[17 * IGN_NFIELDS];
+	if (!ignored)
+		return;
 	for (int i = 0; i < IGN_NFIELDS; i++) {
 		hex[17 * i] = ' ';
 		for (int d = 0; d < 16; d++)
 			hex[17 * i + 1 + d] = hexdig[h[i] >> (60 - 4 * d) & 15];
 	}
-	if (ignored) /* "m IDX H..." without its space before the first H */
-		out_item('m', idx, hex + 1, sizeof(hex) - 1);
+	out_item('m', idx, hex + 1, sizeof(hex) - 1); /* without the space before the first H */
 }
 
 static void free_walk(struct walk *w)
@@ -1316,20 +1350,21 @@ static void view_add(struct sb *view, const char *line)
 static void fp_here(bool time, char out[FP_LEN], struct sb *view)
 {
 	struct walk w;
-	XXH3_state_t st;
+	/* hashed at once: what a stream of the parts would hash */
+	struct sb all = {xrealloc(NULL, 1024), 0, 1024};
 	walk_here(time, &w);
 	for (size_t i = 0; view && i < w.n; i++)
 		view_add(view, w.lines[i]);
-	XXH3_128bits_reset(&st);
 	for (size_t i = 0; i < w.n; i++) {
 		const char *l = w.lines[i];
 		XXH128_canonical_t leaf;
 		XXH128_canonicalFromHash(&leaf, XXH3_128bits(l, strlen(l)));
-		XXH3_128bits_update(&st, l, strcspn(l, " "));
-		XXH3_128bits_update(&st, "", 1);
-		XXH3_128bits_update(&st, leaf.digest, sizeof(leaf.digest));
+		sb_add(&all, l, strcspn(l, " "));
+		sb_add(&all, "", 1);
+		sb_add(&all, (const char *)leaf.digest, sizeof(leaf.digest));
 	}
-	hex128(XXH3_128bits_digest(&st), out);
+	hex128(XXH3_128bits(all.s, all.len), out);
+	free(all.s);
 	free_walk(&w);
 }
 
@@ -1521,7 +1556,7 @@ static void print_res(const struct disk *d, bool ran, struct res r)
 		sb_add(&b, " ", 1);
 		sb_str(&b, errname(r.err));
 	} else {
-		sb_str(&b, "unmounted");
+		SB_LIT(&b, "unmounted");
 	}
 	out_item('r', d->idx, b.s, b.len);
 	free(b.s);
@@ -1762,13 +1797,13 @@ static void cmd_times(struct disk *disks, int ndisks, char **w, int nw)
 			struct sb b = {0};
 			sb_str(&b, w[k]);
 			if (lstat(w[k], &st) < 0) {
-				sb_str(&b, " !");
+				SB_LIT(&b, " !");
 				sb_str(&b, errname(errno));
 			} else {
 				sb_time(&b, " atime=", &st.st_atim);
 				sb_time(&b, " mtime=", &st.st_mtim);
 				sb_time(&b, " ctime=", &st.st_ctim);
-				sb_str(&b, " ino=");
+				SB_LIT(&b, " ino=");
 				sb_dec(&b, (unsigned long long)st.st_ino, 1);
 			}
 			out("t %d %s", disks[i].idx, b.s);
