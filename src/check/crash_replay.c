@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,7 +97,47 @@ void crash_replay_scratch_free(struct crash_replay_scratch *s)
 	if (s->map && s->fd >= 0)
 		close(s->fd);
 	free(s->dirty);
+	free(s->data);
 	memset(s, 0, sizeof(*s));
+}
+
+/* The scratch file is sparse: a chunk of zeros is a hole, so the chunks
+ * that hold data (SEEK_DATA) are the few the disk uses plus those the
+ * tool wrote, and only those are compared after it (an image is mostly
+ * zeros; comparing all of it was a sixth of a jfs crash run). */
+static bool zeros(const uint8_t *p, size_t n)
+{
+	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
+}
+
+/* Chunk c of the file made d's: its bytes, or a hole where they are zeros. */
+static void scratch_put(struct crash_replay_scratch *s, const struct disk *d, uint64_t c)
+{
+	uint64_t off = c * DISK_CHUNK_SIZE, left = d->size - off;
+	size_t len = left < DISK_CHUNK_SIZE ? (size_t)left : DISK_CHUNK_SIZE;
+	disk_peek(d, c * DISK_SECTORS_PER_CHUNK, s->map + off, len / DISK_SECTOR_SIZE);
+	if (zeros(s->map + off, len))
+		(void)fallocate(
+		    s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
+		    (off_t)len); /* a hint: zeros that stay data are compared, no more */
+}
+
+/* The chunks of the file that hold data, into s->data: false when the
+ * file's filesystem cannot say (every chunk is then a candidate). */
+static bool scratch_data(struct crash_replay_scratch *s)
+{
+	uint64_t words = (s->size / DISK_CHUNK_SIZE + 64) / 64;
+	memset(s->data, 0, words * sizeof(*s->data));
+	off_t at = 0, end;
+	while ((at = lseek(s->fd, at, SEEK_DATA)) >= 0) {
+		if ((end = lseek(s->fd, at, SEEK_HOLE)) < 0)
+			return false;
+		for (uint64_t c = (uint64_t)at / DISK_CHUNK_SIZE;
+		     c * DISK_CHUNK_SIZE < (uint64_t)end; c++)
+			s->data[c / 64] |= 1ULL << (c % 64);
+		at = end;
+	}
+	return errno == ENXIO;
 }
 
 /* Make s: a file of d's size holding the base's bytes, unlinked at once
@@ -115,19 +156,25 @@ static int scratch_make(struct crash_replay_scratch *s, const struct disk *d, ch
 	unlink(name);
 	uint64_t words = (disk_chunks(d) + 63) / 64;
 	s->dirty = calloc(words, sizeof(*s->dirty));
+	s->data = calloc(words + 1, sizeof(*s->data));
 	s->map = ftruncate(fd, (off_t)d->size)
 		     ? MAP_FAILED
 		     : mmap(NULL, d->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (!s->dirty || s->map == MAP_FAILED) {
+	if (!s->dirty || !s->data || s->map == MAP_FAILED) {
 		snprintf(said, saidlen, "scratch image %s: %s", name, strerror(errno));
 		s->map = NULL;
 		close(fd);
 		crash_replay_scratch_free(s);
 		return -1;
 	}
-	memcpy(s->map, d->base, d->size);
 	s->size = d->size;
 	s->fd = fd;
+	for (uint64_t c = 0; c < disk_chunks(d); c++) {
+		uint64_t off = c * DISK_CHUNK_SIZE, left = d->size - off;
+		size_t len = left < DISK_CHUNK_SIZE ? (size_t)left : DISK_CHUNK_SIZE;
+		if (!zeros(d->base + off, len))
+			memcpy(s->map + off, d->base + off, len);
+	}
 	s->pid = getpid();
 	snprintf(s->path, sizeof(s->path), "/proc/%d/fd/%d", (int)s->pid, fd);
 	return 0;
@@ -141,8 +188,7 @@ static void scratch_sync(struct crash_replay_scratch *s, const struct disk *d)
 		bool dirty = s->dirty[c / 64] >> (c % 64) & 1, private = disk_chunk_private(d, c);
 		if (!dirty && !private)
 			continue;
-		uint64_t n = DISK_SECTORS_PER_CHUNK, left = disk_sectors(d) - c * n;
-		disk_peek(d, c * n, s->map + c * DISK_CHUNK_SIZE, left < n ? left : n);
+		scratch_put(s, d, c);
 		s->dirty[c / 64] = private ? s->dirty[c / 64] | 1ULL << (c % 64)
 					   : s->dirty[c / 64] & ~(1ULL << (c % 64));
 	}
@@ -166,7 +212,8 @@ int crash_replay(struct crash_replay_scratch *s, struct disk *d, const char *fs,
 	snprintf(out, sizeof(out), "%s/themis-replay-%d-%d.out", corrupt_fsck_scratch_dir(),
 		 (int)getpid(), s->fd);
 	int rc = run_tool(k, s->path, out, timeout_s, said, saidlen);
-	if (rc == 0 && disk_import(d, s->map, s->dirty)) {
+	/* The tool wrote only where the file now holds data. */
+	if (rc == 0 && disk_import(d, s->map, scratch_data(s) ? s->data : NULL, s->dirty)) {
 		snprintf(said, saidlen, "out of memory writing the replay back");
 		rc = -1;
 	}

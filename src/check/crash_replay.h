@@ -35,6 +35,7 @@ struct crash_replay_scratch {
 	int fd;
 	pid_t pid;	 /* the process that made it: a worker forked later makes its own */
 	uint64_t *dirty; /* bitmap: chunks where the file may differ from the base */
+	uint64_t *data;	 /* bitmap: chunks of the file that hold data (scratch_data) */
 	char path[64];	 /* /proc/PID/fd/FD */
 };
 

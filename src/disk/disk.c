@@ -503,9 +503,11 @@ int disk_copy_content(struct disk *d, const struct disk *src)
 	return 0;
 }
 
-int disk_import(struct disk *d, const uint8_t *image, uint64_t *changed)
+int disk_import(struct disk *d, const uint8_t *image, const uint64_t *candidates, uint64_t *changed)
 {
 	for (uint64_t i = 0; i < d->nchunks; i++) {
+		if (candidates && !bit_get(candidates, i))
+			continue;
 		int rc = take_chunk(d, i, image + i * DISK_CHUNK_SIZE);
 		if (rc < 0)
 			return rc;

@@ -220,10 +220,13 @@ int disk_crash_assemble(struct disk *d, uint64_t upto, const uint64_t *extra, si
 int disk_copy_content(struct disk *d, const struct disk *src);
 
 /* Make d's content image's (d's size in bytes, the disk as a host tool
- * left it in a file): every chunk that differs written, at d's top level,
- * and its bit set in the bitmap `changed` (disk_chunks(d) bits). 0, or
- * -EROFS / -ENOMEM (d's content is then undefined until the restore). */
-int disk_import(struct disk *d, const uint8_t *image, uint64_t *changed);
+ * left it in a file) in the chunks whose bit is set in the bitmap
+ * `candidates` (disk_chunks(d) bits; NULL: every chunk), where the
+ * caller knows the others hold d's bytes: every chunk that differs
+ * written, at d's top level, and its bit set in the bitmap `changed`. 0,
+ * or -EROFS / -ENOMEM (d's content is then undefined until the restore). */
+int disk_import(struct disk *d, const uint8_t *image, const uint64_t *candidates,
+		uint64_t *changed);
 
 /* Open a fork level: O(1). 0, or -EOVERFLOW with DISK_MAX_DEPTH levels
  * open. */
