@@ -254,8 +254,11 @@ int check_synced(struct virt *v, const struct check_machine *m, check_disk_fn *e
  * unmount does wait for. Run it in a fork. 0, with bit i of *unmounted
  * set for a disk i unmounted rather than remounted, or -1 with why (a
  * disk that neither remounts nor unmounts). */
-int check_quiesce(struct virt *v, const struct check_machine *m, unsigned *unmounted, char *why,
-		  size_t whylen);
+int check_quiesce(struct virt *v, const struct check_machine *m, unsigned disks,
+		  unsigned *unmounted, char *why, size_t whylen);
+/* The disks check_quiesce is for: bit i for disk i when its filesystem
+ * has a checker (a disk no checker reads need not be quiesced). */
+unsigned check_checked_disks(const struct check_machine *m);
 /* How check_quiesce left disk i: "a read-only remount" or "an unmount". */
 const char *check_quiesced_how(unsigned unmounted, int i);
 

@@ -481,8 +481,10 @@ static int crash_in(struct virt *v, struct crash_reboot *rb, const struct check_
 	}
 	if (!ask->fsck || !ask->fsck_disks)
 		return 0;
-	unsigned unmounted;
-	if (check_quiesce(b, m, &unmounted, why, whylen))
+	unsigned unmounted, judged = 0;
+	for (int i = 0; i < nfs; i++)
+		judged |= (unsigned)(ask->fsck_disks >> i & 1 && !pts[i].live) << i;
+	if (check_quiesce(b, m, judged & check_checked_disks(m), &unmounted, why, whylen))
 		return -1;
 	struct crash_fsck_ask a[CRASH_FSCK_MAX_DISKS];
 	int n = 0;

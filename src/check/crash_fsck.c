@@ -218,11 +218,19 @@ void crash_fsck_disks(struct crash_fsck *c, struct crash_fsck_ask *a, int n)
 {
 	struct pending {
 		uint8_t exact[16], masked[16];
-		bool have_masked, run;
+		bool have_masked, run, none; /* none: the format has no checker */
 		struct started st;
 	} p[CRASH_FSCK_MAX_DISKS];
 	n = n < CRASH_FSCK_MAX_DISKS ? n : CRASH_FSCK_MAX_DISKS;
 	for (int k = 0; k < n; k++) {
+		a[k].said[0] = 0;
+		if (!corrupt_fsck_exists(a[k].fs)) { /* no key, no scratch image: nothing to run */
+			a[k].verdict = CORRUPT_FSCK_NONE;
+			p[k].run = p[k].have_masked = false;
+			p[k].none = true;
+			continue;
+		}
+		p[k].none = false;
 		if (c->memo != CRASH_FSCK_MEMO_OFF) /* the benchmark's baseline: no key either */
 			disk_private_key(a[k].d, (uint64_t)a[k].i, p[k].exact);
 		const struct crash_fsck_entry *e =
@@ -248,7 +256,7 @@ void crash_fsck_disks(struct crash_fsck *c, struct crash_fsck_ask *a, int n)
 		if (p[k].run && p[k].have_masked)
 			put(c, p[k].masked, p[k].exact, (uint8_t)a[k].verdict, a[k].said);
 		/* The bytes too, so the same disk again costs no layout. */
-		if (c->memo != CRASH_FSCK_MEMO_OFF)
+		if (c->memo != CRASH_FSCK_MEMO_OFF && !p[k].none)
 			put(c, p[k].exact, p[k].exact, (uint8_t)a[k].verdict, a[k].said);
 	}
 }

@@ -164,7 +164,7 @@ int check_show_fsck(struct virt *v, const struct check_machine *m, char *out, si
 {
 	char err[512];
 	unsigned unmounted;
-	if (check_quiesce(v, m, &unmounted, err, sizeof(err))) {
+	if (check_quiesce(v, m, (1u << m->nfs) - 1, &unmounted, err, sizeof(err))) {
 		appendf(out, cap, "\n  fsck: %s", err);
 		return -1;
 	}

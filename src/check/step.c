@@ -9,6 +9,7 @@
 
 #include <xxhash.h>
 
+#include "../lens/corrupt_fsck.h"
 #include "../machine/snapshot.h"
 #include "check.h"
 #include "phase.h"
@@ -499,22 +500,40 @@ int check_synced(struct virt *v, const struct check_machine *m, check_disk_fn *e
 	return rc ? -1 : 0;
 }
 
-int check_quiesce(struct virt *v, const struct check_machine *m, unsigned *unmounted, char *why,
-		  size_t whylen)
+/* "WORD I..." for the disks whose bit is set in `disks`. */
+static void disks_command(char *cmd, size_t cap, const char *word, int nfs, unsigned disks)
+{
+	size_t n = (size_t)snprintf(cmd, cap, "%s", word);
+	for (int i = 0; i < nfs && n < cap; i++)
+		if (disks >> i & 1)
+			n += (size_t)snprintf(cmd + n, cap - n, " %d", i);
+}
+
+unsigned check_checked_disks(const struct check_machine *m)
+{
+	unsigned disks = 0;
+	for (int i = 0; i < m->nfs; i++)
+		disks |= (unsigned)corrupt_fsck_exists(m->fs[i]) << i;
+	return disks;
+}
+
+int check_quiesce(struct virt *v, const struct check_machine *m, unsigned disks,
+		  unsigned *unmounted, char *why, size_t whylen)
 {
 	struct check_step st;
+	char cmd[16 + 4 * CHECK_MAX_FS];
 	*unmounted = 0;
-	if (check_apply(v, m->nfs, "readonly", &st, why, whylen))
+	if (!disks)
+		return 0;
+	disks_command(cmd, sizeof(cmd), "readonly", m->nfs, disks);
+	if (check_apply(v, m->nfs, cmd, &st, why, whylen))
 		return -1;
-	char cmd[16 + 4 * CHECK_MAX_FS] = "umount";
-	size_t n = strlen(cmd);
 	for (int i = 0; i < m->nfs; i++)
-		if (st.ret[i] < 0) {
-			n += (size_t)snprintf(cmd + n, sizeof(cmd) - n, " %d", i);
+		if (st.ret[i] < 0)
 			*unmounted |= 1u << i;
-		}
 	if (!*unmounted)
 		return 0;
+	disks_command(cmd, sizeof(cmd), "umount", m->nfs, *unmounted);
 	if (check_apply(v, m->nfs, cmd, &st, why, whylen))
 		return -1;
 	for (int i = 0; i < m->nfs; i++)

@@ -76,6 +76,11 @@ const char *corrupt_fsck_join(const char *const *argv, int max, char *line, size
 	return line;
 }
 
+bool corrupt_fsck_exists(const char *fs)
+{
+	return checker_of(fs) >= 0;
+}
+
 const char *corrupt_fsck_command(const char *fs)
 {
 	static char line[128];

@@ -50,6 +50,8 @@ const char *corrupt_fsck_join(const char *const *argv, int max, char *line, size
 
 /* The checker's command for fs, as one line ("e2fsck -fn"), or NULL. */
 const char *corrupt_fsck_command(const char *fs);
+/* Whether fs has a checker (installed or not): nilfs2 has none. */
+bool corrupt_fsck_exists(const char *fs);
 
 /* Start fs's checker on `image`, its output into the file `out` (created
  * or truncated). 0 (started, or the verdict is known already: none,
