@@ -246,7 +246,9 @@ typedef int check_disk_fn(struct disk *d, int i, void *ctx, char *why, size_t wh
 int check_synced(struct virt *v, const struct check_machine *m, check_disk_fn *each, void *ctx,
 		 char *why, size_t whylen);
 
-/* Every disk as a clean unmount leaves it, for its checker: remounted
+/* The disks of `disks` (bit i: disk i) that have a checker, as a clean
+ * unmount leaves them, for it (a disk no checker reads stays as it is):
+ * remounted
  * read-only (the journal or log emptied and marked clean, without the
  * unmount's teardown), or unmounted where the remount is refused: the
  * kernel says EBUSY while an unlinked inode waits to be evicted (jfs and
@@ -256,9 +258,6 @@ int check_synced(struct virt *v, const struct check_machine *m, check_disk_fn *e
  * disk that neither remounts nor unmounts). */
 int check_quiesce(struct virt *v, const struct check_machine *m, unsigned disks,
 		  unsigned *unmounted, char *why, size_t whylen);
-/* The disks check_quiesce is for: bit i for disk i when its filesystem
- * has a checker (a disk no checker reads need not be quiesced). */
-unsigned check_checked_disks(const struct check_machine *m);
 /* How check_quiesce left disk i: "a read-only remount" or "an unmount". */
 const char *check_quiesced_how(unsigned unmounted, int i);
 

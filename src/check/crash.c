@@ -484,12 +484,12 @@ static int crash_in(struct virt *v, struct crash_reboot *rb, const struct check_
 	unsigned unmounted, judged = 0;
 	for (int i = 0; i < nfs; i++)
 		judged |= (unsigned)(ask->fsck_disks >> i & 1 && !pts[i].live) << i;
-	if (check_quiesce(b, m, judged & check_checked_disks(m), &unmounted, why, whylen))
+	if (check_quiesce(b, m, judged, &unmounted, why, whylen))
 		return -1;
 	struct crash_fsck_ask a[CRASH_FSCK_MAX_DISKS];
 	int n = 0;
 	for (int i = 0; i < nfs && n < CRASH_FSCK_MAX_DISKS; i++)
-		if (ask->fsck_disks >> i & 1 && !pts[i].live)
+		if (judged >> i & 1)
 			a[n++] = (struct crash_fsck_ask){
 			    .d = &b->disks[i], .i = i, .fs = m->fs[i], .clean = true};
 	crash_fsck_disks(ask->fsck, a, n);

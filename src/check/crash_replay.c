@@ -110,24 +110,28 @@ static bool zeros(const uint8_t *p, size_t n)
 	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
 }
 
+/* The 64-bit words of a bitmap of the chunks of `size` bytes. */
+static uint64_t chunk_words(uint64_t size)
+{
+	return (size + 64 * (uint64_t)DISK_CHUNK_SIZE - 1) / (64 * (uint64_t)DISK_CHUNK_SIZE);
+}
+
 /* Chunk c of the file made d's: its bytes, or a hole where they are zeros. */
 static void scratch_put(struct crash_replay_scratch *s, const struct disk *d, uint64_t c)
 {
-	uint64_t off = c * DISK_CHUNK_SIZE, left = d->size - off;
-	size_t len = left < DISK_CHUNK_SIZE ? (size_t)left : DISK_CHUNK_SIZE;
+	uint64_t off = c * DISK_CHUNK_SIZE, len = disk_chunk_len(d, c);
 	disk_peek(d, c * DISK_SECTORS_PER_CHUNK, s->map + off, len / DISK_SECTOR_SIZE);
+	/* A hint: zeros that stay data are only compared once more. */
 	if (zeros(s->map + off, len))
-		(void)fallocate(
-		    s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
-		    (off_t)len); /* a hint: zeros that stay data are compared, no more */
+		(void)fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
+				(off_t)len);
 }
 
 /* The chunks of the file that hold data, into s->data: false when the
  * file's filesystem cannot say (every chunk is then a candidate). */
 static bool scratch_data(struct crash_replay_scratch *s)
 {
-	uint64_t words = (s->size / DISK_CHUNK_SIZE + 64) / 64;
-	memset(s->data, 0, words * sizeof(*s->data));
+	memset(s->data, 0, chunk_words(s->size) * sizeof(*s->data));
 	off_t at = 0, end;
 	while ((at = lseek(s->fd, at, SEEK_DATA)) >= 0) {
 		if ((end = lseek(s->fd, at, SEEK_HOLE)) < 0)
@@ -154,9 +158,9 @@ static int scratch_make(struct crash_replay_scratch *s, const struct disk *d, ch
 		return -1;
 	}
 	unlink(name);
-	uint64_t words = (disk_chunks(d) + 63) / 64;
+	uint64_t words = chunk_words(d->size);
 	s->dirty = calloc(words, sizeof(*s->dirty));
-	s->data = calloc(words + 1, sizeof(*s->data));
+	s->data = calloc(words, sizeof(*s->data));
 	s->map = ftruncate(fd, (off_t)d->size)
 		     ? MAP_FAILED
 		     : mmap(NULL, d->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -170,8 +174,7 @@ static int scratch_make(struct crash_replay_scratch *s, const struct disk *d, ch
 	s->size = d->size;
 	s->fd = fd;
 	for (uint64_t c = 0; c < disk_chunks(d); c++) {
-		uint64_t off = c * DISK_CHUNK_SIZE, left = d->size - off;
-		size_t len = left < DISK_CHUNK_SIZE ? (size_t)left : DISK_CHUNK_SIZE;
+		uint64_t off = c * DISK_CHUNK_SIZE, len = disk_chunk_len(d, c);
 		if (!zeros(d->base + off, len))
 			memcpy(s->map + off, d->base + off, len);
 	}

@@ -509,7 +509,8 @@ static void disks_command(char *cmd, size_t cap, const char *word, int nfs, unsi
 			n += (size_t)snprintf(cmd + n, cap - n, " %d", i);
 }
 
-unsigned check_checked_disks(const struct check_machine *m)
+/* The disks whose filesystem has a checker. */
+static unsigned checked_disks(const struct check_machine *m)
 {
 	unsigned disks = 0;
 	for (int i = 0; i < m->nfs; i++)
@@ -523,7 +524,7 @@ int check_quiesce(struct virt *v, const struct check_machine *m, unsigned disks,
 	struct check_step st;
 	char cmd[16 + 4 * CHECK_MAX_FS];
 	*unmounted = 0;
-	if (!disks)
+	if (!(disks &= checked_disks(m)))
 		return 0;
 	disks_command(cmd, sizeof(cmd), "readonly", m->nfs, disks);
 	if (check_apply(v, m->nfs, cmd, &st, why, whylen))

@@ -424,6 +424,11 @@ uint64_t disk_chunks(const struct disk *d)
 	return d->nchunks;
 }
 
+uint64_t disk_chunk_len(const struct disk *d, uint64_t chunk)
+{
+	return chunk_len(d, chunk);
+}
+
 bool disk_chunk_private(const struct disk *d, uint64_t chunk)
 {
 	return chunk < d->nchunks && d->chunks[chunk];

@@ -164,6 +164,8 @@ int disk_save(const struct disk *d, const char *path, char *err, size_t errlen);
 /* Chunk bookkeeping. `chunk` is a chunk index below disk_chunks(d); out of
  * range reads as false. */
 uint64_t disk_chunks(const struct disk *d);
+/* Bytes of chunk `chunk` inside the disk: DISK_CHUNK_SIZE, less for the last. */
+uint64_t disk_chunk_len(const struct disk *d, uint64_t chunk);
 bool disk_chunk_private(const struct disk *d, uint64_t chunk);
 bool disk_chunk_written(const struct disk *d, uint64_t chunk);
 bool disk_chunk_read(const struct disk *d, uint64_t chunk);

@@ -434,8 +434,7 @@ bool fsck_key(const char *fs, const struct disk *d, uint64_t salt, bool clean, u
 	for (uint64_t c = 0; c < disk_chunks(d); c++) {
 		if (!disk_chunk_private(d, c))
 			continue;
-		uint64_t off = c * DISK_CHUNK_SIZE, len = d->size - off;
-		len = len < DISK_CHUNK_SIZE ? len : DISK_CHUNK_SIZE;
+		uint64_t off = c * DISK_CHUNK_SIZE, len = disk_chunk_len(d, c);
 		disk_peek(d, c * DISK_SECTORS_PER_CHUNK, now, len / DISK_SECTOR_SIZE);
 		memcpy(base, d->base + off, len);
 		mask_chunk(&k, off, now, len);

@@ -102,18 +102,12 @@ static int fsck_after(void *state, uint64_t *words, struct virt *v, const struct
 	struct fsck_state *f = state;
 	if (!f->on || s->verdict != 0)
 		return 0;
-	unsigned checked = check_checked_disks(m);
-	if (!checked) { /* no checker reads any of them: nothing to quiesce */
-		words[FW_STATES]++;
-		words[FW_NO_CHECKER] += (uint64_t)m->nfs;
-		return 0;
-	}
 	if (virt_fork(v)) {
 		snprintf(out->why, out->whylen, "cannot fork the machine for the checkers");
 		return -1;
 	}
 	unsigned unmounted;
-	int rc = check_quiesce(v, m, checked, &unmounted, out->why, out->whylen);
+	int rc = check_quiesce(v, m, (1u << m->nfs) - 1, &unmounted, out->why, out->whylen);
 	if (rc == 0) {
 		words[FW_STATES]++;
 		rc = judge_disks(f, words, v, m, unmounted, out);
