@@ -12,7 +12,7 @@ RVCC     := riscv64-linux-gnu-gcc
 RVFLAGS  := -march=rv64gc -mabi=lp64d -mcmodel=medany -nostdlib -nostartfiles -static \
             -fno-pie -no-pie -Wl,--build-id=none
 
-SRCS := $(wildcard src/cpu/*.c src/mem/*.c src/dev/*.c src/disk/*.c src/machine/*.c src/check/*.c src/lens/*.c src/report/*.c)
+SRCS := $(wildcard src/cpu/*.c src/mem/*.c src/dev/*.c src/disk/*.c src/fs/*.c src/machine/*.c src/check/*.c src/lens/*.c src/report/*.c)
 MAIN := $(wildcard src/cli/*.c)
 HDRS := $(wildcard src/*/*.h)
 OBJS := $(SRCS:src/%.c=build/obj/%.o)
@@ -40,7 +40,7 @@ all: programs guest guest-6.12 kernels
 # The guest side. Each script is incremental and returns at once when its
 # output is up to date. guest: the default kernel (Linux 6.1 for riscv64),
 # the agent's initramfs and the base disk images; guest-6.12: Linux 6.12.
-guest:
+guest: build/themis
 	scripts/build-kernel.sh build
 	scripts/build-initramfs.sh build
 	scripts/mkimages.sh build

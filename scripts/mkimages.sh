@@ -4,27 +4,36 @@
 #   scripts/mkimages.sh [BUILD_DIR] [FS...]      (default: build, all below)
 # Images go to BUILD_DIR/images/FS.img, sparse. They are made once and then
 # only read: a run never writes a base image. The commands, sizes, fixed
-# UUIDs and environment are src/check/mkfs_table.h's (the one list, which
-# `themis repro` writes into its repro.sh too); every tool runs under
-# faketime at the machine's clock base (2026-01-01T00:00:00Z, what boot and
-# explore start at), so the images made on any day carry the same times and
-# the root's times agree across filesystems at the start of a run.
+# UUIDs and environment are each filesystem's descriptor's (src/fs), read
+# from `themis fs --mkfs` (the one list; `themis repro` writes the same
+# lines into its repro.sh); every tool runs under faketime at the
+# machine's clock base (2026-01-01T00:00:00Z, what boot and explore start
+# at), so the images made on any day carry the same times and the root's
+# times agree across filesystems at the start of a run.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/build}
 [ $# -gt 0 ] && shift
-table=$top/src/check/mkfs_table.h
-# A #define's string, and the "MIB COMMAND" of a filesystem's X() line.
-define() { sed -n "s/^#define $1 *\"\(.*\)\"\$/\1/p" "$table"; }
-entry() { sed -n "s/^[[:space:]]*X($1, \([0-9]*\), \"\(.*\)\").*/\1 \2/p" "$table"; }
-all=$(sed -n 's/^[[:space:]]*X(\([a-z0-9]*\), .*/\1/p' "$table" | tr '\n' ' ')
+themis=${THEMIS:-$top/build/themis}
+if [ ! -x "$themis" ]; then
+	echo "mkimages: $themis is missing (make build/themis builds it)" >&2
+	exit 1
+fi
+table=$("$themis" fs --mkfs) || {
+	echo "mkimages: '$themis fs --mkfs' failed" >&2
+	exit 1
+}
+# A VAR=VALUE line's value, and the "MIB COMMAND" of a filesystem's line.
+define() { printf '%s\n' "$table" | sed -n "s/^$1=//p"; }
+entry() { printf '%s\n' "$table" | sed -n "s/^$1 \([0-9]*\) \(.*\)/\1 \2/p"; }
+all=$(printf '%s\n' "$table" | sed -n 's/^\([a-z0-9]*\) [0-9]* .*/\1/p' | tr '\n' ' ')
 want=${*:-$all}
 mkdir -p "$out/images"
 MKFS_UUID=$(define MKFS_UUID)
 base_time=$(define MKFS_FAKETIME) # frozen: faketime with an absolute time does not tick
 for kv in $(define MKFS_ENV); do export "${kv?}"; done
 [ -n "$MKFS_UUID" ] && [ -n "$base_time" ] && [ -n "$all" ] || {
-	echo "mkimages: cannot read the mkfs list $table" >&2
+	echo "mkimages: cannot read the mkfs list from '$themis fs --mkfs'" >&2
 	exit 1
 }
 

@@ -215,7 +215,7 @@ int check_boot_diagnose(const struct virt *v, const char *kernel, bool ready, ch
 			size_t errlen);
 
 /* The granularities times compare in under --time, ns (mtime and ctime;
- * atime): the coarsest any of m's filesystems declares (FS_TABLE), so that
+ * atime): the coarsest any of m's filesystems declares (src/fs), so that
  * a time every one of them stores compares equal, and one a filesystem
  * cannot store does not. */
 void check_time_grans(const struct check_machine *m, uint64_t *gran, uint64_t *agran);

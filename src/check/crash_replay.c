@@ -9,37 +9,23 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../fs/fs.h"
 #include "../lens/corrupt_fsck.h"
 #include "crash_replay.h"
 
-#define REPLAY_MAX_ARGS 4
-
-/* Each filesystem's replay: the tool and its arguments (the image goes
- * last), and what its output says when the replay failed though the tool
- * exits 0 (jfs_fsck prints "logredo failed (rc=N).  fsck continuing.",
- * marks the superblock clean and leaves the log dirty, which the kernel
- * then refuses to mount). */
-static const struct {
-	const char *fs, *argv[REPLAY_MAX_ARGS], *failed;
-} replays[] = {
-    {"jfs", {"jfs_fsck", "--replay_journal_only"}, "logredo failed"},
-};
-#define NREPLAYS (sizeof(replays) / sizeof(replays[0]))
-
-static int replay_of(const char *fs)
+/* fs's replay (its descriptor's, src/fs), or NULL when its kernel
+ * recovers on its own. */
+static const struct fs_desc *replay_of(const char *fs)
 {
-	for (size_t i = 0; i < NREPLAYS; i++)
-		if (!strcmp(replays[i].fs, fs))
-			return (int)i;
-	return -1;
+	const struct fs_desc *d = fs_find(fs);
+	return d && d->replay[0] ? d : NULL;
 }
 
 const char *crash_replay_command(const char *fs)
 {
 	static char line[128];
-	int k = replay_of(fs);
-	return k < 0 ? NULL
-		     : corrupt_fsck_join(replays[k].argv, REPLAY_MAX_ARGS, line, sizeof(line));
+	const struct fs_desc *d = replay_of(fs);
+	return d ? fs_join(d->replay, FS_ARGV_MAX, line, sizeof(line)) : NULL;
 }
 
 /* Whether the output at `out` holds a line with `words`: into said. */
@@ -61,15 +47,15 @@ static bool said_failure(const char *out, const char *words, char *said, size_t 
 
 /* The tool on image, its output to out; 0 it exited 0, 1 it failed
  * (said), -1 not started. */
-static int run_tool(int k, const char *image, const char *out, double timeout_s, char *said,
-		    size_t saidlen)
+static int run_tool(const struct fs_desc *k, const char *image, const char *out, double timeout_s,
+		    char *said, size_t saidlen)
 {
-	const char *argv[REPLAY_MAX_ARGS + 2] = {0};
+	const char *argv[FS_ARGV_MAX + 2] = {0};
 	int n = 0;
-	for (; n < REPLAY_MAX_ARGS && replays[k].argv[n]; n++)
-		argv[n] = replays[k].argv[n];
+	for (; n < FS_ARGV_MAX && k->replay[n]; n++)
+		argv[n] = k->replay[n];
 	argv[n] = image;
-	struct corrupt_fsck c = {.fs = replays[k].fs};
+	struct corrupt_fsck c = {.fs = k->name};
 	int status = -1, rc = 0;
 	if (corrupt_fsck_spawn(&c, argv, out)) {
 		snprintf(said, saidlen, "%s could not be started", argv[0]);
@@ -83,7 +69,7 @@ static int run_tool(int k, const char *image, const char *out, double timeout_s,
 			snprintf(said, saidlen, "%s: %s (exit status %d)", argv[0],
 				 corrupt_fsck_name(v), status);
 		rc = status == 0 ? 0 : 1;
-		if (!rc && said_failure(out, replays[k].failed, said, saidlen))
+		if (!rc && k->replay_failed && said_failure(out, k->replay_failed, said, saidlen))
 			rc = 1;
 	}
 	unlink(out);
@@ -201,8 +187,8 @@ int crash_replay(struct crash_replay_scratch *s, struct disk *d, const char *fs,
 		 char *said, size_t saidlen)
 {
 	said[0] = 0;
-	int k = replay_of(fs);
-	if (k < 0)
+	const struct fs_desc *k = replay_of(fs);
+	if (!k)
 		return 0;
 	/* A parent's image is its other children's too: this process lets go
 	 * of its own mapping and descriptor only, and makes its own. */

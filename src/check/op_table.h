@@ -38,12 +38,6 @@
  * Only a kind whose candidates must differ from that (other paths, several
  * sizes) gets a case in ops.c.
  *
- * FS_TABLE(X) calls X(name, gran, agran, tmin, tmax) per filesystem the
- * checker knows: its declared time granularity (mtime and ctime; atime)
- * and range (below). What it cannot do or represent, and the errnos it
- * chooses where POSIX allows several, are rules in rules/FS.rules
- * (src/check/rules.h, docs/rules.md), where a user sees and extends them.
- *
  * ATIME_TABLE(X) calls X(name, FLAG) per atime mount option the agent's
  * `mountopt` command takes: FLAG is mount(2)'s MS_FLAG. relatime is what
  * the kernel gives a mount that names none (the agent's at boot). */
@@ -122,34 +116,6 @@
 	X(ns_a, "@2000000000.000000001", 0)                                                        \
 	X(ns_b, "@2000000000.000000002", 0)                                                        \
 	X(gran_probe, "@2000000001.999999999", 0)
-
-/* The time columns are what Linux 6.1 declares for the images
- * scripts/mkimages.sh builds (fs/FS/super.c's s_time_gran, s_time_min and
- * s_time_max; the kernel's defaults, 1 s and the whole of time64, where it
- * sets none): the granularity in ns, and the first and last storable
- * second. ext2 is its own driver's (no extra time fields: 1 s, 32 bits);
- * ext3 and ext4, 256-byte inodes (ns, epoch bits to 2446); xfs, bigtime
- * (mkfs.xfs's default: XFS_BIGTIME_TIME_MAX rounds down to a multiple of 4
- * on-disk seconds, so 2486-07-02T20:20:24Z); FAT's granularity is its mtime's 2 s (the driver
- * declares 1 ns and truncates itself: fs/fat/misc.c fat_truncate_time),
- * its range 1980 to 2107 in the mount's time zone (UTC here); FAT keeps
- * only the day of an access, exfat its 2 s (no 10 ms field for it). */
-#define T64_MIN	 (-9223372036854775807LL - 1)
-#define T64_MAX	 9223372036854775807LL
-#define S32_MIN_ (-2147483648LL)
-#define S32_MAX_ 2147483647LL
-#define FS_TABLE(X)                                                                                \
-	X(ext2, 1000000000, 1000000000, S32_MIN_, S32_MAX_)                                        \
-	X(ext3, 1, 1, S32_MIN_, 15032385535LL)                                                     \
-	X(ext4, 1, 1, S32_MIN_, 15032385535LL)                                                     \
-	X(xfs, 1, 1, S32_MIN_, 16299260424LL)                                                      \
-	X(btrfs, 1, 1, T64_MIN, T64_MAX)                                                           \
-	X(f2fs, 1, 1, T64_MIN, T64_MAX)                                                            \
-	X(jfs, 1, 1, 0, 4294967295LL)                                                              \
-	X(nilfs2, 1, 1, T64_MIN, T64_MAX)                                                          \
-	X(minix, 1000000000, 1000000000, 0, 4294967295LL)                                          \
-	X(vfat, 2000000000, 86400000000000LL, 315532800, 4354819198LL)                             \
-	X(exfat, 10000000, 2000000000, 315532800, 4354819199LL)
 
 #define ATIME_TABLE(X)                                                                             \
 	X(strictatime, STRICTATIME)                                                                \

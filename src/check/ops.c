@@ -154,35 +154,6 @@ int64_t op_mask_parse(const char *list, const char **bad, int *badlen)
 	return mask;
 }
 
-static const struct {
-	const char *fs;
-	struct fs_times times;
-} fs_table[] = {
-#define FS_ROW(name, gran, agran, tmin, tmax) {#name, {gran, agran, tmin, tmax}},
-    FS_TABLE(FS_ROW)
-#undef FS_ROW
-};
-#define NFS (sizeof(fs_table) / sizeof(fs_table[0]))
-
-static int fs_index(const char *fs)
-{
-	for (size_t i = 0; i < NFS; i++)
-		if (!strcmp(fs, fs_table[i].fs))
-			return (int)i;
-	return -1;
-}
-
-const struct fs_times *fs_times(const char *fs)
-{
-	int i = fs_index(fs);
-	return i < 0 ? NULL : &fs_table[i].times;
-}
-
-bool fs_known(const char *fs)
-{
-	return fs_index(fs) >= 0;
-}
-
 uint64_t op_rng_next(uint64_t *s)
 {
 	return splitmix64(s);

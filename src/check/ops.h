@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../fs/fs.h"
 #include "op_table.h"
 
 enum op_kind {
@@ -54,18 +55,6 @@ int op_text_check(const char *text, char *why, size_t whylen);
  * in *bad on error. "all" is every operation of the table; "scope" those
  * explore tries by default. */
 int64_t op_mask_parse(const char *list, const char **bad, int *badlen);
-
-/* Whether `fs` is a filesystem the checker knows (FS_TABLE). What each
- * one cannot do or represent is in its rules (rules.h). */
-bool fs_known(const char *fs);
-
-/* The time granularity (ns) and range (seconds) `fs` declares (FS_TABLE
- * in op_table.h), or NULL for an unknown name. */
-struct fs_times {
-	uint64_t gran_ns, atime_gran_ns;
-	int64_t min, max;
-};
-const struct fs_times *fs_times(const char *fs);
 
 /* The argument pools. Paths are relative to each filesystem's test root. */
 #define OP_POOL_MAX 32

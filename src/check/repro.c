@@ -2,7 +2,7 @@
  * head (the trace's operations, the operation grammar from op_table.h) and
  * the fixed program repro_prog.inc; repro.sh a generated head (the
  * filesystems, durability, signature and the mkfs commands of
- * mkfs_table.h; for a crash, its point, promise, checker and log replay)
+ * the descriptors (src/fs); for a crash, its point, promise, checker and log replay)
  * and the fixed scripts repro_sh_setup.inc and repro_sh.inc (a state) or
  * repro_crash_sh.inc (a crash). The fixed parts are built into themis
  * (.incbin), so the generator needs no file at run time and cannot drift
@@ -21,7 +21,7 @@
 #include "../lens/lens_crash.h"
 #include "crash.h"
 #include "crash_replay.h"
-#include "mkfs_table.h"
+#include "../fs/fs.h"
 #include "ops.h"
 #include "trace.h"
 
@@ -35,23 +35,6 @@ REPRO_EMBED(repro_prog, "src/check/repro_prog.inc");
 REPRO_EMBED(repro_sh, "src/check/repro_sh.inc");
 REPRO_EMBED(repro_setup, "src/check/repro_sh_setup.inc");
 REPRO_EMBED(repro_crash, "src/check/repro_crash_sh.inc");
-
-static const struct {
-	const char *name, *mib, *cmd;
-} mkfs[] = {
-#define MKFS_ROW(name, mib, cmd) {#name, #mib, cmd},
-    MKFS_TABLE(MKFS_ROW)
-#undef MKFS_ROW
-};
-#define NMKFS (sizeof(mkfs) / sizeof(mkfs[0]))
-
-static int find_mkfs(const char *fs)
-{
-	for (size_t i = 0; i < NMKFS; i++)
-		if (!strcmp(mkfs[i].name, fs))
-			return (int)i;
-	return -1;
-}
 
 /* ---- what a reproducer cannot do ---- */
 
@@ -132,9 +115,8 @@ static int refuse_crash(const char *path, const struct trace *t, char *err, size
 			 path);
 		return -1;
 	}
-	if (find_mkfs(cp.fs) < 0) {
-		snprintf(err, errlen, "%s: filesystem %s has no mkfs command (mkfs_table.h)", path,
-			 cp.fs);
+	if (!fs_known(cp.fs)) {
+		snprintf(err, errlen, "%s: filesystem %s has no descriptor (src/fs)", path, cp.fs);
 		return -1;
 	}
 	return 0;
@@ -189,9 +171,8 @@ static int refuse(const char *path, const struct trace *t, char *err, size_t err
 	if (t->crash[0])
 		return refuse_crash(path, t, err, errlen);
 	for (int i = 0; i < t->m.nfs; i++) {
-		if (find_mkfs(t->m.fs[i]) < 0) {
-			snprintf(err, errlen,
-				 "%s: filesystem %s has no mkfs command (mkfs_table.h)", path,
+		if (!fs_known(t->m.fs[i])) {
+			snprintf(err, errlen, "%s: filesystem %s has no descriptor (src/fs)", path,
 				 t->m.fs[i]);
 			return -1;
 		}
@@ -291,18 +272,19 @@ static void write_sh_head(FILE *f, const char *path, const struct trace *t)
 static void write_mkfs(FILE *f)
 {
 	fprintf(f,
-		"\n# Themis's mkfs commands (src/check/mkfs_table.h), run with MKFS_ENV\n"
+		"\n# Themis's mkfs commands (`themis fs --mkfs`), run with MKFS_ENV\n"
 		"# and the clock at MKFS_FAKETIME.\nMKFS_UUID=%s\nMKFS_FAKETIME=\"%s\"\n"
 		"MKFS_ENV=\"%s\"\n",
-		MKFS_UUID, MKFS_FAKETIME, MKFS_ENV);
+		FS_MKFS_UUID, FS_MKFS_FAKETIME, FS_MKFS_ENV);
 	fprintf(f, "mkfs_size() {\n\tcase $1 in\n");
-	for (size_t i = 0; i < NMKFS; i++)
-		fprintf(f, "\t%s) echo %s ;;\n", mkfs[i].name, mkfs[i].mib);
+	for (size_t i = 0; i < fs_count(); i++)
+		fprintf(f, "\t%s) echo %u ;;\n", fs_at(i)->name, fs_at(i)->image_mib);
 	fprintf(f, "\tesac\n}\n# mkfs_cmd FS IMG [WRAPPER...]\nmkfs_cmd() {\n\tfs=$1 img=$2\n"
 		   "\tshift 2\n\tcase $fs in\n");
-	for (size_t i = 0; i < NMKFS; i++) {
-		size_t n = strlen(mkfs[i].cmd) - strlen(" IMG");
-		fprintf(f, "\t%s) \"$@\" %.*s \"$img\" ;;\n", mkfs[i].name, (int)n, mkfs[i].cmd);
+	for (size_t i = 0; i < fs_count(); i++) {
+		const struct fs_desc *d = fs_at(i);
+		size_t n = strlen(d->mkfs) - strlen(" IMG");
+		fprintf(f, "\t%s) \"$@\" %.*s \"$img\" ;;\n", d->name, (int)n, d->mkfs);
 	}
 	fprintf(f, "\tesac\n}\n");
 }

@@ -1,7 +1,7 @@
 /* repro.h - a reproducer anyone can run: from a discrepancy's trace, a
  * standalone repro.c (plain libc and syscalls: the trace's operations on
  * every mounted filesystem, and what each then shows) and a repro.sh that
- * makes the images with Themis's own mkfs commands (mkfs_table.h),
+ * makes the images with Themis's own mkfs commands (src/fs descriptors),
  * loop-mounts them, runs repro.c, looks at the on-disk view as the trace
  * did and prints the comparison with a verdict. For a crash trace, repro.sh
  * records every write and flush of the one filesystem the finding is on

@@ -21,7 +21,7 @@ void check_time_rules(const struct check_machine *m, char *out, size_t cap)
 	check_time_grans(m, &g, &ag);
 	const char *by = "every filesystem";
 	for (int i = 0; i < m->nfs && g > 1; i++) {
-		const struct fs_times *t = fs_times(m->fs[i]);
+		const struct fs_desc *t = fs_find(m->fs[i]);
 		if (t && t->gran_ns == g)
 			by = m->fs[i];
 	}
@@ -30,10 +30,10 @@ void check_time_rules(const struct check_machine *m, char *out, size_t cap)
 			 "to %llu ns; ranges:",
 			 (unsigned long long)g, by, (unsigned long long)ag);
 	for (int i = 0; i < m->nfs && n > 0 && (size_t)n < cap; i++) {
-		const struct fs_times *t = fs_times(m->fs[i]);
+		const struct fs_desc *t = fs_find(m->fs[i]);
 		if (t)
 			n += snprintf(out + n, cap - (size_t)n, " %s %lld..%lld", m->fs[i],
-				      (long long)t->min, (long long)t->max);
+				      (long long)t->tmin, (long long)t->tmax);
 	}
 	if (n > 0 && (size_t)n < cap)
 		snprintf(out + n, cap - (size_t)n,
@@ -61,7 +61,7 @@ void check_time_grans(const struct check_machine *m, uint64_t *gran, uint64_t *a
 {
 	*gran = *agran = 1;
 	for (int i = 0; i < m->nfs; i++) {
-		const struct fs_times *t = fs_times(m->fs[i]);
+		const struct fs_desc *t = fs_find(m->fs[i]);
 		*gran = t && t->gran_ns > *gran ? t->gran_ns : *gran;
 		*agran = t && t->atime_gran_ns > *agran ? t->atime_gran_ns : *agran;
 	}
@@ -602,14 +602,14 @@ struct side {
 /* A time field of filesystem `side` ("atime=SEC.NSEC", mtime, ctime):
  * its second, the granularity step it was rounded down to (the walk
  * rounds every time to the run's), and the edges of the range the
- * filesystem declares (FS_TABLE), rounded alike. false: not a time, or a
+ * filesystem declares (its descriptor, src/fs), rounded alike. false: not a time, or a
  * filesystem with no declared range. */
 static bool time_field(const char *f, struct side side, long long *sec, long long *step,
 		       long long *lo, long long *hi)
 {
 	char fs[16];
 	snprintf(fs, sizeof(fs), "%.*s", (int)strcspn(side.name, "'@ "), side.name);
-	const struct fs_times *t = fs_times(fs);
+	const struct fs_desc *t = fs_find(fs);
 	bool atime = !strncmp(f, "atime=", 6);
 	if (!t || (strncmp(f, "mtime=", 6) && strncmp(f, "ctime=", 6) && !atime) ||
 	    sscanf(f + 6, "%lld", sec) != 1)
@@ -619,8 +619,9 @@ static bool time_field(const char *f, struct side side, long long *sec, long lon
 	*step = (long long)((atime ? ag : g) / 1000000000);
 	*step = *step < 1 ? 1 : *step;
 	/* (The whole of time64 has no edge a time reaches: left alone.) */
-	*lo = t->min > T64_MIN + *step ? t->min - ((t->min % *step) + *step) % *step : t->min;
-	*hi = t->max - ((t->max % *step) + *step) % *step;
+	*lo =
+	    t->tmin > FS_T64_MIN + *step ? t->tmin - ((t->tmin % *step) + *step) % *step : t->tmin;
+	*hi = t->tmax - ((t->tmax % *step) + *step) % *step;
 	return true;
 }
 

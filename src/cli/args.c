@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "../check/rules.h"
-#include "../disk/fstype.h"
+#include "../fs/fs.h"
 #include "cli.h"
 
 /* The verb being run, for the hint under an error (main.c sets it). */
@@ -228,13 +228,12 @@ static void build_image(const char *fs)
 		fprintf(stderr, "themis: scripts/mkimages.sh could not build the %s image\n", fs);
 }
 
-/* Does the kernel's driver `fs` mount an image of type `found`? Its own,
- * and ext4 mounts ext2 and ext3 (so `explore ext2 ext4 --disk A --disk A`
- * puts one ext2 image under both drivers). */
-static bool driver_mounts(const char *fs, const char *found)
+int unknown_fs(const char *name)
 {
-	return !strcmp(fs, found) ||
-	       (!strcmp(fs, "ext4") && (!strcmp(found, "ext2") || !strcmp(found, "ext3")));
+	char why[600];
+	snprintf(why, sizeof(why), "unknown filesystem '%.40s' (known: %s; themis fs shows them)",
+		 name, fs_names(", "));
+	return usage_error("%s", why);
 }
 
 int resolve_image(const char *fs, const char *given, char *out, size_t cap)
@@ -252,8 +251,8 @@ int resolve_image(const char *fs, const char *given, char *out, size_t cap)
 			strerror(errno), given ? "" : " (make guest builds them)");
 		return EXIT_USAGE;
 	}
-	const char *t = fstype_detect(out);
-	if (!t || !driver_mounts(fs, t)) {
+	const char *t = fs_detect(out);
+	if (!t || !fs_mounts(fs, t)) { /* ext4 takes ext2 and ext3 too */
 		fprintf(stderr,
 			"themis: %s holds %s, not %s (too small, damaged, or another "
 			"filesystem)\n",

@@ -59,6 +59,10 @@ int resolve_kernel(char *kernel, size_t cap);
  * readable and holds fs; else EXIT_USAGE, said on stderr. */
 int resolve_image(const char *fs, const char *given, char *out, size_t cap);
 
+/* usage_error's "unknown filesystem 'NAME' (known: ...)": what every verb
+ * says of a name src/fs has no descriptor for. */
+int unknown_fs(const char *name);
+
 struct rules;
 /* Load the rules of fs[0..nfs) from dir (NULL: the build's rules/,
  * rules_default_dir) into r. 0, or EXIT_USAGE after saying why on stderr
@@ -80,7 +84,8 @@ bool wants_help(int argc, char **argv);
 	X(corrupt, cmd_corrupt,                                                                    \
 	  "flip one bit of an on-disk structure and measure the blast radius")                     \
 	X(diff, cmd_diff, "the sectors and fields two disk images differ in")                      \
-	X(explore, cmd_explore, "the differential model checker (default: ext4 xfs)")              \
+	X(explore, cmd_explore, "the differential model checker over filesystem operations")       \
+	X(fs, cmd_fs, "what Themis knows of each filesystem: image, time, crash, checker")         \
 	X(layout, cmd_layout, "name every sector of a filesystem image by its on-disk structure")  \
 	X(profile, cmd_profile, "per-operation I/O below each filesystem: sectors, structures")    \
 	X(replay, cmd_replay, "re-run a discrepancy's trace")                                      \

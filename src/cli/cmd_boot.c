@@ -16,7 +16,7 @@
 
 #include "../util/clock.h"
 #include "../../guest/agent/doorbell.h"
-#include "../disk/fstype.h"
+#include "../fs/fs.h"
 #include "../machine/snapshot.h"
 #include "../machine/virt.h"
 #include "cli.h"
@@ -150,7 +150,7 @@ static int build_cmdline(struct boot_args *a)
 	char fs[256] = "";
 	size_t used = 0;
 	for (int i = 0; i < cfg->ndisks; i++) {
-		const char *t = fstype_detect(cfg->disks[i].path);
+		const char *t = fs_detect(cfg->disks[i].path);
 		used += (size_t)snprintf(fs + used, sizeof(fs) - used, "%s%s", i ? "," : "",
 					 t ? t : "none");
 		if (used >= sizeof(fs))

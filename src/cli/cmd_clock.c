@@ -9,7 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "../disk/fstype.h"
+#include "../fs/fs.h"
 #include "../lens/clock.h"
 #include "../lens/rawtime.h"
 #include "../util/clock.h"
@@ -45,7 +45,7 @@ static const char clock_help[] =
     "  --raw IMG NAME INO   the mtime of the file NAME (root directory, inode\n"
     "                 number INO) as stored on the image IMG: the raw fields and\n"
     "                 the time they decode to, then the ctime likewise where the\n"
-    "                 format stores one (not FAT, exfat); IMG is only read\n"
+    "                 format stores one (not the FAT family); IMG is only read\n"
     "\n"
     "variants: VARIANTS\n"
     "\n"
@@ -67,7 +67,7 @@ static int clock_raw(int argc, char **argv)
 		fprintf(stderr, "themis: %s: %s\n", argv[0], err);
 		return EXIT_USAGE;
 	}
-	const char *fs = fstype_detect(argv[0]);
+	const char *fs = fs_detect(argv[0]);
 	struct rawtime t;
 	int rc =
 	    fs ? rawtime_mtime(fs, layout_read_fd, &fd, size, argv[1], ino, &t, err, sizeof(err))
@@ -97,8 +97,8 @@ static void print_help(void)
 	for (int i = 0; i < clock_ninstants; i++)
 		printf("%s%s (%s)", i ? ", " : "", clock_instants[i].name, clock_instants[i].arg);
 	fwrite(ins + 8, 1, (size_t)(var - ins - 8), stdout);
-	for (int i = 0; i < clock_nvariants; i++)
-		printf("%s%s", i ? ", " : "", clock_variants[i].name);
+	for (int i = 0; i < clock_variant_count(); i++)
+		printf("%s%s", i ? ", " : "", clock_variant_at(i)->name);
 	fputs(var + 8, stdout);
 }
 
@@ -179,14 +179,14 @@ static int parse_clock_args(int argc, char **argv, struct clock_args *a)
 	for (int k = 0; k < a->ndeclare; k++) { /* each names a variant, and parses */
 		struct clock_variant v;
 		int i = 0;
-		while (i < clock_nvariants &&
-		       (strncmp(a->declare[k], clock_variants[i].name,
-				strlen(clock_variants[i].name)) ||
-			a->declare[k][strlen(clock_variants[i].name)] != ':'))
+		while (i < clock_variant_count() &&
+		       (strncmp(a->declare[k], clock_variant_at(i)->name,
+				strlen(clock_variant_at(i)->name)) ||
+			a->declare[k][strlen(clock_variant_at(i)->name)] != ':'))
 			i++;
-		if (i == clock_nvariants)
+		if (i == clock_variant_count())
 			return usage_error("--declare names no variant: '%s'", a->declare[k]);
-		if (declared(a, &clock_variants[i], &v))
+		if (declared(a, clock_variant_at(i), &v))
 			return EXIT_USAGE;
 	}
 	if (!a->kernel[0])
@@ -196,8 +196,8 @@ static int parse_clock_args(int argc, char **argv, struct clock_args *a)
 	a->m.kernel = a->kernel, a->m.initrd = a->initrd;
 	const char *drivers[64];
 	int ndrivers = 0;
-	for (int i = 0; i < clock_nvariants && ndrivers < 64; i++)
-		drivers[ndrivers++] = clock_variants[i].driver;
+	for (int i = 0; i < clock_variant_count() && ndrivers < 64; i++)
+		drivers[ndrivers++] = clock_variant_at(i)->driver;
 	if (load_rules(&a->rules, NULL, drivers, ndrivers))
 		return EXIT_USAGE;
 	a->m.rules = &a->rules;
@@ -267,8 +267,8 @@ static int clock_sweep(struct clock_args *a)
 	if (clock_select(a->names, a->nnames, selected, err, sizeof(err)))
 		return usage_error("%s (themis clock --help lists them)", err);
 	char tmp[] = "/tmp/themis-clock.XXXXXX";
-	struct clock_result *r = calloc((size_t)clock_nvariants, sizeof(*r));
-	struct clock_variant *vars = calloc((size_t)clock_nvariants, sizeof(*vars));
+	struct clock_result *r = calloc((size_t)clock_variant_count(), sizeof(*r));
+	struct clock_variant *vars = calloc((size_t)clock_variant_count(), sizeof(*vars));
 	if (!r || !vars || !mkdtemp(tmp)) {
 		fprintf(stderr, "themis: clock: %s\n",
 			r && vars ? strerror(errno) : "out of memory");
@@ -278,12 +278,12 @@ static int clock_sweep(struct clock_args *a)
 	}
 	int n = 0, rc = 0;
 	double t0 = host_seconds();
-	for (int i = 0; i < clock_nvariants && !rc; i++) {
+	for (int i = 0; i < clock_variant_count() && !rc; i++) {
 		if (!selected[i])
 			continue;
-		fprintf(stderr, "clock: %-14s ", clock_variants[i].name);
+		fprintf(stderr, "clock: %-14s ", clock_variant_at(i)->name);
 		fflush(stderr);
-		if (declared(a, &clock_variants[i], &vars[n])) {
+		if (declared(a, clock_variant_at(i), &vars[n])) {
 			rc = -1;
 			snprintf(err, sizeof(err), "bad --declare");
 			break;

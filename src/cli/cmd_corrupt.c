@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "../lens/corrupt.h"
+#include "../fs/fs.h"
 #include "cli.h"
 
 #define CORRUPT_DEFAULT_MEM   (256ULL << 20)
@@ -30,9 +31,8 @@ static const char corrupt_help_text[] =
     "and unmounts. Then, per flip, in a fork: one bit is written into the disk's\n"
     "copy-on-write overlay (never the base image), the guest mounts the disk and\n"
     "reads the whole tree back, and the filesystem's own checker runs read-only on\n"
-    "the flipped content (e2fsck -fn, xfs_repair -n, btrfs check --readonly,\n"
-    "fsck.f2fs --dry-run, fsck.vfat -n, fsck.exfat -n, jfs_fsck -n, fsck.minix;\n"
-    "nilfs2 has none). The outcome, against the unflipped fork's tree, is the first\n"
+    "the flipped content (themis fs lists each one's; a filesystem without one is\n"
+    "judged by its tree). The outcome, against the unflipped fork's tree, is the first\n"
     "of: kernel-failure (oops, BUG, panic, or a hang caught by --budget; the run\n"
     "goes on), unmountable, error-returned (EIO, EUCLEAN...), entries-lost,\n"
     "silent-wrong-data, fsck-only, none.\n"
@@ -153,10 +153,7 @@ static int parse_args(int argc, char **argv, struct corrupt_args *a)
 				return rc;
 			i++;
 		} else if (!fs_known(argv[i])) {
-			return usage_error(
-			    "unknown filesystem '%s' (known: ext2 ext3 ext4 xfs btrfs "
-			    "f2fs vfat exfat jfs nilfs2 minix)",
-			    argv[i]);
+			return unknown_fs(argv[i]);
 		} else if (m->nfs == CHECK_MAX_FS) {
 			return usage_error("at most %s filesystems at once", "4");
 		} else {
@@ -164,8 +161,9 @@ static int parse_args(int argc, char **argv, struct corrupt_args *a)
 		}
 	}
 	if (!m->nfs)
-		return usage_error("%s", "name the filesystems to corrupt (e.g. themis corrupt "
-					 "ext2 btrfs --sweep)");
+		return usage_error(
+		    "%s", "name the filesystems to corrupt (e.g. themis corrupt " FS_EXPLORE_WORDS
+			  " --sweep)");
 	if ((a->c.sweep + !!a->c.target + a->c.at) > 1)
 		return usage_error("%s", "give one of --target, --sweep and --at");
 	if (a->c.at && m->nfs != 1)

@@ -19,6 +19,7 @@
 #include "../check/trace.h"
 #include "../machine/identity.h"
 #include "../machine/virt.h"
+#include "../fs/fs.h"
 #include "cli.h"
 
 #define EXPLORE_DEFAULT_DEPTH  3
@@ -34,7 +35,7 @@
 #define STR(x)	STR_(x)
 
 static const char explore_help[] =
-    "usage: themis explore [FS FS...] [options]     (default: ext4 xfs)\n"
+    "usage: themis explore [FS FS...] [options]     (default: " FS_EXPLORE_WORDS ")\n"
     "       themis explore FS --kernel A --kernel B [options]\n"
     "       themis explore --worker redis://HOST:PORT [--jobs N] [machine options]\n"
     "\n"
@@ -147,7 +148,7 @@ static const char explore_help[] =
     "  --baseline-remount  (benchmarks) backtrack without the fork, as an in-OS\n"
     "                      checker must: unmount, write saved images back, mount\n"
     "\n"
-    "Operations a filesystem given cannot do (its rules: vfat's chmod, chown,\n"
+    "Operations a filesystem given cannot do (its rules: FAT's chmod, chown,\n"
     "links, xattrs, fallocate...) are left out of the scope for all of them; the\n"
     "run says which at its start, and counts what each rule masked at its end.\n"
     "\n"
@@ -472,11 +473,12 @@ static int kernel_pair(struct explore_args *a)
 	struct check_config *c = &a->cfg;
 	struct check_machine *m = &c->m;
 	if (m->nfs != 1)
-		return usage_error("%s", m->nfs ? "--kernel twice compares one filesystem across "
-						  "two kernels: name one filesystem, not several"
-						: "--kernel twice compares one filesystem across "
-						  "two kernels: name it (e.g. themis explore ext4 "
-						  "--kernel A --kernel B)");
+		return usage_error(
+		    "%s", m->nfs ? "--kernel twice compares one filesystem across "
+				   "two kernels: name one filesystem, not several"
+				 : "--kernel twice compares one filesystem across "
+				   "two kernels: name it (e.g. themis explore " FS_DEFAULT_A " "
+				   "--kernel A --kernel B)");
 	struct {
 		bool on;
 		const char *what;
@@ -527,10 +529,7 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 		const char *arg = argv[i];
 		if (arg[0] != '-') {
 			if (!fs_known(arg))
-				return usage_error(
-				    "unknown filesystem '%s' (known: ext2, ext3, ext4, "
-				    "xfs, btrfs, f2fs, vfat, exfat, jfs, nilfs2, minix)",
-				    arg);
+				return unknown_fs(arg);
 			if (c->m.nfs == CHECK_MAX_FS)
 				return usage_error("at most %s filesystems at once",
 						   STR(CHECK_MAX_FS));
@@ -556,13 +555,15 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 	if (a->worker)
 		return 0;    /* the rest comes from the run (worker_args) */
 	if (c->m.nfs == 0) { /* the default pair */
-		c->m.fs[c->m.nfs++] = "ext4";
-		c->m.fs[c->m.nfs++] = "xfs";
+		static const char *const pair[] = {FS_EXPLORE_DEFAULT};
+		for (size_t i = 0; i < sizeof(pair) / sizeof(pair[0]); i++)
+			c->m.fs[c->m.nfs++] = pair[i];
 	}
 	if (c->m.nfs < 2)
 		return usage_error("%s", "explore needs at least two filesystems to compare "
-					 "(e.g. themis explore ext4 xfs), or one and two kernels "
-					 "(themis explore ext4 --kernel A --kernel B)");
+					 "(e.g. themis explore " FS_EXPLORE_WORDS
+					 "), or one and two kernels "
+					 "(themis explore " FS_DEFAULT_A " --kernel A --kernel B)");
 	if (!c->m.load && a->nkernels < 2 && resolve_kernel(a->kernel, sizeof(a->kernel)))
 		return EXIT_USAGE;
 	c->m.kernel = a->kernel;

@@ -13,8 +13,8 @@
 static const char layout_help[] =
     "usage: themis layout IMG [--json FILE]\n"
     "\n"
-    "Print the layout map of the filesystem image IMG (ext2, ext3, ext4, xfs,\n"
-    "btrfs, f2fs, vfat, exfat, jfs, nilfs2, minix): one line per run of\n"
+    "Print the layout map of the filesystem image IMG (any filesystem `themis fs`\n"
+    "lists): one line per run of\n"
     "512-byte sectors, 'first last count structure [unit=BYTES] [owner=ID]',\n"
     "sorted by sector. Sectors no line names are free. IMG is only read.\n"
     "\n"

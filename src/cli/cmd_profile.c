@@ -8,6 +8,7 @@
 
 #include "../lens/profile.h"
 #include "../lens/semantics.h"
+#include "../fs/fs.h"
 #include "cli.h"
 
 #define PROFILE_DEFAULT_MEM   (256ULL << 20)
@@ -19,7 +20,7 @@ static const char profile_help[] =
     "                      [--semantics] [--kernel IMAGE] [--initrd FILE] [--disk IMG]... [--mem "
     "SIZE]\n"
     "\n"
-    "Boots one machine with a disk per filesystem (default: ext2 ext4 xfs, from\n"
+    "Boots one machine with a disk per filesystem (default: " FS_PROFILE_WORDS ", from\n"
     "build/images/), populates each (f0 of 8 KiB, d0/f1 of 64 KiB, d0, an empty e0,\n"
     "an xattr on f0), syncs, and then, for every operation, in forks of that state:\n"
     "  - the sectors the operation and a syncfs wrote, as a count and as LBA ranges\n"
@@ -98,10 +99,7 @@ static int parse_args(int argc, char **argv, struct profile_args *a)
 				return rc;
 			i++;
 		} else if (!fs_known(argv[i])) {
-			return usage_error(
-			    "unknown filesystem '%s' (known: ext2 ext3 ext4 xfs btrfs "
-			    "f2fs vfat exfat jfs nilfs2 minix)",
-			    argv[i]);
+			return unknown_fs(argv[i]);
 		} else if (a->m.nfs == CHECK_MAX_FS) {
 			return usage_error("at most %s filesystems at once", "4");
 		} else {
@@ -109,8 +107,8 @@ static int parse_args(int argc, char **argv, struct profile_args *a)
 		}
 	}
 	if (!a->m.nfs) {
-		static const char *const defaults[] = {"ext2", "ext4", "xfs"};
-		for (int i = 0; i < 3; i++)
+		static const char *const defaults[] = {FS_PROFILE_DEFAULT};
+		for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
 			a->fs[a->m.nfs++] = defaults[i];
 	}
 	if (a->ndisks && a->ndisks != a->m.nfs)

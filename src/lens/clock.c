@@ -8,17 +8,44 @@
 #include <unistd.h>
 
 #include "../util/json.h"
-#include "../disk/fstype.h"
+#include "../fs/fs.h"
 #include "../util/clock.h"
 #include "clock.h"
 
-const struct clock_variant clock_variants[] = {
-#define CLOCK_ROW(name, driver, mkfs, mib, gran, tmin, tmax)                                       \
-	{name, #driver, mkfs, mib, gran, tmin, tmax},
-    CLOCK_VARIANTS(CLOCK_ROW)
-#undef CLOCK_ROW
-};
-const int clock_nvariants = sizeof(clock_variants) / sizeof(clock_variants[0]);
+#define CLOCK_MAX_VARIANTS 64
+
+/* The variants, made from the descriptors on first use (the same every
+ * time: a function of the descriptors alone). */
+static struct clock_variant variants[CLOCK_MAX_VARIANTS];
+static int nvariants = -1;
+
+static void load_variants(void)
+{
+	nvariants = 0;
+	for (size_t i = 0; i < fs_count(); i++) {
+		const struct fs_desc *d = fs_at(i);
+		for (size_t k = 0; k < d->nclock && nvariants < CLOCK_MAX_VARIANTS; k++) {
+			const struct fs_clock_variant *c = &d->clock[k];
+			struct clock_variant *v = &variants[nvariants];
+			*v = (struct clock_variant){c->name,	c->driver, "",	   d->image_mib,
+						    c->gran_ns, c->tmin,   c->tmax};
+			if (!fs_mkfs_command(d, c->options, NULL, v->mkfs, sizeof(v->mkfs)))
+				nvariants++;
+		}
+	}
+}
+
+int clock_variant_count(void)
+{
+	if (nvariants < 0)
+		load_variants();
+	return nvariants;
+}
+
+const struct clock_variant *clock_variant_at(int i)
+{
+	return i >= 0 && i < clock_variant_count() ? &variants[i] : NULL;
+}
 
 const struct clock_instant clock_instants[] = {
 #define CLOCK_INSTANT(name, arg, flags) {#name, arg},
@@ -33,13 +60,14 @@ const int clock_ninstants = sizeof(clock_instants) / sizeof(clock_instants[0]);
 
 int clock_select(char **names, int nnames, bool *selected, char *err, size_t errlen)
 {
-	for (int i = 0; i < clock_nvariants; i++)
+	int n = clock_variant_count();
+	for (int i = 0; i < n; i++)
 		selected[i] = nnames == 0;
 	for (int k = 0; k < nnames; k++) {
 		bool any = false;
-		for (int i = 0; i < clock_nvariants; i++)
-			if (!strcmp(names[k], clock_variants[i].name) ||
-			    !strcmp(names[k], clock_variants[i].driver))
+		for (int i = 0; i < n; i++)
+			if (!strcmp(names[k], clock_variant_at(i)->name) ||
+			    !strcmp(names[k], clock_variant_at(i)->driver))
 				selected[i] = any = true;
 		if (!any) {
 			snprintf(err, errlen, "unknown variant or driver '%s'", names[k]);
@@ -440,11 +468,13 @@ static int make_image(const struct clock_variant *v, const char *path, char *why
 	char cmd[2048];
 	bool ft = system("command -v faketime >/dev/null 2>&1") == 0;
 	snprintf(cmd, sizeof(cmd),
-		 "rm -f '%s' && truncate -s %uM '%s' && TZ=UTC QA_CHECK_FS=1 %s %s '%s' "
-		 ">/dev/null 2>&1 </dev/null",
-		 path, v->mib, path, ft ? "faketime -f '2026-01-01 00:00:00'" : "", v->mkfs, path);
+		 "rm -f '%s' && truncate -s %uM '%s' && %s %s%s%s %s '%s' >/dev/null 2>&1 "
+		 "</dev/null",
+		 path, v->mib, path, FS_MKFS_ENV, ft ? "faketime -f '" : "",
+		 ft ? FS_MKFS_FAKETIME : "", ft ? "'" : "", v->mkfs, path);
 	if (strchr(path, '\'') || system(cmd) != 0) {
-		snprintf(why, whylen, "%s failed (is it installed? scripts/deps.sh)", v->mkfs);
+		snprintf(why, whylen, "%.*s failed (is it installed? scripts/deps.sh)",
+			 (int)strcspn(v->mkfs, " "), v->mkfs);
 		return -1;
 	}
 	return 0;
@@ -471,7 +501,7 @@ int clock_run(const struct check_machine *base, const struct clock_variant *v, c
 	snprintf(img, sizeof(img), "%s/%s.img", tmpdir, v->name);
 	if (make_image(v, img, r->refused, sizeof(r->refused)))
 		return 0;
-	const char *format = fstype_detect(img);
+	const char *format = fs_detect(img);
 	FILE *cf = open_memstream(&console, &console_len);
 	struct virt *vm = calloc(1, sizeof(*vm));
 	if (!cf || !vm) {

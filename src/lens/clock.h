@@ -12,8 +12,8 @@
  * granularity (what is kept of an instant 1 ns short of a second), what
  * happens past either end (clamp, wrap, error), and whether it all agrees
  * with the range and granularity Linux 6.1 declares for the variant
- * (CLOCK_VARIANTS, from fs/FS/super.c). The kernel's mount warnings are
- * kept from the console. */
+ * (each descriptor's clock variants, src/fs, from fs/FS/super.c). The
+ * kernel's mount warnings are kept from the console. */
 #ifndef THEMIS_CLOCK_H
 #define THEMIS_CLOCK_H
 
@@ -24,52 +24,20 @@
 #include "../check/check.h"
 #include "rawtime.h"
 
-/* CLOCK_VARIANTS(X) calls X("name", driver, mkfs, mib, gran_ns, tmin, tmax)
- * per variant: the kernel driver that mounts it, the mkfs command line
- * that makes it (the image file is appended), its size, and what Linux
- * 6.1 declares for it: s_time_gran, s_time_min, s_time_max (fs/FS/super.c;
- * the kernel's defaults, 1 s and the whole of time64, where none is set).
- * ext2's driver has no extra time fields; ext4's has them with inodes
- * over 128 bytes (EXT4_EXTRA_TIMESTAMP_MAX: 2446-05-10). xfs bigtime ends
- * at XFS_BIGTIME_TIME_MAX, rounded down to 4 on-disk seconds. FAT's
- * granularity is its mtime's 2 s (fs/fat/misc.c), its range 1980-2107 in
- * the mount's time zone (UTC); exfat's 10 ms. */
-#define CLOCK_T64_MIN (-9223372036854775807LL - 1)
-#define CLOCK_T64_MAX 9223372036854775807LL
-#define CLOCK_VARIANTS(X)                                                                          \
-	X("ext2-128", ext2, "mkfs.ext2 -q -F -I 128", 64, 1000000000, -2147483648LL, 2147483647LL) \
-	X("ext2-256", ext2, "mkfs.ext2 -q -F -I 256", 64, 1000000000, -2147483648LL, 2147483647LL) \
-	X("ext2-128@ext4", ext4, "mkfs.ext2 -q -F -I 128", 64, 1000000000, -2147483648LL,          \
-	  2147483647LL)                                                                            \
-	X("ext2-256@ext4", ext4, "mkfs.ext2 -q -F -I 256", 64, 1, -2147483648LL, 15032385535LL)    \
-	X("ext3-128@ext2", ext2, "mkfs.ext3 -q -F -I 128", 64, 1000000000, -2147483648LL,          \
-	  2147483647LL)                                                                            \
-	X("ext3-256@ext2", ext2, "mkfs.ext3 -q -F -I 256", 64, 1000000000, -2147483648LL,          \
-	  2147483647LL)                                                                            \
-	X("ext3-128", ext4, "mkfs.ext3 -q -F -I 128", 64, 1000000000, -2147483648LL, 2147483647LL) \
-	X("ext3-256", ext4, "mkfs.ext3 -q -F -I 256", 64, 1, -2147483648LL, 15032385535LL)         \
-	X("ext4-128", ext4, "mkfs.ext4 -q -F -I 128", 64, 1000000000, -2147483648LL, 2147483647LL) \
-	X("ext4-256", ext4, "mkfs.ext4 -q -F -I 256", 64, 1, -2147483648LL, 15032385535LL)         \
-	X("ext4-256@ext2", ext2, "mkfs.ext4 -q -F -I 256", 64, 1000000000, -2147483648LL,          \
-	  2147483647LL)                                                                            \
-	X("xfs", xfs, "mkfs.xfs -q -f -m bigtime=0", 300, 1, -2147483648LL, 2147483647LL)          \
-	X("xfs-bigtime", xfs, "mkfs.xfs -q -f -m bigtime=1", 300, 1, -2147483648LL, 16299260424LL) \
-	X("btrfs", btrfs, "mkfs.btrfs -q -f", 128, 1, CLOCK_T64_MIN, CLOCK_T64_MAX)                \
-	X("f2fs", f2fs, "mkfs.f2fs -q -f", 64, 1, CLOCK_T64_MIN, CLOCK_T64_MAX)                    \
-	X("nilfs2", nilfs2, "mkfs.nilfs2 -q -f", 160, 1, CLOCK_T64_MIN, CLOCK_T64_MAX)             \
-	X("jfs", jfs, "mkfs.jfs -q", 64, 1, 0, 4294967295LL)                                       \
-	X("minix", minix, "mkfs.minix -3", 64, 1000000000, 0, 4294967295LL)                        \
-	X("vfat", vfat, "mkfs.vfat", 64, 2000000000, 315532800, 4354819198LL)                      \
-	X("exfat", exfat, "mkfs.exfat", 64, 10000000, 315532800, 4354819199LL)
-
+/* A variant: one of a descriptor's clock variants (src/fs: the
+ * filesystem's mkfs line with the variant's options, the driver that
+ * mounts it, what Linux 6.1 declares for it), with its command made. */
 struct clock_variant {
-	const char *name, *driver, *mkfs;
+	const char *name, *driver;
+	char mkfs[256]; /* the mkfs command, without the image */
 	unsigned mib;
 	uint64_t gran_ns;
 	int64_t tmin, tmax;
 };
-extern const struct clock_variant clock_variants[];
-extern const int clock_nvariants;
+
+/* Every filesystem's variants, in src/fs's order: the count and the i-th. */
+int clock_variant_count(void);
+const struct clock_variant *clock_variant_at(int i);
 
 /* An instant of INSTANT_TABLE: its name and E argument. */
 struct clock_instant {

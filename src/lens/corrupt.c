@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../fs/fs.h"
 #include "../util/array.h"
 #include "../util/clock.h"
 #include "../util/json.h"
@@ -30,9 +31,8 @@ const char *corrupt_outcome_name(enum corrupt_outcome o)
 
 bool corrupt_checksummed(const char *fs, bool fields_csum)
 {
-	if (!strcmp(fs, "btrfs") || !strcmp(fs, "f2fs") || !strcmp(fs, "nilfs2"))
-		return true;
-	return (!strcmp(fs, "ext4") || !strcmp(fs, "xfs")) && fields_csum;
+	const struct fs_desc *d = fs_find(fs);
+	return d && (d->csum == FS_CSUM_ALWAYS || (d->csum == FS_CSUM_IF_FIELDS && fields_csum));
 }
 
 bool corrupt_kernel_line(const char *line)

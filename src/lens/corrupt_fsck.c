@@ -1,5 +1,5 @@
-/* corrupt_fsck.c - see corrupt_fsck.h. One table says which checker each
- * filesystem has and how it is asked to change nothing. */
+/* corrupt_fsck.c - see corrupt_fsck.h. Which checker each filesystem has,
+ * and how it is asked to change nothing, is its descriptor's (src/fs). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -15,39 +15,8 @@
 
 #include "../disk/disk.h"
 #include "../util/clock.h"
+#include "../fs/fs.h"
 #include "corrupt_fsck.h"
-
-#define FSCK_MAX_ARGS 7
-
-/* X(fs, tool, read-only arguments...): the image goes last; `same`, where
- * set, is the same checker built another way, run instead when it is
- * installed: e2fsck.static (Debian's e2fsck-static, the same source and
- * version) starts in half the time of the dynamic e2fsck (4.6 against 9
- * ms a run on a 64 MiB image; one run in two is e2fsck under --fsck) and
- * says the same, word for word.
- * xfs_repair sizes its buffer cache's hash by the host's memory (a
- * table of millions of buckets on 24 GiB, zeroed at every run): on a
- * 300 MiB image 128 buckets give the same findings in 36 ms instead of
- * 86 (the checker runs thousands of times under --fsck). Its prefetch
- * threads (-P turns them off) only read ahead what the checks read
- * anyway: on an image this small they cost a fifth of its run. Its
- * phase 2 scans the AGs with 32 threads by default, whose creation cost
- * more than the scan: one does it in 20 ms a run instead of 50. */
-static const struct {
-	const char *fs, *argv[FSCK_MAX_ARGS], *same;
-} checkers[] = {
-    {"ext2", {"e2fsck", "-fn"}, "e2fsck.static"},
-    {"ext3", {"e2fsck", "-fn"}, "e2fsck.static"},
-    {"ext4", {"e2fsck", "-fn"}, "e2fsck.static"},
-    {"xfs", {"xfs_repair", "-n", "-f", "-P", "-o", "bhash=128,phase2_threads=1"}, NULL},
-    {"btrfs", {"btrfs", "check", "--readonly"}, NULL},
-    {"f2fs", {"fsck.f2fs", "-f", "--dry-run"}, NULL},
-    {"vfat", {"fsck.vfat", "-n"}, NULL},
-    {"exfat", {"fsck.exfat", "-n"}, NULL},
-    {"jfs", {"jfs_fsck", "-n", "-f"}, NULL},
-    {"minix", {"fsck.minix", "-f"}, NULL},
-};
-#define NCHECKERS (sizeof(checkers) / sizeof(checkers[0]))
 
 const char *corrupt_fsck_name(enum corrupt_fsck_verdict v)
 {
@@ -59,34 +28,23 @@ const char *corrupt_fsck_name(enum corrupt_fsck_verdict v)
 	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : "?";
 }
 
-static int checker_of(const char *fs)
+/* fs's checker, or NULL when it has none (or Themis does not know fs). */
+static const struct fs_desc *checker_of(const char *fs)
 {
-	for (size_t i = 0; i < NCHECKERS; i++)
-		if (!strcmp(checkers[i].fs, fs))
-			return (int)i;
-	return -1;
-}
-
-const char *corrupt_fsck_join(const char *const *argv, int max, char *line, size_t cap)
-{
-	size_t n = 0;
-	line[0] = 0;
-	for (int a = 0; a < max && argv[a] && n < cap; a++)
-		n += (size_t)snprintf(line + n, cap - n, "%s%s", a ? " " : "", argv[a]);
-	return line;
+	const struct fs_desc *d = fs_find(fs);
+	return d && d->fsck[0] ? d : NULL;
 }
 
 bool corrupt_fsck_exists(const char *fs)
 {
-	return checker_of(fs) >= 0;
+	return checker_of(fs) != NULL;
 }
 
 const char *corrupt_fsck_command(const char *fs)
 {
 	static char line[128];
-	int k = checker_of(fs);
-	return k < 0 ? NULL
-		     : corrupt_fsck_join(checkers[k].argv, FSCK_MAX_ARGS, line, sizeof(line));
+	const struct fs_desc *d = checker_of(fs);
+	return d ? fs_join(d->fsck, FS_ARGV_MAX, line, sizeof(line)) : NULL;
 }
 
 /* Whether `tool` is an executable file in a folder of $PATH (or the
@@ -222,19 +180,19 @@ int corrupt_fsck_start(struct corrupt_fsck *c, const char *fs, const char *image
 	memset(c, 0, sizeof(*c));
 	c->fs = fs;
 	snprintf(c->out, sizeof(c->out), "%s", out);
-	int k = checker_of(fs);
-	if (k < 0) {
+	const struct fs_desc *d = checker_of(fs);
+	if (!d) {
 		c->now = CORRUPT_FSCK_NONE;
 		return 0;
 	}
-	const char *argv[FSCK_MAX_ARGS + 2] = {0};
+	const char *argv[FS_ARGV_MAX + 2] = {0};
 	int n = 0;
-	for (; n < FSCK_MAX_ARGS && checkers[k].argv[n]; n++)
-		argv[n] = checkers[k].argv[n];
+	for (; n < FS_ARGV_MAX && d->fsck[n]; n++)
+		argv[n] = d->fsck[n];
 	argv[n] = image;
 	/* The same checker built another way, when it is installed. */
 	char twin[4200];
-	if (checkers[k].same && installed(checkers[k].same, twin, sizeof(twin)))
+	if (d->fsck_same && installed(d->fsck_same, twin, sizeof(twin)))
 		return spawn_tool(c, twin, argv, out);
 	return corrupt_fsck_spawn(c, argv, out);
 }

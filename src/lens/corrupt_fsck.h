@@ -44,10 +44,6 @@ struct corrupt_fsck {
 	char out[4096]; /* the scratch file its output goes to */
 };
 
-/* argv[0..max), up to its first NULL, as one line into line (cap
- * bytes): line. */
-const char *corrupt_fsck_join(const char *const *argv, int max, char *line, size_t cap);
-
 /* The checker's command for fs, as one line ("e2fsck -fn"), or NULL. */
 const char *corrupt_fsck_command(const char *fs);
 /* Whether fs has a checker (installed or not): nilfs2 has none. */

@@ -1,10 +1,11 @@
 /* corrupt_target.c - see corrupt_target.h. The classes and which records
  * carry fields are each written once, in the tables below; the places
- * come from the image's own maps (layout.h, fields.h) and, for xfs
- * inodes, from the superblock's geometry. */
+ * come from the image's own maps (layout.h, fields.h) and, for a format
+ * whose descriptor locates inodes (src/fs), from their numbers. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fs/fs.h"
 #include "corrupt_target.h"
 #include "layout_int.h"
 
@@ -26,58 +27,6 @@ static const struct {
 static const char *const populated[] = {"data",	    "symlink",	   "directory",
 					"indirect", "extent-tree", "xattr"};
 
-/* Records with fields: the structure a target names, the layout's name of
- * the records (fields.h's field_rec.structure; NULL: located from inode
- * numbers), the table, and the filesystems ("ext" for ext2/3/4). */
-static const struct {
-	const char *fs, *structure, *record;
-	const struct field_table *t;
-	const char *example; /* a field, for --help */
-} owners[] = {
-    {"ext", "superblock", "superblock", &field_ext_super, "s_magic"},
-    {"ext", "superblock-backup", "superblock-backup", &field_ext_super, "s_magic"},
-    {"ext", "group-descriptors", "group-descriptors", &field_ext_gd, "bg_inode_table"},
-    {"ext", "journal", "journal", &field_jbd2_super, "s_blocksize"},
-    {"ext", "inode", NULL, &field_ext_inode, "i_mode"},
-    {"xfs", "superblock", "superblock", &field_xfs_sb, "sb_magicnum"},
-    {"xfs", "superblock-backup", "superblock-backup", &field_xfs_sb, "sb_magicnum"},
-    {"xfs", "agf", "ag-header", &field_xfs_agf, "agf_magicnum"},
-    {"xfs", "agi", "ag-header", &field_xfs_agi, "agi_magicnum"},
-    {"xfs", "agfl", "ag-header", &field_xfs_agfl, "agfl_magicnum"},
-    {"xfs", "inode", NULL, &field_xfs_dinode, "di_mode"},
-};
-#define NOWNERS (sizeof(owners) / sizeof(owners[0]))
-
-/* The structures each filesystem's images hold once populated (as the
- * layout map names them), for --help. */
-static const struct {
-	const char *fs, *list;
-} per_fs[] = {
-    {"ext2", "superblock superblock-backup group-descriptors group-descriptors-backup "
-	     "reserved-gdt block-bitmap inode-bitmap inode inode-table directory indirect xattr "
-	     "data free boot"},
-    {"ext3", "(ext2's) journal"},
-    {"ext4", "(ext3's) extent-tree"},
-    {"xfs", "superblock superblock-backup agf agi agfl free-list free-space-btree "
-	    "inode-btree refcount-btree inode inode-chunk directory log data free"},
-    {"btrfs", "superblock superblock-backup tree:root tree:extent tree:chunk tree:dev "
-	      "tree:fs tree:csum tree:uuid tree:free-space tree:data-reloc data free"},
-    {"f2fs", "superblock superblock-backup checkpoint sit nat ssa inode directory data free"},
-    {"vfat", "superblock fat fat-backup directory data free"},
-    {"exfat", "boot-region superblock superblock-backup fat allocation-bitmap upcase-table "
-	      "directory data free"},
-    {"jfs", "superblock superblock-backup aggregate-inode-map aggregate-inode-table "
-	    "block-map inode-map inode-table fsck-workspace log directory data free"},
-    {"nilfs2", "superblock superblock-backup segment segment-summary super-root dat "
-	       "checkpoint-file inode-file segment-usage-file directory data free"},
-    {"minix", "boot superblock inode-bitmap zone-bitmap inode-table directory indirect data free"},
-};
-
-static const char *family(const char *fs)
-{
-	return !strncmp(fs, "ext", 3) ? "ext" : fs;
-}
-
 static int class_of(const char *name)
 {
 	for (size_t i = 0; i < NCLASSES; i++)
@@ -95,21 +44,42 @@ static bool gathers(int c, const char *s)
 	return false;
 }
 
-/* Whether the ext or xfs inodes are located one by one (from inode numbers). */
-static bool located_inodes(const char *fs)
+/* fs's descriptor (src/fs), or one that knows nothing. */
+static const struct fs_desc *desc(const char *fs)
 {
-	return !strcmp(family(fs), "ext") || !strcmp(fs, "xfs");
+	static const struct fs_desc unknown = {.name = "?"};
+	const struct fs_desc *d = fs_find(fs);
+	return d ? d : &unknown;
 }
 
-static const struct field_table *owner_table(const char *fs, const char *structure, int *which)
+/* Whether fs's inodes are located one by one (from inode numbers). */
+static bool located_inodes(const char *fs)
 {
-	for (size_t i = 0; i < NOWNERS; i++)
-		if (!strcmp(owners[i].fs, family(fs)) && !strcmp(owners[i].structure, structure)) {
-			if (which)
-				*which = (int)i;
-			return owners[i].t;
-		}
+	return desc(fs)->inode_at != NULL;
+}
+
+/* The root directory's inode number on the image: its descriptor's, or 2
+ * (the first inode most formats give a directory). */
+static uint64_t root_ino(const struct corrupt_image *im)
+{
+	const struct fs_desc *d = desc(im->fs);
+	return d->root_ino ? d->root_ino(im) : 2;
+}
+
+/* The record with fields fs's target `structure` names, or NULL. */
+static const struct fs_field_owner *owner_of(const char *fs, const char *structure)
+{
+	const struct fs_desc *d = desc(fs);
+	for (size_t i = 0; i < d->nfields; i++)
+		if (!strcmp(d->fields[i].structure, structure))
+			return &d->fields[i];
 	return NULL;
+}
+
+static const struct field_table *owner_table(const char *fs, const char *structure)
+{
+	const struct fs_field_owner *o = owner_of(fs, structure);
+	return o ? o->t : NULL;
 }
 
 static const struct field *field_named(const struct field_table *t, const char *name)
@@ -138,24 +108,20 @@ int corrupt_target_split(const char *fs, const char *spec, char *structure, char
 	return 0;
 }
 
-/* The names of fs's layout known without an image: its help list. */
+/* The names of fs's layout known without an image: its descriptor's
+ * structures, and another's its list begins with ("(ext2's) journal"). */
 static bool in_help_list(const char *fs, const char *structure)
 {
-	for (size_t i = 0; i < sizeof(per_fs) / sizeof(per_fs[0]); i++) {
-		if (strcmp(per_fs[i].fs, fs))
-			continue;
-		const char *p = per_fs[i].list;
-		size_t n = strlen(structure);
-		while ((p = strstr(p, structure))) {
-			bool start = p == per_fs[i].list || p[-1] == ' ';
-			if (start && (p[n] == ' ' || !p[n]))
-				return true;
-			p += n;
-		}
-		if (!strcmp(fs, "ext3") || !strcmp(fs, "ext4"))
-			return in_help_list(!strcmp(fs, "ext4") ? "ext3" : "ext2", structure);
-	}
-	return false;
+	const char *list = desc(fs)->structures;
+	if (!list)
+		return false;
+	size_t n = strlen(structure);
+	for (const char *p = list; (p = strstr(p, structure)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	char other[16];
+	return sscanf(list, "(%15[a-z0-9]'s)", other) == 1 && strcmp(other, fs) &&
+	       in_help_list(other, structure);
 }
 
 int corrupt_target_check(const char *fs, const char *structure, const char *field,
@@ -175,7 +141,7 @@ int corrupt_target_check(const char *fs, const char *structure, const char *fiel
 	}
 	if (!field[0])
 		return 0;
-	const struct field_table *t = owner_table(fs, structure, NULL);
+	const struct field_table *t = owner_table(fs, structure);
 	if (!t) {
 		snprintf(err, errlen,
 			 "%s: '%s' has no fields Themis knows: give the structure alone", fs,
@@ -207,51 +173,15 @@ static int add_span(struct corrupt_target *t, uint64_t off, uint64_t len, uint64
 	return 0;
 }
 
-/* xfs: the byte offset of inode `ino`, from the superblock's geometry; 0
- * when it lies outside the image. */
-static uint64_t xfs_inode_at(const struct corrupt_image *im, uint64_t ino, uint32_t *isz)
-{
-	uint8_t sb[128];
-	if (im->size < sizeof(sb) || im->read(im->ctx, 0, sb, sizeof(sb)))
-		return 0;
-	uint32_t bs = lb_be32(sb + 4), agblocks = lb_be32(sb + 84);
-	uint32_t inopblog = sb[123], agblklog = sb[124];
-	*isz = lb_be16(sb + 104);
-	if (bs < 512 || *isz < 256 || inopblog > 8 || agblklog > 32 || !agblocks)
-		return 0;
-	uint64_t agno = ino >> (agblklog + inopblog);
-	uint64_t agbno = (ino >> inopblog) & ((1ULL << agblklog) - 1);
-	uint64_t idx = ino & ((1ULL << inopblog) - 1);
-	uint64_t off = (agno * agblocks + agbno) * bs + idx * *isz;
-	return off + *isz <= im->size ? off : 0;
-}
-
-/* ext: the byte offset of inode `ino` from the inode tables' records; 0
- * when no table holds it. */
-static uint64_t ext_inode_at(const struct corrupt_image *im, uint64_t ino, uint32_t *isz)
-{
-	for (size_t i = 0; i < im->fields->n; i++) {
-		const struct field_rec *r = &im->fields->r[i];
-		if (r->t != &field_ext_inode || !r->unit || ino < r->first_id ||
-		    ino - r->first_id >= r->len / r->unit)
-			continue;
-		*isz = r->unit;
-		return r->off + (ino - r->first_id) * r->unit;
-	}
-	return 0;
-}
-
 /* The populated entries' inodes (and the root's), whole or one field. */
 static int resolve_inodes(const struct corrupt_image *im, const struct field *f,
 			  struct corrupt_target *t, char *err, size_t errlen)
 {
+	const struct fs_desc *d = desc(im->fs);
 	uint64_t inos[72];
 	int n = 0;
-	uint8_t sb[64];
-	if (!strcmp(im->fs, "xfs") && !im->read(im->ctx, 0, sb, sizeof(sb)))
-		inos[n++] = lb_be64(sb + 56); /* sb_rootino */
-	else if (strcmp(im->fs, "xfs"))
-		inos[n++] = 2; /* ext's root */
+	if ((inos[n] = root_ino(im)))
+		n++;
 	for (int i = 0; i < im->ninos && n < 72; i++)
 		inos[n++] = im->inos[i];
 	for (int i = 0; i < n; i++) {
@@ -259,9 +189,7 @@ static int resolve_inodes(const struct corrupt_image *im, const struct field *f,
 		bool dup = false;
 		for (int k = 0; k < i; k++)
 			dup |= inos[k] == inos[i];
-		uint64_t at = dup		       ? 0
-			      : !strcmp(im->fs, "xfs") ? xfs_inode_at(im, inos[i], &isz)
-						       : ext_inode_at(im, inos[i], &isz);
+		uint64_t at = dup ? 0 : d->inode_at(im, inos[i], &isz);
 		if (!at)
 			continue;
 		int rc = f ? add_span(t, at + f->off, f->size, im->size)
@@ -277,12 +205,9 @@ static int resolve_inodes(const struct corrupt_image *im, const struct field *f,
 /* Whether owner is the root or an entry of the populated tree. */
 static bool populated_owner(const struct corrupt_image *im, uint64_t owner)
 {
-	uint8_t sb[64];
 	if (!owner)
 		return false;
-	if (!strcmp(im->fs, "xfs")
-		? !im->read(im->ctx, 0, sb, sizeof(sb)) && owner == lb_be64(sb + 56)
-		: owner == 2)
+	if (owner == root_ino(im))
 		return true;
 	for (int i = 0; i < im->ninos; i++)
 		if (im->inos[i] == owner)
@@ -316,8 +241,8 @@ int corrupt_target_resolve(const struct corrupt_image *im, const char *structure
 	memset(t, 0, sizeof(*t));
 	snprintf(t->structure, sizeof(t->structure), "%s", structure);
 	snprintf(t->field, sizeof(t->field), "%s", field);
-	int which = -1;
-	const struct field_table *tab = owner_table(im->fs, structure, &which);
+	const struct fs_field_owner *own = owner_of(im->fs, structure);
+	const struct field_table *tab = own ? own->t : NULL;
 	const struct field *f = field[0] && tab ? field_named(tab, field) : NULL;
 	if (field[0] && !f) {
 		snprintf(err, errlen, "%s: %s has no field '%s'", im->fs, structure, field);
@@ -330,7 +255,7 @@ int corrupt_target_resolve(const struct corrupt_image *im, const char *structure
 	} else if (f) { /* every record of the kind, that field of each */
 		for (size_t i = 0; i < im->fields->n && !rc; i++) {
 			const struct field_rec *r = &im->fields->r[i];
-			if (r->t != tab || strcmp(r->structure, owners[which].record))
+			if (r->t != tab || !own->record || strcmp(r->structure, own->record))
 				continue;
 			for (uint64_t at = r->off; at + r->unit <= r->off + r->len && !rc;
 			     at += r->unit)
@@ -435,13 +360,25 @@ void corrupt_target_help(FILE *f)
 {
 	fprintf(f, "Targets (STRUCT as the layout map names it; themis layout IMG shows an\n"
 		   "image's):\n");
-	for (size_t i = 0; i < sizeof(per_fs) / sizeof(per_fs[0]); i++)
-		fprintf(f, "  %-7s %s\n", per_fs[i].fs, per_fs[i].list);
-	fprintf(f, "Classes: inode (the populated entries' inodes on ext2/3/4 and xfs), dir,\n"
-		   "bitmap (every allocation bitmap), journal (journal or log).\n"
+	for (size_t i = 0; i < fs_count(); i++)
+		fprintf(f, "  %-7s %s\n", fs_at(i)->name, fs_at(i)->structures);
+	fprintf(f, "Classes: inode (the populated entries' inodes on");
+	for (size_t i = 0, n = 0; i < fs_count(); i++)
+		if (fs_at(i)->inode_at)
+			fprintf(f, "%s%s", n++ ? ", " : " ", fs_at(i)->name);
+	fprintf(f, "), dir,\nbitmap (every allocation bitmap), journal (journal or log).\n"
 		   "Fields (STRUCT:FIELD, as the format's headers spell them):\n");
-	for (size_t i = 0; i < NOWNERS; i++)
-		fprintf(f, "  %-4s %-18s struct %-17s e.g. %s:%s\n", owners[i].fs,
-			owners[i].structure, owners[i].t->name, owners[i].structure,
-			owners[i].example);
+	for (size_t i = 0; i < fs_count(); i++) {
+		const struct fs_desc *d = fs_at(i);
+		if (!d->nfields || (i && fs_at(i - 1)->fields == d->fields))
+			continue;
+		char names[64] = ""; /* the descriptors that share the list: ext2,ext3,ext4 */
+		for (size_t k = i, n = 0; k < fs_count() && fs_at(k)->fields == d->fields; k++)
+			n += (size_t)snprintf(names + n, n < sizeof(names) ? sizeof(names) - n : 0,
+					      "%s%s", k > i ? "," : "", fs_at(k)->name);
+		for (size_t k = 0; k < d->nfields; k++)
+			fprintf(f, "  %-14s %-18s struct %-17s e.g. %s:%s\n", names,
+				d->fields[k].structure, d->fields[k].t->name,
+				d->fields[k].structure, d->fields[k].example);
+	}
 }

@@ -38,6 +38,7 @@
 #include <ext2fs/ext2_fs.h>
 #include <ext2fs/ext2_ext_attr.h>
 
+#include "../fs/fs.h"
 #include "fields.h"
 
 #define N FIELD_NUISANCE
@@ -690,12 +691,12 @@ static int ext_map(struct field_map *m, const struct img *im, char *err, size_t 
 	g.ngroups = (blocks - g.first + g.bpg - 1) / g.bpg;
 	bool csum = sb->s_feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM;
 	bool gdcsum = csum || (sb->s_feature_ro_compat & EXT4_FEATURE_RO_COMPAT_GDT_CSUM);
-	const char *fs = "ext2";
+	const char *fs = fs_ext2.name;
 	if (sb->s_feature_incompat & (EXT3_FEATURE_INCOMPAT_EXTENTS | EXT4_FEATURE_INCOMPAT_64BIT |
 				      EXT4_FEATURE_INCOMPAT_FLEX_BG))
-		fs = "ext4";
+		fs = fs_ext4.name;
 	else if (sb->s_feature_compat & EXT3_FEATURE_COMPAT_HAS_JOURNAL)
-		fs = "ext3";
+		fs = fs_ext3.name;
 	snprintf(m->fs, sizeof(m->fs), "%s", fs);
 	m->block_size = g.bs;
 	m->inode_size = g.isz;
@@ -819,10 +820,10 @@ static int xfs_map(struct field_map *m, const struct img *im, char *err, size_t 
 	if (bs < 512 || bs > 65536 || (bs & (bs - 1)) || sect < 512 || sect > bs ||
 	    (sect & (sect - 1)) || !agblocks || !agcount || isz < 256 || isz > bs ||
 	    (uint64_t)agblocks * bs > im->size) {
-		snprintf(err, errlen, "xfs: the superblock's geometry is damaged");
+		snprintf(err, errlen, "%s: the superblock's geometry is damaged", fs_xfs.name);
 		return -1;
 	}
-	snprintf(m->fs, sizeof(m->fs), "xfs");
+	snprintf(m->fs, sizeof(m->fs), "%s", fs_xfs.name);
 	m->block_size = bs;
 	m->inode_size = isz;
 	m->csum = v5;
@@ -859,8 +860,9 @@ int field_map_build(struct field_map *m, layout_read_fn read, void *ctx, uint64_
 		m->n = 0;
 		if (rc == 1) {
 			m->fs[0] = 0;
-			snprintf(err, errlen,
-				 "not a filesystem whose fields Themis knows (ext2/3/4, xfs)");
+			snprintf(
+			    err, errlen,
+			    "not a filesystem whose fields Themis knows (themis fs NAME says)");
 		}
 	}
 	return rc;
@@ -946,14 +948,15 @@ bool field_in_block(const struct field_map *m, const char *structure, const uint
 		return ext_in_block(structure, blk, len, pos, t, at);
 	/* xfs: the layout map's inode chunks, one record per inode; a v3
 	 * inode says so in its own header. */
-	if (!strcmp(m->fs, "xfs") && len == m->inode_size && be16(blk) == 0x494e && blk[4] == 3) {
+	if (!strcmp(m->fs, fs_xfs.name) && len == m->inode_size && be16(blk) == 0x494e &&
+	    blk[4] == 3) {
 		*t = &field_xfs_dinode;
 		*at = 0;
 		return pos < field_xfs_dinode.size;
 	}
 	/* xfs: a log record header, in the 512-byte sector holding pos. */
 	uint32_t sector = pos / 512 * 512;
-	if (!strcmp(m->fs, "xfs") && !strcmp(structure, "log") && sector + 512 <= len &&
+	if (!strcmp(m->fs, fs_xfs.name) && !strcmp(structure, "log") && sector + 512 <= len &&
 	    be32(blk + sector) == 0xFEEDBABEu) {
 		*t = &field_xfs_logrec;
 		*at = sector;
@@ -961,7 +964,7 @@ bool field_in_block(const struct field_map *m, const char *structure, const uint
 	}
 	/* xfs: an AG btree block, told by its v5 magic number. */
 	static const char *const sblock_magic[] = {"AB3B", "AB3C", "IAB3", "FIB3", "R3FC", "RMB3"};
-	for (size_t i = 0; !strcmp(m->fs, "xfs") && len >= field_xfs_sblock.size &&
+	for (size_t i = 0; !strcmp(m->fs, fs_xfs.name) && len >= field_xfs_sblock.size &&
 			   i < sizeof(sblock_magic) / sizeof(sblock_magic[0]);
 	     i++)
 		if (!memcmp(blk, sblock_magic[i], 4)) {

@@ -35,7 +35,7 @@
 
 #include "../disk/disk.h"
 
-/* The key of disk d of filesystem fs (fstype's names), salted: masked
+/* The key of disk d of filesystem fs (src/fs's names), salted: masked
  * when fs has masks and its layout parses and the caller says the kernel
  * unmounted it cleanly (clean); the private bytes as they are
  * (disk_private_key) otherwise. Returns true when the key is masked. */

@@ -1,9 +1,8 @@
 /* layout.c - see layout.h. The format-neutral half of the layout map: it
  * tells the format from the image's magic numbers, hands the image to that
- * format's parser (layout_ext.c, layout_xfs.c, ...), and turns the parser's
- * claims (byte ranges, possibly overlapping, in the order the parser trusts
- * them) into the sorted, disjoint sector ranges layout.h promises; then
- * lookups and output. */
+ * format's parser (its descriptor's, src/fs: layout_ext.c, layout_xfs.c, ...), and turns the
+ * parser's claims (byte ranges, possibly overlapping, in the order the parser trusts them) into the
+ * sorted, disjoint sector ranges layout.h promises; then lookups and output. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -13,19 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../disk/fstype.h"
+#include "../fs/fs.h"
 #include "layout_int.h"
-
-/* Which parser reads which of fstype's names. One entry per format. */
-static const struct {
-	const char *fs;
-	int (*parse)(struct lb *b);
-} parsers[] = {
-    {"ext2", layout_ext},      {"ext3", layout_ext},	{"ext4", layout_ext},
-    {"xfs", layout_xfs},       {"btrfs", layout_btrfs}, {"f2fs", layout_f2fs},
-    {"vfat", layout_vfat},     {"exfat", layout_exfat}, {"jfs", layout_jfs},
-    {"nilfs2", layout_nilfs2}, {"minix", layout_minix},
-};
 
 int lb_fail(struct lb *b, const char *fmt, ...)
 {
@@ -211,7 +199,7 @@ int layout_parse(struct layout *l, layout_read_fn read, void *ctx, uint64_t size
 		return lb_fail(&b, "image of %" PRIu64 " bytes is too small for any filesystem",
 			       size);
 	l->sectors = size / LAYOUT_SECTOR;
-	size_t n = size < FSTYPE_PROBE_BYTES ? (size_t)size : FSTYPE_PROBE_BYTES;
+	size_t n = size < FS_PROBE_BYTES ? (size_t)size : FS_PROBE_BYTES;
 	uint8_t *head = malloc(n);
 	if (!head)
 		return lb_fail(&b, "out of memory");
@@ -219,15 +207,12 @@ int layout_parse(struct layout *l, layout_read_fn read, void *ctx, uint64_t size
 		free(head);
 		return -1;
 	}
-	const char *fs = fstype_probe(head, n);
+	const struct fs_desc *d = fs_find(fs_probe(head, n));
 	free(head);
-	if (!fs)
+	if (!d)
 		return lb_fail(&b, "not a filesystem Themis knows");
-	snprintf(l->fs, sizeof(l->fs), "%s", fs);
-	int rc = -1;
-	for (size_t i = 0; i < sizeof(parsers) / sizeof(parsers[0]); i++)
-		if (!strcmp(parsers[i].fs, fs))
-			rc = parsers[i].parse(&b);
+	snprintf(l->fs, sizeof(l->fs), "%s", d->name);
+	int rc = d->layout(&b);
 	if (!rc)
 		rc = resolve(&b);
 	if (rc) {

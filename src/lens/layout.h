@@ -40,7 +40,7 @@ struct layout_range {
 };
 
 struct layout {
-	char fs[16];		/* "ext4", "xfs", ... (fstype's names) */
+	char fs[16];		/* "ext4", "xfs", ... (src/fs's names) */
 	uint64_t sectors;	/* of the image */
 	uint32_t block_size;	/* the filesystem's block size in bytes */
 	uint32_t inode_size;	/* bytes per on-disk inode, 0 when not fixed */

@@ -26,7 +26,7 @@
  *   - fsck: the filesystem's own checker (read-only, corrupt_fsck.h), run
  *     on every recovered disk after an unmount lets recovery's writes
  *     land (memoized by content: crash_fsck.h), finds errors, on a
- *     filesystem that recovers (CRASH_TABLE);
+ *     filesystem that recovers (its descriptor, src/fs);
  *   - lost-fsync: at the end of `fsync P`, P's record (kind, mode, owner,
  *     size, content, target, xattrs; not nlink, which other names share)
  *     is not the one the call returned on; at the end of `fdatasync P`, P
@@ -37,7 +37,7 @@
  *     mwrite stored past its end), or (O_SYNC) of another kind,
  *     mode or owner. P is the file a symlink at P leads to (open follows
  *     it). On a filesystem that makes a file's name durable with it
- *     (CRASH_TABLE's fsync_names); others (ext2, vfat, exfat, minix, jfs)
+ *     (the descriptor's fsync_names); others (ext2, vfat, exfat, minix, jfs)
  *     promise nothing beyond sync here.
  *   - recovery-crash: at the operation's end, the recovery itself is
  *     crashed (nesting depth 2: after each flush it completed, and, after
@@ -59,6 +59,7 @@
 #include <xxhash.h>
 
 #include "../check/check.h"
+#include "../fs/fs.h"
 #include "../check/crash.h"
 #include "../check/crash_replay.h"
 #include "../check/op_grammar.h"
@@ -68,50 +69,14 @@
 #include "../check/phase.h"
 #include "lens.h"
 
-/* What each filesystem promises a crash, once: X(name, recovers,
- * fsync_names, ordered_names). recovers: a journal, log or copy-on-write
- * tree brings it back consistent, so its checker must find the recovered
- * disk clean (the others are not checked: see check_fsck).
- * fsync_names: fsync makes a file durable under its name.
- * ordered_names: every namespace operation is one transaction of one
- * journal committed in order (jbd2's, xfs's log), so a crash recovers the
- * namespace of some prefix of the operations: an operation is atomic.
- * Not btrfs and f2fs, whose fsync logs one inode ahead of the rest (its
- * name may come back without an earlier operation's), nor jfs, not
- * studied here. nilfs2 writes whole checkpoints, a consistent tree each,
- * and fsync writes one with everything dirty (nilfs_sync_file,
- * nilfs_construct_segment): held to ext4's promises (F4 in
- * docs/findings.md is where it breaks them). jfs recovers through
- * jfs_fsck's log replay (crash_replay.h). */
-#define CRASH_TABLE(X)                                                                             \
-	X(ext2, false, false, false)                                                               \
-	X(ext3, true, true, true)                                                                  \
-	X(ext4, true, true, true)                                                                  \
-	X(xfs, true, true, true)                                                                   \
-	X(btrfs, true, true, false)                                                                \
-	X(f2fs, true, true, false)                                                                 \
-	X(jfs, true, false, false)                                                                 \
-	X(nilfs2, true, true, true)                                                                \
-	X(vfat, false, false, false)                                                               \
-	X(exfat, false, false, false)                                                              \
-	X(minix, false, false, false)
-
-static const struct crash_promise {
-	const char *fs;
-	bool recovers, fsync_names, ordered_names;
-} crash_table[] = {
-#define CRASH_ROW(name, recovers, names, ordered) {#name, recovers, names, ordered},
-    CRASH_TABLE(CRASH_ROW)
-#undef CRASH_ROW
-};
-
-/* fs's row; a filesystem not in the table is promised nothing. */
-static struct crash_promise promise_of(const char *fs)
+/* What fs promises a crash: its descriptor's (src/fs: recovers,
+ * fsync_names, ordered_names, and why); a filesystem Themis does not know
+ * is promised nothing. */
+static const struct fs_desc *promise_of(const char *fs)
 {
-	for (size_t i = 0; i < sizeof(crash_table) / sizeof(crash_table[0]); i++)
-		if (!strcmp(fs, crash_table[i].fs))
-			return crash_table[i];
-	return (struct crash_promise){fs, false, false, false};
+	static const struct fs_desc nothing = {.name = "?"};
+	const struct fs_desc *d = fs_find(fs);
+	return d ? d : &nothing;
 }
 
 #define CRASH_EXTRA_MAX 64 /* writes a subset draws from: the epoch's last ones */
@@ -533,7 +498,7 @@ static int check_promise(struct judge *j, const struct crash_result *r, const ch
 		 * no promise, though the path names something. */
 		char at[128];
 		snprintf(at, sizeof(at), "%s", path);
-		if (!path[0] || !promise_of(j->m->fs[i]).fsync_names || j->s->ret[i] < 0 ||
+		if (!path[0] || !promise_of(j->m->fs[i])->fsync_names || j->s->ret[i] < 0 ||
 		    !follow_links(r->live, i, at, sizeof(at), want, sizeof(want)))
 			continue;
 		if (!record_of(r->recovered, i, at, got, sizeof(got)))
@@ -593,7 +558,7 @@ static int check_fsck(struct judge *j, const struct crash_result *r, const char 
 {
 	char what[600];
 	for (int i = 0; i < j->m->nfs; i++) {
-		if (r->fsck[i] != CORRUPT_FSCK_ERRORS || !promise_of(j->m->fs[i]).recovers)
+		if (r->fsck[i] != CORRUPT_FSCK_ERRORS || !promise_of(j->m->fs[i])->recovers)
 			continue;
 		snprintf(what, sizeof(what),
 			 "%s's checker finds the recovered disk damaged (%s): %s", j->m->fs[i],
@@ -629,7 +594,7 @@ static int check_atomic(struct judge *j, const struct crash_result *r, const cha
 	uint64_t allowed[CHECK_NAMES_MAX + 1];
 	int n = allowed_names(j, allowed);
 	for (int i = 0; n && i < j->m->nfs; i++) {
-		if (!promise_of(j->m->fs[i]).ordered_names || r->mount_ret[i])
+		if (!promise_of(j->m->fs[i])->ordered_names || r->mount_ret[i])
 			continue;
 		uint64_t got = check_names_of_dump(r->recovered, i);
 		bool ok = false;
@@ -683,7 +648,7 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 	char why[1024], what[1400], path[128];
 	struct crash_ask ask = {.fsck = &j->c->fsck, .memo = &j->c->memo, .live = &j->live};
 	for (int i = 0; i < j->m->nfs; i++)
-		ask.fsck_disks |= (unsigned)promise_of(j->m->fs[i]).recovers << i;
+		ask.fsck_disks |= (unsigned)promise_of(j->m->fs[i])->recovers << i;
 	enum promise kind;
 	unsigned long long from, upto;
 	char range[256];

@@ -1,19 +1,12 @@
-/* rawtime.c - see rawtime.h: the dispatch to each format's parser. */
+/* rawtime.c - see rawtime.h: the dispatch to each format's parser
+ * (its descriptor's, src/fs). */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../fs/fs.h"
 #include "rawtime_int.h"
-
-static const struct {
-	const char *fs;
-	rawtime_fn *parse;
-} formats[] = {
-#define RAWTIME_ROW(fs, parser) {#fs, parser},
-    RAWTIME_FORMATS(RAWTIME_ROW)
-#undef RAWTIME_ROW
-};
 
 void rawtime_set(struct rawtime *out, bool ctime, int64_t sec, uint32_t nsec, const char *fmt, ...)
 {
@@ -47,8 +40,8 @@ int rawtime_mtime(const char *fs, layout_read_fn read, void *ctx, uint64_t size,
 	memset(out, 0, sizeof(*out));
 	if (errlen)
 		err[0] = 0;
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (!strcmp(formats[i].fs, fs))
-			return formats[i].parse(&b, name, ino, out) ? -1 : 0;
-	return 1;
+	const struct fs_desc *d = fs_find(fs);
+	if (!d || !d->rawtime)
+		return 1;
+	return d->rawtime(&b, name, ino, out) ? -1 : 0;
 }

@@ -4,7 +4,7 @@
  * what stat says with what the disk holds: seconds, the nanosecond or
  * "extra" fields, epoch bits).
  *
- * A parser per format (rawtime_FS.c), listed once in RAWTIME_FORMATS. The
+ * A parser per format (rawtime_FS.c), each named by its filesystem's descriptor (src/fs). The
  * image is untrusted: every read is bounds-checked, every walk bounded. */
 #ifndef THEMIS_RAWTIME_H
 #define THEMIS_RAWTIME_H
@@ -28,7 +28,7 @@ struct rawtime {
 };
 
 /* The mtime of the file named `name` in the root directory, whose inode
- * number (as stat gives it) is `ino`, on an image of type `fs` (fstype's
+ * number (as stat gives it) is `ino`, on an image of type `fs` (src/fs's
  * names) of `size` bytes read through `read`. Each format's parser uses
  * whichever of the two locates the file in its format. 0; 1 when Themis
  * has no raw-time parser for the format; -1 with a one-line reason in err

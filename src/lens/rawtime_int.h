@@ -1,27 +1,12 @@
 /* rawtime_int.h - what rawtime.c shares with the per-format parsers
- * (rawtime_ext.c, rawtime_xfs.c, ...): the table of formats and the
- * parsers' signature. They read through layout_int.h's struct lb, so a
- * read past the image and a failure are reported alike. */
+ * (rawtime_ext.c, rawtime_xfs.c, ...; each format's is its descriptor's,
+ * src/fs): the parsers' signature. They read through layout_int.h's struct
+ * lb, so a read past the image and a failure are reported alike. */
 #ifndef THEMIS_RAWTIME_INT_H
 #define THEMIS_RAWTIME_INT_H
 
 #include "layout_int.h"
 #include "rawtime.h"
-
-/* RAWTIME_FORMATS(X) calls X(fs, parser) per format with a parser: a new
- * format is a line here and its file. */
-#define RAWTIME_FORMATS(X)                                                                         \
-	X(ext2, rawtime_ext)                                                                       \
-	X(ext3, rawtime_ext)                                                                       \
-	X(ext4, rawtime_ext)                                                                       \
-	X(xfs, rawtime_xfs)                                                                        \
-	X(btrfs, rawtime_btrfs)                                                                    \
-	X(f2fs, rawtime_f2fs)                                                                      \
-	X(jfs, rawtime_jfs)                                                                        \
-	X(nilfs2, rawtime_nilfs2)                                                                  \
-	X(minix, rawtime_minix)                                                                    \
-	X(vfat, rawtime_vfat)                                                                      \
-	X(exfat, rawtime_exfat)
 
 /* Set out's mtime (ctime false) or ctime (ctime true: have_ctime too) to
  * sec and nsec, and its fields text from fmt, the stored fields as the

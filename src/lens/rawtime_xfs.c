@@ -41,7 +41,7 @@ int rawtime_xfs(struct lb *b, const char *name, uint64_t ino, struct rawtime *ou
 	uint8_t inopblog = sb[123], agblklog = sb[124];
 	if (lb_be32(sb) != 0x58465342 || bs < 512 || bs > 65536 || isize < 256 || isize > bs ||
 	    !agblocks || inopblog > 7 || agblklog > 31 || agblklog + inopblog > 63)
-		return lb_fail(b, "not an xfs superblock this parser reads");
+		return lb_fail(b, "not a superblock this parser reads");
 	uint64_t agino_bits = agblklog + inopblog;
 	uint64_t agno = ino >> agino_bits, agino = ino & ((1ull << agino_bits) - 1);
 	uint64_t agbno = agino >> inopblog, slot = agino & ((1ull << inopblog) - 1);

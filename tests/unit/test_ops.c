@@ -49,18 +49,6 @@ static void test_mask_parse(void)
 	      !strncmp(bad, "frob", 4));
 }
 
-/* FS_TABLE: the known names and the time columns (what each filesystem
- * cannot do is its rules': test_rules.c). */
-static void test_fs_table(void)
-{
-	CHECK(fs_known("ext4") && !fs_known("ext9"));
-	/* The declared times (Linux 6.1): ext2's driver 1 s and 32 bits, xfs
-	 * bigtime to 2486-07-02T20:20:24Z, FAT's atime a day. */
-	CHECK(fs_times("ext2")->gran_ns == 1000000000 && fs_times("ext2")->max == 2147483647);
-	CHECK(fs_times("xfs")->max == 16299260424LL && fs_times("xfs")->gran_ns == 1);
-	CHECK(fs_times("vfat")->atime_gran_ns == 86400000000000ULL && !fs_times("ext9"));
-}
-
 /* The enumeration interleaves kinds round robin and, with a view, keeps
  * one doomed candidate per kind. */
 static void test_enumerate(void)
@@ -278,7 +266,6 @@ static const struct unit_test tests[] = {
     {"time_ops", test_time_ops},
     {"names_round_trip", test_names_round_trip},
     {"mask_parse", test_mask_parse},
-    {"fs_table", test_fs_table},
     {"enumerate", test_enumerate},
     {"flag_words", test_flag_words},
     {"enumeration_is_grammatical", test_enumeration_is_grammatical},

@@ -25,7 +25,7 @@ static uint32_t unsupported(const char *fs)
 	return rules_unsupported(&r, fs);
 }
 
-/* The answers of op_table.h's FS_TABLE before the rules moved out. */
+/* The answers of the old FS_TABLE (op_table.h) before the rules moved out. */
 static void test_repo_rules(void)
 {
 	uint32_t fat = OPB(CHOWN) | OPB(CHGRP) | OPB(LINK) | OPB(SYMLINK) | OPB(CHMOD) |
