@@ -4,9 +4,14 @@
 # of them (tests/run, tests/README.md); `make all` builds everything.
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE
+WFLAGS   := -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE
+CFLAGS   += $(WFLAGS)
 LDLIBS   := -lfdt -lxxhash -lhiredis -lext2fs -lcom_err -ljansson -lm
-SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# The sanitizer build's flags, spelled once: every asan/ program uses them.
+SANFLAGS := $(WFLAGS) -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+            -fno-sanitize-recover=all
+# Each object's header dependencies, written by the compiler beside it.
+DEPFLAGS := -MMD -MP
 
 RVCC     := riscv64-linux-gnu-gcc
 RVFLAGS  := -march=rv64gc -mabi=lp64d -mcmodel=medany -nostdlib -nostartfiles -static \
@@ -57,13 +62,15 @@ kernels: guest guest-6.12
 	scripts/build-kernel.sh --arch x86_64 build
 	for d in guest/bugs/*/ guest/fixes/*/; do scripts/build-kernel.sh --arch x86_64 --patch $$d build || exit 1; done
 
-build/obj/%.o: src/%.c $(HDRS)
+build/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-build/asan/obj/%.o: src/%.c $(HDRS)
+build/asan/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -c $< -o $@
+	$(CC) $(SANFLAGS) $(DEPFLAGS) -c $< -o $@
+
+-include $(OBJS:.o=.d) $(SAN_OBJS:.o=.d)
 
 # The reproducer's fixed parts are built into repro.o (.incbin).
 build/obj/check/repro.o build/asan/obj/check/repro.o: src/check/repro_prog.inc src/check/repro_sh.inc \
@@ -77,7 +84,7 @@ build/themis: $(OBJS) $(MAIN) $(HDRS) build/version
 	$(CC) $(CFLAGS) $(VERSION_FLAG) $(OBJS) $(MAIN) $(LDLIBS) -o $@
 
 build/asan/themis: $(SAN_OBJS) $(MAIN) $(HDRS) build/version
-	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) $(VERSION_FLAG) $(SAN_OBJS) $(MAIN) $(LDLIBS) -o $@
+	$(CC) $(SANFLAGS) $(VERSION_FLAG) $(SAN_OBJS) $(MAIN) $(LDLIBS) -o $@
 
 build/isa/%.elf: tests/isa/%.S $(wildcard tests/isa/*.h) tests/isa/link.ld
 	@mkdir -p $(dir $@)
@@ -99,7 +106,7 @@ FUZZ_BINS := $(FUZZERS:%=build/asan/fuzz_%)
 FUZZ_ROUNDS ?= 1000000
 
 build/asan/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(SAN_OBJS) $(HDRS)
-	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -Isrc $< $(SAN_OBJS) $(LDLIBS) -o $@
+	$(CC) $(SANFLAGS) -Isrc $< $(SAN_OBJS) $(LDLIBS) -o $@
 
 # Seeds start past the ones the tests cover; `make -j2 fuzz` runs two
 # fuzzers at a time.
@@ -112,7 +119,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,build/asan/%,$(wildcard tests/unit/test_
 
 # Unit tests link the sanitizer build of every module.
 build/asan/test_%: tests/unit/test_%.c tests/unit/unit.h $(SAN_OBJS) $(HDRS)
-	$(CC) -std=c17 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) -Isrc $< $(SAN_OBJS) $(LDLIBS) -o $@
+	$(CC) $(SANFLAGS) -Isrc $< $(SAN_OBJS) $(LDLIBS) -o $@
 
 build/test_fork: tests/fork/test_fork.c $(OBJS) $(HDRS)
 	$(CC) $(CFLAGS) -Isrc $< $(OBJS) $(LDLIBS) -o $@

@@ -346,6 +346,13 @@ static const struct virt_device virt_devices[] = {
 
 /* Every instance (one device is per disk) and the board's own part. */
 _Static_assert(VIRT_NDEVICES + VIRT_MAX_DISKS <= VIRT_MAX_PARTS, "VIRT_MAX_PARTS too small");
+/* One device list: a VIRT_DEVICES state with no entry above would be
+ * forked but never attached, hashed or saved. (The entries' order and
+ * their cover of struct virt_devs: tests/unit/test_devices.c, board_parts.) */
+#define VIRT_DEV_ONE(field, type, dims) +1
+_Static_assert(VIRT_NDEVICES == 0 VIRT_DEVICES(VIRT_DEV_ONE),
+	       "every VIRT_DEVICES line needs its virt_devices[] entry, and no more");
+#undef VIRT_DEV_ONE
 _Static_assert(VIRT_NDEVICES - 1 + VIRT_MAX_DISKS <= MMIO_MAX_REGIONS, "too many windows");
 
 static int instances(const struct virt_device *d, int ndisks)

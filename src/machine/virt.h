@@ -87,8 +87,10 @@ const char *virt_stop_name(enum virt_stop stop);
  * empty for one instance or [N] for N (one per disk).
  * struct virt_devs holds each one's state (struct TYPE_state) and struct
  * virt_wires its wiring (struct TYPE), both generated from this list, in
- * this order (which is the order of the parts hashes and snapshots take);
- * virt.c's virt_devices[] says where each sits on the bus. */
+ * this order; virt.c's virt_devices[] says where each sits on the bus, one
+ * entry per line here in the same order (the parts hashes and snapshots
+ * take follow it): a _Static_assert in virt.c counts them, and
+ * tests/unit/test_devices.c (board_parts) checks order and cover. */
 #define VIRT_DEVICES(X)                                                                            \
 	X(test, sifive_test, )                                                                     \
 	X(rtc, goldfish_rtc, )                                                                     \
