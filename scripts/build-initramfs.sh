@@ -41,7 +41,7 @@ if [ -n "$missing" ]; then
 fi
 
 srcs=$(find guest/agent -type f \( -name '*.c' -o -name '*.h' \) | LC_ALL=C sort)
-shared="src/check/op_table.h src/check/op_grammar.h src/check/rule_fields.h" # what the host shares
+shared=$(find src/proto -type f -name "*.h" | LC_ALL=C sort) # the contract the host shares
 hash=$(
 	{
 		for f in $srcs $shared; do

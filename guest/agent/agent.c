@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "doorbell.h"
+#include "../../src/proto/doorbell.h"
 
 static bool have_doorbell;
 static struct disk disks[AGENT_MAX_DISKS];

@@ -63,7 +63,7 @@
  *
  * I is the disk's index; a disk that is not mounted answers "r I unmounted",
  * "f I unmounted", "e I unmounted". A malformed command touches no disk and
- * gets one line "error usage: ...". The grammar of op is src/check/op_table.h;
+ * gets one line "error usage: ...". The grammar of op is src/proto/op_table.h;
  * RECORD and the fingerprint are defined above the walk.
  *
  * Each disk's test root is its mount point; lost+found (and nilfs2's .nilfs) at the root is never
@@ -99,18 +99,15 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "../../src/check/op_grammar.h"
-#include "../../src/check/op_table.h"
-#include "../../src/check/rule_fields.h"
+#include "../../src/proto/op_grammar.h"
+#include "../../src/proto/op_table.h"
+#include "../../src/proto/op_run.h"
+#include "../../src/proto/rule_fields.h"
 #include "agent.h"
-#include "doorbell.h"
+#include "../../src/proto/doorbell.h"
 
-#define CHUNK	  (256 * 1024)	/* write, read and xattr buffer */
-#define BLOCK	  4096		/* the unit of the content hash */
-#define SEEK_MIN  (64 * 1024)	/* larger files: holes skipped, not read */
-#define MAX_SIZE  (1ull << 31)	/* sizes and offsets */
-#define MAX_ID	  4294967294ull /* uids and gids (not -1) */
-#define ROOT_MODE 0755		/* what reset leaves the root with */
+#define SEEK_MIN  (64 * 1024) /* larger files: holes skipped, not read */
+#define ROOT_MODE 0755	      /* what reset leaves the root with */
 
 #define DIFF_SCAN_MAX (64ull << 20) /* bytes diff compares at most */
 #define DIFF_WINDOW   128	    /* bytes diff shows, half before the offset */
@@ -119,19 +116,7 @@
 #define TIMES_MAX_PATHS 4    /* paths a times command takes */
 #define SLEEP_MAX	3600 /* seconds: well below relatime's one-day rule */
 
-/* Aligned for O_DIRECT, which needs the logical block size (512) at least. */
-static uint8_t chunk[CHUNK] __attribute__((aligned(BLOCK)));
 static int real_root = -1; /* the agent's own "/", to leave a chroot */
-
-struct res {
-	long long ret;
-	int err;
-};
-
-static struct res res_of(long long r)
-{
-	return (struct res){r < 0 ? -1 : r, r < 0 ? errno : 0};
-}
 
 static __attribute__((noreturn)) void oom(void)
 {
@@ -166,326 +151,16 @@ static void leave_disk(void)
 	abort();
 }
 
-/* ---- the data pattern ---- */
-
-/* Number i (from 0) of the splitmix64 sequence seeded with seed. */
-static uint64_t mix(uint64_t seed, uint64_t i)
-{
-	uint64_t state = seed + i * AGENT_SPLITMIX64_GAMMA;
-	return agent_splitmix64(&state);
-}
-
-/* n pattern bytes of `seed` from position pos: byte p is byte p % 8
- * (little-endian) of mix(seed, p / 8), so overlapping writes agree. */
-static void pattern(uint8_t *buf, size_t n, uint64_t seed, uint64_t pos)
-{
-	for (size_t i = 0; i < n;) {
-		uint64_t w = mix(seed, (pos + i) / 8);
-		for (unsigned b = (unsigned)((pos + i) % 8); b < 8 && i < n; b++)
-			buf[i++] = (uint8_t)(w >> (8 * b));
-	}
-}
-
-/* ---- operations (cwd = the disk's root, chrooted) ---- */
-
-struct args {
-	const char *path[2]; /* PATH, SRC DST, or TARGET PATH */
-	const char *name;    /* xattr name */
-	unsigned mode;
-	uint64_t num[3]; /* N and I arguments, in order */
-	uint64_t seed;
-	int flags;	      /* open(2) flags, or fallocate's mode */
-	struct timespec when; /* E: an instant */
-	bool when_relative;   /* E was +SEC or -SEC: from the clock's now */
-};
-
-static struct res op_create(const struct args *a)
-{
-	int fd = open(a->path[0], O_CREAT | O_WRONLY | O_CLOEXEC | a->flags, a->mode);
-	if (fd < 0)
-		return res_of(-1);
-	return res_of(close(fd));
-}
-
-/* pwrite (write with append) in CHUNK pieces: RET the bytes written, ERRNO
- * what stopped it early (with RET -1 when nothing was written). */
-static long long write_chunks(int fd, const struct args *a, int *err)
-{
-	uint64_t off = a->num[0], size = a->num[1], done = 0;
-	bool append = a->flags & O_APPEND;
-	do {
-		size_t n = size - done < CHUNK ? (size_t)(size - done) : CHUNK;
-		pattern(chunk, n, a->seed, off + done);
-		ssize_t w =
-		    append ? write(fd, chunk, n) : pwrite(fd, chunk, n, (off_t)(off + done));
-		if (w < 0)
-			*err = errno;
-		if (w <= 0)
-			return done ? (long long)done : w;
-		done += (uint64_t)w;
-	} while (done < size);
-	return (long long)done;
-}
-
-static struct res op_write(const struct args *a)
-{
-	int fd = open(a->path[0], O_WRONLY | O_CLOEXEC | a->flags);
-	if (fd < 0)
-		return res_of(-1);
-	struct res r = {0, 0};
-	r.ret = write_chunks(fd, a, &r.err);
-	if (close(fd) < 0 && !r.err)
-		r = res_of(-1);
-	return r;
-}
-
-static struct res op_truncate(const struct args *a)
-{
-	return res_of(truncate(a->path[0], (off_t)a->num[0]));
-}
-
-static struct res op_unlink(const struct args *a)
-{
-	return res_of(unlink(a->path[0]));
-}
-
-static struct res op_mkdir(const struct args *a)
-{
-	return res_of(mkdir(a->path[0], a->mode));
-}
-
-static struct res op_rmdir(const struct args *a)
-{
-	return res_of(rmdir(a->path[0]));
-}
-
-static struct res op_chmod(const struct args *a)
-{
-	return res_of(chmod(a->path[0], a->mode));
-}
-
-static struct res op_chown(const struct args *a)
-{
-	return res_of(lchown(a->path[0], (uid_t)a->num[0], (gid_t)-1));
-}
-
-static struct res op_chgrp(const struct args *a)
-{
-	return res_of(lchown(a->path[0], (uid_t)-1, (gid_t)a->num[0]));
-}
-
-/* Past XATTR_SIZE_MAX (64 KiB < CHUNK) the kernel says E2BIG before it
- * reads the value. */
-static struct res op_setxattr(const struct args *a)
-{
-	size_t n = (size_t)a->num[0];
-	pattern(chunk, n < CHUNK ? n : CHUNK, a->seed, 0);
-	return res_of(lsetxattr(a->path[0], a->name, chunk, n, 0));
-}
-
-static struct res op_removexattr(const struct args *a)
-{
-	return res_of(lremovexattr(a->path[0], a->name));
-}
-
-static struct res op_rename(const struct args *a)
-{
-	return res_of(rename(a->path[0], a->path[1]));
-}
-
-static struct res op_link(const struct args *a)
-{
-	return res_of(link(a->path[0], a->path[1]));
-}
-
-static struct res op_symlink(const struct args *a)
-{
-	return res_of(symlink(a->path[0], a->path[1]));
-}
-
-static struct res op_fsync(const struct args *a)
-{
-	int fd = open(a->path[0], O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return res_of(-1);
-	struct res r = res_of(fsync(fd));
-	close(fd);
-	return r;
-}
-
-static struct res op_fallocate(const struct args *a)
-{
-	int fd = open(a->path[0], O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return res_of(-1);
-	struct res r = res_of(fallocate(fd, a->flags, (off_t)a->num[0], (off_t)a->num[1]));
-	close(fd);
-	return r;
-}
-
-static struct res op_fdatasync(const struct args *a)
-{
-	int fd = open(a->path[0], O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return res_of(-1);
-	struct res r = res_of(fdatasync(fd));
-	close(fd);
-	return r;
-}
-
-/* Where a store through a mapping faulted (SIGBUS: past the page that
- * holds the end of the file): mwrite jumps back to its caller. */
-static sigjmp_buf mwrite_fault;
-
-static void on_sigbus(int sig)
-{
-	(void)sig;
-	siglongjmp(mwrite_fault, 1);
-}
-
-/* Stores of the pattern through a shared mapping of [off, off + size),
- * then msync(MS_SYNC). RET the bytes stored; a store past the page that
- * holds the end of the file faults (SIGBUS), and the call returns -1
- * EFAULT, as a program there would die: the bytes stored before it stay.
- * Bytes stored past the end of the file inside its last page are not the
- * file's, and must never show (truncate up afterwards reads zeros). */
-static struct res op_mwrite(const struct args *a)
-{
-	uint64_t off = a->num[0], size = a->num[1];
-	if (!size || size > CHUNK)
-		return (struct res){-1, size ? EFBIG : EINVAL}; /* as mmap(2) for 0 */
-	int fd = open(a->path[0], O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return res_of(-1);
-	uint64_t start = off & ~(uint64_t)(BLOCK - 1), len = off + size - start;
-	uint8_t *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)start);
-	if (map == MAP_FAILED) {
-		struct res r = res_of(-1);
-		close(fd);
-		return r;
-	}
-	pattern(chunk, size, a->seed, off);
-	struct sigaction sa = {.sa_handler = on_sigbus}, old;
-	sigaction(SIGBUS, &sa, &old);
-	volatile uint64_t done = 0;
-	struct res r = {0, 0};
-	if (sigsetjmp(mwrite_fault, 1) == 0) {
-		for (; done < size; done++)
-			map[off - start + done] = chunk[done];
-		r = res_of(msync(map, len, MS_SYNC));
-	} else {
-		r = (struct res){-1, EFAULT};
-	}
-	sigaction(SIGBUS, &old, NULL);
-	if (!r.err)
-		r.ret = (long long)done;
-	munmap(map, len);
-	close(fd);
-	return r;
-}
-
-static struct res op_renameat2(const struct args *a)
-{
-	return res_of(renameat2(AT_FDCWD, a->path[0], AT_FDCWD, a->path[1], (unsigned)a->flags));
-}
-
-/* copy_file_range of [off, off + len) of SRC to the same offset of DST
- * (which must exist), until done or a call copies nothing: RET the bytes
- * copied, ERRNO what stopped it early. */
-static struct res op_copyrange(const struct args *a)
-{
-	int in = open(a->path[0], O_RDONLY | O_CLOEXEC), out = -1;
-	if (in < 0 || (out = open(a->path[1], O_WRONLY | O_CLOEXEC)) < 0) {
-		struct res r = res_of(-1);
-		if (in >= 0)
-			close(in);
-		return r;
-	}
-	loff_t ipos = (loff_t)a->num[0], opos = (loff_t)a->num[0];
-	uint64_t len = a->num[1], done = 0;
-	struct res r = {0, 0};
-	while (done < len) {
-		ssize_t n = copy_file_range(in, &ipos, out, &opos, (size_t)(len - done), 0);
-		if (n < 0)
-			r.err = errno;
-		if (n <= 0)
-			break;
-		done += (uint64_t)n;
-	}
-	r.ret = done || !r.err ? (long long)done : -1;
-	close(in);
-	if (close(out) < 0 && !r.err)
-		r = res_of(-1);
-	return r;
-}
-
 /* Not chrooted, and with the agent's umask (vfat takes its default
  * permissions from it): unmount and mount again as at boot. */
-static struct res remount(struct disk *d)
+static struct op_res remount(struct disk *d)
 {
 	if (umount(d->mnt) < 0)
-		return res_of(-1);
+		return op_res_of(-1);
 	int r = mount(d->dev, d->mnt, d->type, d->flags, d->data);
 	d->err = r < 0 ? errno : 0;
 	d->mounted = r == 0;
-	return (struct res){r < 0 ? -1 : 0, d->err};
-}
-
-static struct res op_sync(const struct args *a)
-{
-	(void)a;
-	int fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return res_of(-1);
-	struct res r = res_of(syncfs(fd));
-	close(fd);
-	return r;
-}
-
-static struct res op_stat(const struct args *a)
-{
-	struct stat st;
-	return res_of(lstat(a->path[0], &st));
-}
-
-/* RET the bytes read (a cold read's probe for the io lens). */
-static struct res op_read(const struct args *a)
-{
-	int fd = open(a->path[0], O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return res_of(-1);
-	uint64_t off = a->num[0], size = a->num[1], done = 0;
-	struct res r = {0, 0};
-	while (done < size) {
-		size_t n = size - done < CHUNK ? (size_t)(size - done) : CHUNK;
-		ssize_t got = pread(fd, chunk, n, (off_t)(off + done));
-		if (got < 0)
-			r = res_of(-1);
-		if (got <= 0)
-			break;
-		done += (uint64_t)got;
-	}
-	if (!r.err)
-		r.ret = (long long)done;
-	close(fd);
-	return r;
-}
-
-/* An E argument as an instant: relative ones from the clock's now. */
-static struct timespec instant(const struct args *a)
-{
-	struct timespec t = a->when;
-	if (a->when_relative) {
-		struct timespec now;
-		clock_gettime(CLOCK_REALTIME, &now);
-		t.tv_sec += now.tv_sec;
-		t.tv_nsec += now.tv_nsec;
-		if (t.tv_nsec >= 1000000000) {
-			t.tv_sec++;
-			t.tv_nsec -= 1000000000;
-		}
-	}
-	return t;
+	return (struct op_res){r < 0 ? -1 : 0, d->err};
 }
 
 /* Tell the board's RTC too, as hwclock --systohc would: the clock a
@@ -513,29 +188,21 @@ static int set_rtc(time_t secs)
  * past 2262, KTIME_SEC_MAX, with EINVAL), and the RTC with it. Not a
  * filesystem call: every disk answers alike, and the clock it leaves is
  * what the next operation stamps. */
-static struct res op_settime(const struct args *a)
+static struct op_res op_settime(const struct op_args *a)
 {
-	struct timespec t = instant(a);
+	struct timespec t = op_instant(a);
 	if (clock_settime(CLOCK_REALTIME, &t) < 0)
-		return res_of(-1);
-	return res_of(set_rtc(t.tv_sec));
-}
-
-/* utimensat: atime and mtime to the instant (ctime to the clock's now). */
-static struct res op_utimes(const struct args *a)
-{
-	struct timespec t[2];
-	t[0] = t[1] = instant(a);
-	return res_of(utimensat(AT_FDCWD, a->path[0], t, AT_SYMLINK_NOFOLLOW));
+		return op_res_of(-1);
+	return op_res_of(set_rtc(t.tv_sec));
 }
 
 /* The operations, generated from the one table the host shares
- * (src/check/op_table.h: names, argument letters and names). Each runs
+ * (src/proto/op_table.h: names, argument letters and names). Each runs
  * chrooted into a disk; remount (run NULL) is done outside, by step_disk. */
 #define op_remount NULL
 static const struct opdef {
 	const char *name, *letters, *args;
-	struct res (*run)(const struct args *a); /* NULL: remount */
+	struct op_res (*run)(const struct op_args *a); /* NULL: remount */
 } ops[] = {
 #define AGENT_OP(e, name, letters, args, flags, example) {#name, letters, args, op_##name},
     OP_TABLE(AGENT_OP)
@@ -544,101 +211,10 @@ static const struct opdef {
 #undef op_remount
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
 
-/* ---- parsing ---- */
-
-static bool parse_dec(const char *s, uint64_t max, uint64_t *v)
-{
-	uint64_t x = 0;
-	if (!*s)
-		return false;
-	for (; *s; s++) {
-		unsigned d = (unsigned)(*s - '0');
-		if (d > 9 || x > (max - d) / 10)
-			return false;
-		x = x * 10 + d;
-	}
-	*v = x;
-	return true;
-}
-
-static bool parse_mode(const char *s, unsigned *mode)
-{
-	unsigned m = 0;
-	if (!*s || strlen(s) > 5)
-		return false;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '7')
-			return false;
-		m = m * 8 + (unsigned)(*s - '0');
-	}
-	*mode = m;
-	return m <= 07777;
-}
-
-/* The values of OP_FLAG_WORDS (op_grammar.h), in its order. */
-static const int flag_values[] = {
-#define AGENT_FLAG(letter, word, value) value,
-    OP_FLAG_WORDS(AGENT_FLAG)
-#undef AGENT_FLAG
-};
-
-static void or_flag(int i, void *flags)
-{
-	*(int *)flags |= flag_values[i];
-}
-
-/* An instant: @SEC[.NSEC] (SEC may be negative) or +SEC / -SEC from the
- * clock's now; SEC below 2^62, NSEC 1 to 9 digits (a fraction). */
-static bool parse_instant(const char *s, struct args *a)
-{
-	bool neg = false;
-	a->when_relative = *s == '+' || *s == '-';
-	if (*s != '@' && !a->when_relative)
-		return false;
-	neg = *s == '-' || (s[0] == '@' && s[1] == '-');
-	s += 1 + (s[0] == '@' && s[1] == '-');
-	char secs[24];
-	size_t n = strcspn(s, ".");
-	uint64_t sec, nsec = 0;
-	if (n >= sizeof(secs))
-		return false;
-	memcpy(secs, s, n);
-	secs[n] = 0;
-	if (!parse_dec(secs, 1ull << 62, &sec))
-		return false;
-	if (s[n] == '.') {
-		const char *f = s + n + 1;
-		size_t digits = strlen(f);
-		if (!digits || digits > 9 || !parse_dec(f, 999999999, &nsec))
-			return false;
-		for (; digits < 9; digits++)
-			nsec *= 10;
-	}
-	/* -1.5 is 1.5 seconds before: -2 s + 0.5 s */
-	a->when.tv_sec = neg ? -(time_t)sec - (nsec > 0) : (time_t)sec;
-	a->when.tv_nsec = (long)(neg && nsec ? 1000000000 - nsec : nsec);
-	return true;
-}
-
-static bool parse_arg(char letter, const char *w, struct args *a, int *np, int *nn)
-{
-	switch (letter) {
-	case 'P': a->path[(*np)++] = w; return op_path_ok(w);
-	case 'T': a->path[(*np)++] = w; return true;
-	case 'M': return parse_mode(w, &a->mode);
-	case 'N': return parse_dec(w, MAX_SIZE, &a->num[(*nn)++]);
-	case 'I': return parse_dec(w, MAX_ID, &a->num[(*nn)++]);
-	case 'S': return parse_dec(w, ~0ull, &a->seed);
-	case 'E': return parse_instant(w, a);
-	case 'X': a->name = w; return true;
-	default:
-		a->flags = 0;
-		return op_is_flag_letter(letter) && op_flags_parse(letter, w, or_flag, &a->flags);
-	}
-}
+/* ---- parsing (op_grammar.h's op_parse_args) ---- */
 
 /* The operation w[1] with its arguments w[2..], or NULL (usage printed). */
-static const struct opdef *parse_op(char **w, int nw, struct args *a)
+static const struct opdef *parse_op(char **w, int nw, struct op_args *a)
 {
 	const struct opdef *op = NULL;
 	for (size_t i = 0; nw >= 2 && i < NOPS && !op; i++)
@@ -650,11 +226,7 @@ static const struct opdef *parse_op(char **w, int nw, struct args *a)
 #undef AGENT_NAME
 		return NULL;
 	}
-	memset(a, 0, sizeof(*a));
-	int np = 0, nn = 0, n = (int)strlen(op->letters);
-	bool ok = nw == 2 + n;
-	for (int i = 0; ok && i < n; i++)
-		ok = parse_arg(op->letters[i], w[2 + i], a, &np, &nn);
+	bool ok = op_parse_args(op->letters, w + 2, nw - 2, a);
 	if (!ok)
 		out("error usage: op %s %s (letters %s: see op_table.h)", op->name, op->args,
 		    op->letters);
@@ -804,13 +376,13 @@ static bool all_zero(const uint8_t *p, size_t n)
 	return acc == 0;
 }
 
-/* Up to `want` bytes at `off` into chunk, fewer only at the end of the
+/* Up to `want` bytes at `off` into op_chunk, fewer only at the end of the
  * file: 0 with *got, or -1 with errno. */
 static int read_at(int fd, size_t want, off_t off, size_t *got)
 {
 	ssize_t n = 1;
 	for (*got = 0; *got < want && n > 0; *got += (size_t)n)
-		if ((n = pread(fd, chunk + *got, want - *got, off + (off_t)*got)) < 0)
+		if ((n = pread(fd, op_chunk + *got, want - *got, off + (off_t)*got)) < 0)
 			return -1;
 	return 0;
 }
@@ -819,24 +391,24 @@ static int read_at(int fd, size_t want, off_t off, size_t *got)
  * size: no read to find the end): 0, or the errno. */
 static int hash_blocks(int fd, off_t size, uint64_t b, uint64_t e, XXH3_state_t *st)
 {
-	for (; b < e; b += CHUNK / BLOCK) {
-		off_t off = (off_t)(b * BLOCK);
-		size_t want = size - off < CHUNK ? (size_t)(size - off) : CHUNK, got;
-		if ((e - b) * BLOCK < want)
-			want = (e - b) * BLOCK;
+	for (; b < e; b += OP_CHUNK / OP_BLOCK) {
+		off_t off = (off_t)(b * OP_BLOCK);
+		size_t want = size - off < OP_CHUNK ? (size_t)(size - off) : OP_CHUNK, got;
+		if ((e - b) * OP_BLOCK < want)
+			want = (e - b) * OP_BLOCK;
 		if (read_at(fd, want, off, &got) < 0)
 			return errno;
-		for (size_t i = 0; i < got; i += BLOCK) {
-			size_t len = got - i < BLOCK ? got - i : BLOCK;
-			uint64_t idx = b + i / BLOCK;
+		for (size_t i = 0; i < got; i += OP_BLOCK) {
+			size_t len = got - i < OP_BLOCK ? got - i : OP_BLOCK;
+			uint64_t idx = b + i / OP_BLOCK;
 			uint8_t le[8] = {(uint8_t)idx,	       (uint8_t)(idx >> 8),
 					 (uint8_t)(idx >> 16), (uint8_t)(idx >> 24),
 					 (uint8_t)(idx >> 32), (uint8_t)(idx >> 40),
 					 (uint8_t)(idx >> 48), (uint8_t)(idx >> 56)};
-			if (all_zero(chunk + i, len))
+			if (all_zero(op_chunk + i, len))
 				continue;
 			XXH3_128bits_update(st, le, 8);
-			XXH3_128bits_update(st, chunk + i, len);
+			XXH3_128bits_update(st, op_chunk + i, len);
 		}
 		if (got < want)
 			return 0; /* shorter than lstat said: what is there */
@@ -848,8 +420,8 @@ static int hash_blocks(int fd, off_t size, uint64_t b, uint64_t e, XXH3_state_t 
  * (SEEK_DATA, SEEK_HOLE), or all the rest where the filesystem cannot say. */
 static void data_run(int fd, off_t size, uint64_t next, uint64_t *b, uint64_t *e)
 {
-	uint64_t nblocks = ((uint64_t)size + BLOCK - 1) / BLOCK;
-	off_t data = lseek(fd, (off_t)(next * BLOCK), SEEK_DATA);
+	uint64_t nblocks = ((uint64_t)size + OP_BLOCK - 1) / OP_BLOCK;
+	off_t data = lseek(fd, (off_t)(next * OP_BLOCK), SEEK_DATA);
 	*b = next;
 	*e = nblocks;
 	if (data < 0) {
@@ -858,9 +430,9 @@ static void data_run(int fd, off_t size, uint64_t next, uint64_t *b, uint64_t *e
 		return;
 	}
 	off_t hole = lseek(fd, data, SEEK_HOLE);
-	*b = (uint64_t)data / BLOCK;
+	*b = (uint64_t)data / OP_BLOCK;
 	if (hole > data && (uint64_t)hole < (uint64_t)size)
-		*e = ((uint64_t)hole + BLOCK - 1) / BLOCK;
+		*e = ((uint64_t)hole + OP_BLOCK - 1) / OP_BLOCK;
 }
 
 /* The content hash (see the walk's comment). Files up to SEEK_MIN are
@@ -870,7 +442,7 @@ static struct field content_hash(int fd, off_t size)
 	struct field f;
 	XXH3_state_t st;
 	XXH3_128bits_reset(&st);
-	uint64_t nblocks = ((uint64_t)size + BLOCK - 1) / BLOCK, next = 0, b, e;
+	uint64_t nblocks = ((uint64_t)size + OP_BLOCK - 1) / OP_BLOCK, next = 0, b, e;
 	int err = 0;
 	while (next < nblocks && !err) {
 		b = next;
@@ -940,14 +512,14 @@ static int user_xattr_names(int fd, struct xnames *x)
 static int hash_xattrs(int fd, char **names, int n, XXH3_state_t *st)
 {
 	for (int i = 0; i < n; i++) {
-		ssize_t len = fgetxattr(fd, names[i], chunk, CHUNK);
+		ssize_t len = fgetxattr(fd, names[i], op_chunk, OP_CHUNK);
 		if (len < 0)
 			return errno;
 		uint8_t le[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16),
 				 (uint8_t)(len >> 24)};
 		XXH3_128bits_update(st, names[i], strlen(names[i]) + 1);
 		XXH3_128bits_update(st, le, 4);
-		XXH3_128bits_update(st, chunk, (size_t)len);
+		XXH3_128bits_update(st, op_chunk, (size_t)len);
 	}
 	return 0;
 }
@@ -1168,9 +740,9 @@ static int list_names(int fd, bool root, char ***names)
 	*names = NULL;
 	int n = 0, cap = 0;
 	ssize_t len;
-	while ((len = getdents64(fd, chunk, CHUNK)) > 0)
+	while ((len = getdents64(fd, op_chunk, OP_CHUNK)) > 0)
 		for (ssize_t off = 0; off < len;) {
-			struct dirent64 *de = (struct dirent64 *)(chunk + off);
+			struct dirent64 *de = (struct dirent64 *)(op_chunk + off);
 			off += de->d_reclen;
 			if (!listed(de->d_name, root))
 				continue;
@@ -1259,12 +831,12 @@ static void visit_link(struct walk *w, int pfd, const char *name, const char *pa
 		       const struct stat *st)
 {
 	struct extra x = {"symlink", {"-"}, {"-"}, {0}, 0};
-	ssize_t n = readlinkat(pfd, name, (char *)chunk, CHUNK);
+	ssize_t n = readlinkat(pfd, name, (char *)op_chunk, OP_CHUNK);
 	if (n < 0) {
 		SB_LIT(&x.target, "!");
 		sb_str(&x.target, errname(errno));
 	} else {
-		sb_esc(&x.target, (const char *)chunk, (size_t)n);
+		sb_esc(&x.target, (const char *)op_chunk, (size_t)n);
 		if (n == 0)
 			sb_add(&x.target, "\\x", 2); /* empty: not "-" (Linux refuses it anyway) */
 	}
@@ -1459,10 +1031,10 @@ static int reset_root(int fd)
 	return err;
 }
 
-static struct res reset_disk(const struct disk *d)
+static struct op_res reset_disk(const struct disk *d)
 {
 	if (enter_disk(d) < 0)
-		return res_of(-1);
+		return op_res_of(-1);
 	int fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = fd < 0 ? errno : 0;
 	if (fd >= 0) {
 		err = empty_dir(fd, true);
@@ -1471,14 +1043,14 @@ static struct res reset_disk(const struct disk *d)
 		close(fd);
 	}
 	leave_disk();
-	return (struct res){err ? -1 : 0, err};
+	return (struct op_res){err ? -1 : 0, err};
 }
 
 /* ---- the commands ---- */
 
 /* What an op did on one disk: its result, and the fingerprint after it. */
 struct step {
-	struct res r;
+	struct op_res r;
 	bool ran; /* false: the disk was not mounted */
 	char fp[FP_LEN];
 	bool walked; /* fp is a walk's, and masked its ignored fields' */
@@ -1512,8 +1084,8 @@ static void pin_clock(const struct timespec *at)
 }
 
 /* The op on a mounted disk and the fingerprint after it, in one visit. */
-static void step_disk(struct disk *d, const struct opdef *op, const struct args *a, struct step *s,
-		      struct sb *view, bool fp)
+static void step_disk(struct disk *d, const struct opdef *op, const struct op_args *a,
+		      struct step *s, struct sb *view, bool fp)
 {
 	s->walked = false;
 	mark(DB_PHASE_OP);
@@ -1529,7 +1101,7 @@ static void step_disk(struct disk *d, const struct opdef *op, const struct args 
 		return;
 	}
 	if (enter_disk(d) < 0) {
-		s->r = res_of(-1);
+		s->r = op_res_of(-1);
 		snprintf(s->fp, FP_LEN, "!%s", errname(s->r.err));
 		return;
 	}
@@ -1545,7 +1117,7 @@ static void step_disk(struct disk *d, const struct opdef *op, const struct args 
 	leave_disk();
 }
 
-static void print_res(const struct disk *d, bool ran, struct res r)
+static void print_res(const struct disk *d, bool ran, struct op_res r)
 {
 	struct sb b = {xrealloc(NULL, 64), 0, 64};
 	if (ran) { /* "RET ERR" */
@@ -1566,7 +1138,7 @@ static void print_res(const struct disk *d, bool ran, struct res r)
  * results only, so that the disks see the operation's own I/O alone. */
 static void cmd_op(struct disk *disks, int ndisks, char **w, int nw, bool fp)
 {
-	struct args a;
+	struct op_args a;
 	struct step s[AGENT_MAX_DISKS];
 	struct sb view = {xrealloc(NULL, 64), 0, 64};
 	const struct opdef *op = parse_op(w, nw, &a);
@@ -1598,7 +1170,7 @@ static void cmd_op(struct disk *disks, int ndisks, char **w, int nw, bool fp)
 
 static void cmd_reset(struct disk *disks, int ndisks, int nw)
 {
-	struct res r[AGENT_MAX_DISKS];
+	struct op_res r[AGENT_MAX_DISKS];
 	if (nw != 1) {
 		out("error usage: reset");
 		return;
@@ -1713,7 +1285,7 @@ static void cmd_mounts(struct disk *disks, int ndisks, char how, char **w, int n
 	unsigned named = nw == 1 ? ~0u : 0;
 	for (int k = 1; k < nw; k++) {
 		uint64_t i;
-		if (!parse_dec(w[k], (uint64_t)ndisks - 1, &i)) {
+		if (!op_parse_dec(w[k], (uint64_t)ndisks - 1, &i)) {
 			out("error usage: %s [DISK...]", w[0]);
 			return;
 		}
@@ -1766,7 +1338,7 @@ static void cmd_timegran(char **w, int nw)
 {
 	uint64_t g, ag;
 	const uint64_t day = 86400ull * 1000000000;
-	if (nw != 3 || !parse_dec(w[1], day, &g) || !g || !parse_dec(w[2], day, &ag) || !ag) {
+	if (nw != 3 || !op_parse_dec(w[1], day, &g) || !g || !op_parse_dec(w[2], day, &ag) || !ag) {
 		out("error usage: timegran NS ATIME_NS (1 to 86400e9)");
 		return;
 	}
@@ -1815,12 +1387,12 @@ static void cmd_times(struct disk *disks, int ndisks, char **w, int nw)
 
 /* ---- diff ---- */
 
-/* Up to BLOCK bytes of fd at off into buf: how many, or -1. */
+/* Up to OP_BLOCK bytes of fd at off into buf: how many, or -1. */
 static ssize_t block_at(int fd, uint8_t *buf, off_t off)
 {
 	ssize_t got = 0, n = 1;
-	while (got < BLOCK && n > 0) {
-		n = pread(fd, buf + got, (size_t)(BLOCK - got), off + got);
+	while (got < OP_BLOCK && n > 0) {
+		n = pread(fd, buf + got, (size_t)(OP_BLOCK - got), off + got);
 		if (n < 0)
 			return -1;
 		got += n;
@@ -1831,9 +1403,9 @@ static ssize_t block_at(int fd, uint8_t *buf, off_t off)
 /* The first offset below DIFF_SCAN_MAX where the open files fds[0..n)
  * (-1: left out) differ, a read error or the end of one file counting as
  * a difference; -1 when none, *scanned the bytes compared. */
-static long long first_diff(const int *fds, int n, uint8_t (*buf)[BLOCK], uint64_t *scanned)
+static long long first_diff(const int *fds, int n, uint8_t (*buf)[OP_BLOCK], uint64_t *scanned)
 {
-	for (*scanned = 0; *scanned < DIFF_SCAN_MAX; *scanned += BLOCK) {
+	for (*scanned = 0; *scanned < DIFF_SCAN_MAX; *scanned += OP_BLOCK) {
 		ssize_t len[DIFF_DISKS] = {0}, first = -2, any = 0;
 		int k0 = -1;
 		for (int i = 0; i < n; i++) {
@@ -1856,7 +1428,7 @@ static long long first_diff(const int *fds, int n, uint8_t (*buf)[BLOCK], uint64
 			if (len[i] != first)
 				return (long long)*scanned + (common < 0 ? 0 : common);
 		}
-		if (first < BLOCK)
+		if (first < OP_BLOCK)
 			return -1;
 	}
 	return -1;
@@ -1879,7 +1451,7 @@ static void cmd_diff(struct disk *disks, int ndisks, char **w, int nw)
 		errs[i] = errno;
 		leave_disk();
 	}
-	uint8_t(*buf)[BLOCK] = xrealloc(NULL, (size_t)ndisks * BLOCK);
+	uint8_t(*buf)[OP_BLOCK] = xrealloc(NULL, (size_t)ndisks * OP_BLOCK);
 	uint64_t scanned;
 	long long off = first_diff(fds, ndisks, buf, &scanned);
 	if (off < 0)
@@ -1910,11 +1482,11 @@ static void cmd_diff(struct disk *disks, int ndisks, char **w, int nw)
  * their count into *n; -1 with errno on a failed read. */
 static int hash_range(int fd, uint64_t off, uint64_t len, char hex[33], unsigned long long *n)
 {
-	uint8_t buf[BLOCK];
+	uint8_t buf[OP_BLOCK];
 	XXH3_state_t st;
 	XXH3_128bits_reset(&st);
 	for (*n = 0; *n < len;) {
-		size_t want = len - *n < BLOCK ? (size_t)(len - *n) : BLOCK;
+		size_t want = len - *n < OP_BLOCK ? (size_t)(len - *n) : OP_BLOCK;
 		ssize_t got = pread(fd, buf, want, (off_t)(off + *n));
 		if (got < 0)
 			return -1;
@@ -1932,13 +1504,13 @@ static void cmd_range(struct disk *disks, int ndisks, char **w, int nw)
 {
 	uint64_t off, len[DIFF_DISKS];
 	bool ok = (nw == 4 || nw == 3 + ndisks) && ndisks <= DIFF_DISKS && op_path_ok(w[1]) &&
-		  parse_dec(w[2], MAX_SIZE, &off);
+		  op_parse_dec(w[2], OP_MAX_SIZE, &off);
 	for (int i = 0; ok && i < ndisks; i++)
-		ok = parse_dec(w[nw == 4 ? 3 : 3 + i], MAX_SIZE, &len[i]);
+		ok = op_parse_dec(w[nw == 4 ? 3 : 3 + i], OP_MAX_SIZE, &len[i]);
 	if (!ok) {
 		out("error usage: range PATH OFF LEN... (one LEN, or one per disk; at most %d "
 		    "disks; OFF and LEN at most %llu)",
-		    DIFF_DISKS, MAX_SIZE);
+		    DIFF_DISKS, OP_MAX_SIZE);
 		return;
 	}
 	for (int i = 0; i < ndisks; i++) {
@@ -2016,10 +1588,11 @@ static void cmd_mountopt(struct disk *disks, int ndisks, char **w, int nw)
 /* sleep SECONDS[.FRACTION]: see the top of this file. */
 static void cmd_sleep(char **w, int nw)
 {
-	struct args a = {0};
+	struct op_args a = {0};
 	char when[40];
 	bool ok = nw == 2 && snprintf(when, sizeof(when), "+%s", w[1]) < (int)sizeof(when) &&
-		  parse_instant(when, &a) && a.when.tv_sec >= 0 && a.when.tv_sec <= SLEEP_MAX;
+		  op_parse_instant(when, &a.when, &a.when_relative) && a.when.tv_sec >= 0 &&
+		  a.when.tv_sec <= SLEEP_MAX;
 	if (!ok) {
 		out("error usage: sleep SECONDS[.FRACTION] (0 to %d)", SLEEP_MAX);
 		return;

@@ -22,7 +22,7 @@
  * business), H the FNV-1a of a file's bytes, a symlink's target or a
  * directory's sorted names, X that of the sorted "name=value" xattrs.
  *
- * It speaks the Themis doorbell (guest/agent/doorbell.h): output lines go
+ * It speaks the Themis doorbell (src/proto/doorbell.h): output lines go
  * out with DB_LOG, it reports ready, runs the sequence when the host
  * answers DB_NEXT_SCRIPT (`themis boot --script`) and powers off. Without
  * a doorbell (QEMU) it prints to the console and runs the sequence anyway.
@@ -45,7 +45,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "../agent/doorbell.h"
+#include "../../src/proto/doorbell.h"
 
 #define MAX_DISKS   8
 #define MAX_ENTRIES 256

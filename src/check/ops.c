@@ -274,6 +274,43 @@ static unsigned long size_of(uint64_t *rng, const struct op_pools *p, int max_lo
 			 : pow2_bin(rng, max_log2);
 }
 
+/* One argument of letter `letter` for kind k, drawn from the pools: what
+ * every kind without a case of its own in format_op gets, argument by
+ * argument, so a new operation of op_table.h is generated whole. */
+static const char *letter_value(uint64_t *rng, const struct op_pools *p, const struct op_view *v,
+				enum op_kind k, char letter, char *buf, size_t cap)
+{
+	switch (letter) {
+	case 'P':
+	case 'T': return any_path(rng, p, v);
+	case 'M': return PICK(rng, modes);
+	case 'N': snprintf(buf, cap, "%lu", size_of(rng, p, 16)); return buf;
+	case 'I': return PICK(rng, owners);
+	case 'S': snprintf(buf, cap, "%u", (unsigned)(op_rng_next(rng) % 256)); return buf;
+	case 'X': return PICK(rng, xattr_names);
+	case 'C': return PICK(rng, create_flags);
+	case 'W': return PICK(rng, write_flags);
+	case 'F': return PICK(rng, fallocate_modes);
+	case 'R': return PICK(rng, renameat2_flags);
+	case 'E': return instant_of(rng, op_flags(k) & OPF_CLOCK ? INSTF_SETTIME : INSTF_UTIMES);
+	}
+	return "?"; /* a letter op_grammar.h does not know: op_text_check refuses it */
+}
+
+static void format_by_letters(uint64_t *rng, const struct op_pools *p, const struct op_view *v,
+			      enum op_kind k, char *t)
+{
+	size_t n = (size_t)snprintf(t, OP_TEXT_MAX, "op %s", op_name(k));
+	for (const char *l = op_letters(k); *l && n < OP_TEXT_MAX; l++) {
+		char buf[32];
+		n += (size_t)snprintf(t + n, OP_TEXT_MAX - n, " %s",
+				      letter_value(rng, p, v, k, *l, buf, sizeof(buf)));
+	}
+}
+
+/* Kinds whose paths have roles (an existing file, an absent name beside
+ * existing ones) or whose sizes have their own bins draw them here; every
+ * other kind, from its letters. */
 static void format_op(uint64_t *rng, const struct op_pools *p, const struct op_view *v,
 		      enum op_kind k, char *t)
 {
@@ -349,7 +386,7 @@ static void format_op(uint64_t *rng, const struct op_pools *p, const struct op_v
 		snprintf(t, n, "op read %s %lu %lu", FILE_E(1), size_of(rng, p, 16),
 			 size_of(rng, p, 16));
 		break;
-	default: snprintf(t, n, "op %s", op_name(k)); break; /* no arguments */
+	default: format_by_letters(rng, p, v, k, t); break;
 	}
 }
 

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "../fs/fs.h"
-#include "op_table.h"
+#include "../proto/op_table.h"
 
 enum op_kind {
 #define OP_ENUM(e, name, letters, args, flags, example) OP_##e,

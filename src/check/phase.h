@@ -1,12 +1,12 @@
 /* phase.h - the phases a state's guest work is counted by (virt_phase,
  * virt.h), the one list: the guest lens's words and report, and the guest
  * profiler's samples, are generated from it. The agent marks the two
- * phases of an `op` command itself (DB_MARK, guest/agent/doorbell.h), so
+ * phases of an `op` command itself (DB_MARK, src/proto/doorbell.h), so
  * those two sit at the doorbell's numbers. */
 #ifndef THEMIS_PHASE_H
 #define THEMIS_PHASE_H
 
-#include "../../guest/agent/doorbell.h"
+#include "../proto/doorbell.h"
 #include "../machine/virt.h"
 
 /* X(NAME, json key, words) */

@@ -1,13 +1,14 @@
-/* repro.c - writes a trace's reproducer (repro.h): repro.c is a generated
- * head (the trace's operations, the operation grammar from op_table.h) and
- * the fixed program repro_prog.inc; repro.sh a generated head (the
- * filesystems, durability, signature and the mkfs commands of
- * the descriptors (src/fs); for a crash, its point, promise, checker and log replay)
- * and the fixed scripts repro_sh_setup.inc and repro_sh.inc (a state) or
- * repro_crash_sh.inc (a crash). The fixed parts are built into themis
- * (.incbin), so the generator needs no file at run time and cannot drift
- * from the files in the tree. */
-#include "op_grammar.h"
+/* repro.c - writes a trace's reproducer (repro.h). repro.c is a generated
+ * head (the trace's operations), the host-guest contract the agent
+ * compiles too (src/proto: op_table.h, op_grammar.h's parser, op_run.h's
+ * operations, verbatim) and the fixed program repro_prog.inc. repro.sh is
+ * a generated head (the filesystems, durability, signature and the mkfs
+ * commands of their descriptors, src/fs; for a crash, its point, promise,
+ * checker and log replay) and the fixed scripts repro_sh_setup.inc and
+ * repro_sh.inc (a state) or repro_crash_sh.inc (a crash). The fixed parts
+ * are built into themis (.incbin), so the generator needs no file at run
+ * time and cannot drift from the files in the tree. */
+#include "../proto/op_grammar.h"
 #include "repro.h"
 
 #include <errno.h>
@@ -31,6 +32,9 @@
 		"_start:\n.incbin \"" file "\"\n" #sym "_end:\n.popsection\n");                    \
 	extern const char sym##_start[] __attribute__((visibility("hidden")));                     \
 	extern const char sym##_end[] __attribute__((visibility("hidden")))
+REPRO_EMBED(proto_table, "src/proto/op_table.h");
+REPRO_EMBED(proto_grammar, "src/proto/op_grammar.h");
+REPRO_EMBED(proto_run, "src/proto/op_run.h");
 REPRO_EMBED(repro_prog, "src/check/repro_prog.inc");
 REPRO_EMBED(repro_sh, "src/check/repro_sh.inc");
 REPRO_EMBED(repro_setup, "src/check/repro_sh_setup.inc");
@@ -42,19 +46,6 @@ static bool time_field(const char *sig)
 {
 	const char *f = strchr(sig, ':');
 	return f && (!strcmp(f, ":atime") || !strcmp(f, ":mtime") || !strcmp(f, ":ctime"));
-}
-
-/* Whether the fixed program runs the operation of text "NAME ARGS...":
- * its body is the one list of what it runs (each as `"NAME")` in a
- * strcmp), so a new operation of op_table.h is refused here until the
- * program learns it, never skipped. */
-static bool program_runs(const char *op)
-{
-	char needle[40];
-	int n = snprintf(needle, sizeof(needle), "\"%.*s\")", (int)strcspn(op, " "), op);
-	return n > 0 && (size_t)n < sizeof(needle) &&
-	       memmem(repro_prog_start, (size_t)(repro_prog_end - repro_prog_start), needle,
-		      (size_t)n) != NULL;
 }
 
 /* A crash trace's crash point as its reproducer rebuilds it, from the
@@ -143,22 +134,16 @@ static int refuse(const char *path, const struct trace *t, char *err, size_t err
 			 path, t->sig);
 		return -1;
 	}
-	for (int i = 0; i < t->nops; i++)
-		if (op_kind_of_text(t->ops[i]) == OP_SETTIME) {
+	for (int i = 0; i < t->nops; i++) {
+		int k = op_kind_of_text(t->ops[i]);
+		if (k >= 0 && (op_flags((enum op_kind)k) & OPF_CLOCK)) {
 			snprintf(err, errlen,
-				 "%s: operation %d '%s': settime sets the machine's wall clock, "
+				 "%s: operation %d '%s': it sets the machine's wall clock, "
 				 "which a reproducer must not do on someone's machine",
 				 path, i + 1, t->ops[i] + 3);
 			return -1;
 		}
-	for (int i = 0; i < t->nops; i++)
-		if (!program_runs(t->ops[i] + 3)) {
-			snprintf(
-			    err, errlen,
-			    "%s: operation %d '%s': the reproducer has no plain syscall for it",
-			    path, i + 1, t->ops[i] + 3);
-			return -1;
-		}
+	}
 	if (t->kernel_b.known) {
 		snprintf(err, errlen,
 			 "%s: the trace compares %s across two kernels (kernel-b): a reproducer "
@@ -222,19 +207,8 @@ static void write_c_head(FILE *f, const char *path, const struct trace *t)
 	fprintf(f, "\n * Discrepancy: %s ", t->sig);
 	comment_text(f, t->detail);
 	fprintf(f, "\n * Build: cc -O2 -o repro repro.c; run it through repro.sh. */\n\n");
-	fprintf(f, "/* The operation grammar (Themis's op_table.h): name, argument letters. */\n"
-		   "static const struct {\n\tconst char *name, *letters;\n} repro_optable[] = {\n");
-#define OP_ROW(e, name, letters, args, flags, example)                                             \
-	fprintf(f, "    {\"%s\", \"%s\"},\n", #name, letters);
-	OP_TABLE(OP_ROW)
-#undef OP_ROW
-	fprintf(f, "};\n\n/* The flag words (Themis's op_grammar.h): letter, word, value. */\n"
-		   "#define REPRO_FLAG_WORDS(X) \\\n");
-#define FLAG_ROW(letter, word, value)                                                              \
-	fprintf(f, "    X('%c', \"%s\", %s) \\\n", letter, #word, #value);
-	OP_FLAG_WORDS(FLAG_ROW)
-#undef FLAG_ROW
-	fprintf(f, "\n/* The trace's operations, in order. */\n"
+	fprintf(f, "#define _GNU_SOURCE /* fallocate, syncfs, O_PATH, SEEK_DATA, renameat2 */\n"
+		   "\n/* The trace's operations, in order. */\n"
 		   "static const char *const repro_ops[] = {\n");
 	for (int i = 0; i < t->nops; i++) {
 		fprintf(f, "    \"");
@@ -387,13 +361,17 @@ int repro_write(const char *trace_path, const char *dir, char *err, size_t errle
 		snprintf(err, errlen, "%s: cannot make the folder: %s", dir, strerror(errno));
 		goto out;
 	}
-	const char *const prog[][2] = {{repro_prog_start, repro_prog_end}};
+	const char *const prog[][2] = {{proto_table_start, proto_table_end},
+				       {proto_grammar_start, proto_grammar_end},
+				       {proto_run_start, proto_run_end},
+				       {repro_prog_start, repro_prog_end}};
 	const char *const state[][2] = {{repro_setup_start, repro_setup_end},
 					{repro_sh_start, repro_sh_end}};
 	const char *const crash[][2] = {{repro_setup_start, repro_setup_end},
 					{repro_crash_start, repro_crash_end}};
 	bool crashed = t->crash[0] != 0;
-	if (write_file(dir, "repro.c", trace_path, t, write_c_head, prog, 1, 0644, err, errlen) ||
+	if (write_file(dir, "repro.c", trace_path, t, write_c_head, prog,
+		       (int)(sizeof(prog) / sizeof(prog[0])), 0644, err, errlen) ||
 	    write_file(dir, "repro.sh", trace_path, t, crashed ? write_crash_head : write_sh_head,
 		       crashed ? crash : state, 2, 0755, err, errlen))
 		goto out;

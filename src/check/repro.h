@@ -21,8 +21,7 @@
  * .trace), made if missing. 0, or -1 with err saying what and where: a
  * trace that cannot be read or is malformed, a finding (a panic or hang is
  * not a state to compare, nor a guest failure under a crash), an operation
- * with no plain syscall a program may run on any machine (settime sets
- * the machine's clock), a time field (the agent pins one instant for
+ * that sets the machine's clock (OPF_CLOCK: settime), a time field (the agent pins one instant for
  * every filesystem, a program cannot), a crash trace without its
  * crash-point line (an older Themis's), or a file that cannot be
  * written. */

@@ -14,7 +14,7 @@
 
 #include <xxhash.h>
 
-#include "op_grammar.h"
+#include "../proto/op_grammar.h"
 #include "rules.h"
 
 #define RULES_FILE_MAX (1 << 20) /* a rules file is a page of text */

@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #include "ops.h"
-#include "rule_fields.h"
+#include "../proto/rule_fields.h"
 
 enum rule_field {
 #define RULE_FIELD_ENUM(name) RULE_FIELD_##name,

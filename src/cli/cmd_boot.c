@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../util/clock.h"
-#include "../../guest/agent/doorbell.h"
+#include "../proto/doorbell.h"
 #include "../fs/fs.h"
 #include "../machine/snapshot.h"
 #include "../machine/virt.h"

@@ -53,11 +53,7 @@ static const char explore_help[] =
     "  --swarm N           N exhaustive searches of small random slices of the\n"
     "                      scope (a few operations, paths and sizes each)\n"
     "  --ops LIST          comma list of operations (default: the scope every fs\n"
-    "                      supports: create, write, truncate, unlink, mkdir, rmdir,\n"
-    "                      chmod, chown, chgrp, setxattr, removexattr, rename, link,\n"
-    "                      symlink, fsync, fallocate, remount, sync, fdatasync,\n"
-    "                      mwrite, renameat2, copyrange; --time adds settime and\n"
-    "                      utimes; 'all' is every one: stat and read too)\n"
+    "@OPS@"
     "  --rules DIR         the documented differences to accept, DIR/FS.rules per\n"
     "                      filesystem and DIR/common.rules (default: the build's\n"
     "                      rules/; docs/rules.md)\n"
@@ -815,10 +811,45 @@ static void print_summary(const struct check_config *c, const struct check_resul
 	       c->out_dir ? "; report and traces in " : "", c->out_dir ? c->out_dir : "");
 }
 
+/* The names of the kinds in mask, after `lead`, wrapped at 80 columns
+ * with a 22-column indent, each line's words as op_table.h lists them. */
+static int put_kinds(FILE *f, int col, const char *lead, uint32_t mask, const char *end)
+{
+	col += fprintf(f, "%s", lead);
+	for (int k = 0, first = 1; k < OP_NKINDS; k++) {
+		if (!(mask & 1u << k))
+			continue;
+		const char *name = op_name((enum op_kind)k);
+		if (col + 2 + (int)strlen(name) > 78) {
+			fprintf(f, "%s\n%22s", first ? "" : ",", "");
+			col = 22;
+		} else if (!first) {
+			col += fprintf(f, ", ");
+		}
+		col += fprintf(f, "%s", name);
+		first = 0;
+	}
+	return col + fprintf(f, "%s", end);
+}
+
+/* The help, its default scope made from op_table.h (@OPS@). */
+static void put_help(FILE *f)
+{
+	const char *at = strstr(explore_help, "@OPS@");
+	fwrite(explore_help, 1, (size_t)(at - explore_help), f);
+	fprintf(f, "%22s", "");
+	uint32_t scope = op_scope_mask(), time = op_flag_mask(OPF_TIME) & ~scope;
+	uint32_t rest = OP_ALL_MASK & ~scope & ~time;
+	int col = put_kinds(f, 22, "supports: ", scope, ";");
+	col = put_kinds(f, col, " --time adds ", time, ";");
+	put_kinds(f, col, " 'all' is every one: ", rest, " too)\n");
+	fputs(at + 5, f);
+}
+
 int cmd_explore(int argc, char **argv)
 {
 	if (wants_help(argc, argv)) {
-		fputs(explore_help, stdout);
+		put_help(stdout);
 		return 0;
 	}
 	static struct explore_args a;

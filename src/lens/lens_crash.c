@@ -62,7 +62,7 @@
 #include "../fs/fs.h"
 #include "../check/crash.h"
 #include "../check/crash_replay.h"
-#include "../check/op_grammar.h"
+#include "../proto/op_grammar.h"
 #include "../machine/virt.h"
 #include "../util/rng.h"
 #include "lens_crash.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../guest/agent/doorbell.h"
+#include "../proto/doorbell.h"
 #include "../util/rng.h"
 #include "fdt.h"
 #include "image.h"

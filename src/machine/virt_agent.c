@@ -1,5 +1,5 @@
 /* virt_agent.c - the board's link to the guest agent: the doorbell
- * (guest/agent/doorbell.h), through which the agent reports ready, logs
+ * (src/proto/doorbell.h), through which the agent reports ready, logs
  * lines and waits for its next command, and the host side of it: the
  * command waiting for the agent (virt_command) and the log of its lines
  * (virt_clear_log). The agent passes guest-virtual buffers of its own
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../guest/agent/doorbell.h"
+#include "../proto/doorbell.h"
 #include "virt_internal.h"
 
 /* Copy a guest-virtual buffer of the calling process out; false if any

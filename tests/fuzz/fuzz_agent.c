@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../guest/agent/doorbell.h"
+#include "../../src/proto/doorbell.h"
 #include "check/check.h"
 #include "fuzz.h"
 #include "machine/virt_internal.h"

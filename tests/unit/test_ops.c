@@ -107,6 +107,76 @@ static void test_flag_words(void)
  * and each word argument is in its letter's bin, so the minimizer can
  * rank it (an enumerated value outside the bins could not be simplified
  * to, nor ranked). */
+/* Every kind op_generate (--branch K) draws is grammatical, with and
+ * without a view: a kind without a case of its own in format_op gets one
+ * value per argument letter, never a bare name the agent would refuse. */
+static void test_generation_is_grammatical(void)
+{
+	struct op_pools p;
+	op_pools_default(&p);
+	struct op_view v = {.nfiles = 1, .ndirs = 1};
+	snprintf(v.files[0], sizeof(v.files[0]), "f0");
+	snprintf(v.dirs[0], sizeof(v.dirs[0]), "d0");
+	uint64_t rng = 42;
+	int bad = 0;
+	for (int k = 0; k < OP_NKINDS; k++)
+		for (int round = 0; round < 64; round++) {
+			struct op o;
+			char why[256];
+			op_generate(&rng, 1u << k, &p, round % 2 ? &v : NULL, &o);
+			CHECK(o.kind == (enum op_kind)k);
+			if (op_text_check(o.text, why, sizeof(why)) && bad++ < 3)
+				fprintf(stderr, "not grammatical: %s (%s)\n", o.text, why);
+		}
+	CHECK(bad == 0);
+}
+
+/* docs/trace.md's table of operations follows op_table.h row for row:
+ * "| `NAME LETTERS...` | ARGS | ..." in the table's order, no other row. */
+static void test_docs_table(void)
+{
+	FILE *f = fopen("docs/trace.md", "r");
+	if (!CHECK(f != NULL))
+		return;
+	char line[2048];
+	int k = 0, rows = 0;
+	bool in_table = false;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "| operation | arguments |", 25)) {
+			in_table = true;
+			continue;
+		}
+		if (!in_table || !strncmp(line, "|---", 4))
+			continue;
+		if (line[0] != '|')
+			break;
+		rows++;
+		char want[128], args[128] = "", *save = NULL;
+		int n = snprintf(want, sizeof(want), "| `%s", op_name((enum op_kind)k));
+		for (const char *l = op_letters((enum op_kind)k); *l; l++)
+			n += snprintf(want + n, sizeof(want) - (size_t)n, " %c", *l);
+		snprintf(want + n, sizeof(want) - (size_t)n, "` |");
+		bool same = k < OP_NKINDS && !strncmp(line, want, strlen(want));
+		/* the arguments' names; the table's "-" (not binned by coverage)
+		 * stands for the name the page gives */
+		sscanf(line + (same ? strlen(want) : 0), " %127[^|]", args);
+		const char *names = k < OP_NKINDS ? op_args((enum op_kind)k) : "";
+		char *w = strtok_r(args, " ", &save);
+		for (const char *p = names; same && *p; p += strcspn(p, " "), p += *p == ' ') {
+			size_t len = strcspn(p, " ");
+			same = w &&
+			       (!strncmp(p, "-", len) || (strlen(w) == len && !strncmp(w, p, len)));
+			w = strtok_r(NULL, " ", &save);
+		}
+		if (!CHECK(same && !w))
+			fprintf(stderr, "docs/trace.md row %d: %.60s, want %s %s\n", rows, line,
+				want, names);
+		k++;
+	}
+	fclose(f);
+	CHECK(rows == OP_NKINDS);
+}
+
 static void test_enumeration_is_grammatical(void)
 {
 	struct op_pools p;
@@ -269,6 +339,8 @@ static const struct unit_test tests[] = {
     {"enumerate", test_enumerate},
     {"flag_words", test_flag_words},
     {"enumeration_is_grammatical", test_enumeration_is_grammatical},
+    {"generation_is_grammatical", test_generation_is_grammatical},
+    {"docs_table", test_docs_table},
     {"coverage_bins", test_coverage_bins},
     {"parse_reply", test_parse_reply},
 };

@@ -25,6 +25,9 @@
  *   flags    OPF_SCOPE: in the default exploration scope; OPF_READONLY: it
  *            never changes the state (the io lens's cold-read probes);
  *            OPF_TIME: in the default scope of explore --time;
+ *            OPF_CLOCK: it sets the machine's wall clock, not a
+ *            filesystem: the agent runs it, a reproducer refuses it (the
+ *            host's clock is not its to set);
  *            OPF_NAMES: it changes the namespace (what exists), where a
  *            crash is judged for atomicity (src/lens/lens_crash.c);
  *   example  one instance, without "op", over the profile's populated tree
@@ -32,7 +35,8 @@
  *            profile` measures, and, for the arguments after a single
  *            leading path, the values the exhaustive enumeration uses.
  *
- * A new operation is a line here and its function in the agent (op_NAME):
+ * A new operation is a line here and its function in src/proto/op_run.h
+ * (op_NAME), which the agent and every reproducer run:
  * the enumeration tries its example at every path of the pools, the
  * profile measures its example, coverage bins its arguments by letter.
  * Only a kind whose candidates must differ from that (other paths, several
@@ -48,6 +52,7 @@
 #define OPF_READONLY 2u
 #define OPF_TIME     4u
 #define OPF_NAMES    8u
+#define OPF_CLOCK    16u
 
 #define OP_TABLE(X)                                                                                \
 	X(CREATE, create, "PMC", "path mode flags", OPF_SCOPE | OPF_NAMES, "create f2 0644 -")     \
@@ -76,7 +81,7 @@
 	X(COPYRANGE, copyrange, "PPNN", "src dst off len", OPF_SCOPE, "copyrange f0 f1 0 4096")    \
 	X(STAT, stat, "P", "path", OPF_READONLY, "stat f0")                                        \
 	X(READ, read, "PNN", "path off size", OPF_READONLY, "read f0 0 1")                         \
-	X(SETTIME, settime, "E", "time", OPF_TIME, "settime @2147483648")                          \
+	X(SETTIME, settime, "E", "time", OPF_TIME | OPF_CLOCK, "settime @2147483648")              \
 	X(UTIMES, utimes, "PE", "path time", OPF_TIME, "utimes f0 @-1")
 
 #define OPB(e) (1u << OP_##e)

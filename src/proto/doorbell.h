@@ -98,7 +98,7 @@
  *   op NAME ARGS...  the model checker's: one filesystem operation on
  *                  every disk, "r I RET ERRNO" then "f I HEX32" per disk
  *                  (and, when fields are ignored, "m I H16..." after it: a
- *                  hash of what each field of src/check/rule_fields.h held,
+ *                  hash of what each field of src/proto/rule_fields.h held,
  *                  0 for one not ignored)
  *   fp [time]      the fingerprint of every disk's tree, "f I HEX32" (and
  *                  "m I H16..." as for op)
