@@ -17,7 +17,7 @@ RVCC     := riscv64-linux-gnu-gcc
 RVFLAGS  := -march=rv64gc -mabi=lp64d -mcmodel=medany -nostdlib -nostartfiles -static \
             -fno-pie -no-pie -Wl,--build-id=none
 
-SRCS := $(wildcard src/cpu/*.c src/mem/*.c src/dev/*.c src/disk/*.c src/fs/*.c src/machine/*.c src/check/*.c src/lens/*.c src/report/*.c)
+SRCS := $(wildcard src/cpu/*.c src/mem/*.c src/dev/*.c src/disk/*.c src/fs/*.c src/format/*.c src/machine/*.c src/check/*.c src/lens/*.c src/tools/*.c src/report/*.c)
 MAIN := $(wildcard src/cli/*.c)
 HDRS := $(wildcard src/*/*.h)
 OBJS := $(SRCS:src/%.c=build/obj/%.o)

@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/check/crash.h"
+#include "../../src/lens/crash.h"
 #include "../../src/machine/virt.h"
 #include "../../src/util/clock.h"
 #include "../../src/util/rng.h"

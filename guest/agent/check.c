@@ -20,7 +20,7 @@
  *                    times and nothing else. Unlike dump, it reads no
  *                    symlink (readlink moves a symlink's atime), so it
  *                    moves no time itself: the semantics lens
- *                    (src/lens/semantics.c) takes a dump first and this
+ *                    (src/tools/semantics.c) takes a dump first and this
  *                    last before an operation, this first after it.
  *   mountopt NAME    remount every mounted disk (MS_REMOUNT) with the
  *                    atime option NAME (strictatime, relatime or noatime:

@@ -25,7 +25,7 @@
 #include "../lens/lens.h"
 #include "../machine/virt.h"
 #include "coverage.h"
-#include "crash_fsck.h"
+#include "../lens/crash_fsck.h"
 #include "ops.h"
 #include "rules.h"
 

@@ -42,7 +42,7 @@
 #include "../util/json.h"
 #include "../util/clock.h"
 #include "check.h"
-#include "crash.h"
+#include "../lens/crash.h"
 #include "group.h"
 #include "gprof.h"
 #include "lastop.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lens/diff.h"
+#include "../format/diff.h"
 #include "lastop.h"
 #include "trace.h"
 

@@ -1,6 +1,6 @@
 /* lastop.h - the disks' byte diff of a trace's last operation: what it
  * changed on each filesystem's disk, synced, named by structure and field
- * (the diff engine, src/lens/diff.h). explore writes it for each group's
+ * (the diff engine, src/format/diff.h). explore writes it for each group's
  * simplest trace (group-NNNN/disk-diff.txt) and the report shows it beside
  * the difference the views show: where the views say "nlink=2 on ext4,
  * nlink=3 on ext2", the diff says which on-disk fields each one wrote.

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crash.h"
+#include "../lens/crash.h"
 #include "minimize.h"
 
 #define MIN_ARGS   8  /* an operation's arguments, at most (op_table.h) */

@@ -20,8 +20,8 @@
 
 #include "../lens/corrupt_fsck.h"
 #include "../lens/lens_crash.h"
-#include "crash.h"
-#include "crash_replay.h"
+#include "../lens/crash.h"
+#include "../lens/crash_replay.h"
 #include "../fs/fs.h"
 #include "ops.h"
 #include "trace.h"

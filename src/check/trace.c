@@ -44,7 +44,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "crash.h"
+#include "../lens/crash.h"
 #include "trace.h"
 
 #define TRACE_MAGIC_PREFIX "themis-trace "

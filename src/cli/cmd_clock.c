@@ -1,6 +1,6 @@
 /* cmd_clock.c - `themis clock`: what every filesystem can store of time
- * (src/lens/clock.c, the sweep), and `themis clock --raw IMG NAME INO`:
- * one file's mtime as stored on an image (src/lens/rawtime.h). */
+ * (src/tools/clock.c, the sweep), and `themis clock --raw IMG NAME INO`:
+ * one file's mtime as stored on an image (src/format/rawtime.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 
 #include "../fs/fs.h"
-#include "../lens/clock.h"
-#include "../lens/rawtime.h"
+#include "../tools/clock.h"
+#include "../format/rawtime.h"
 #include "../util/clock.h"
 #include "../check/rules.h"
 #include "cli.h"

@@ -1,6 +1,6 @@
 /* cmd_corrupt.c - `themis corrupt FS...`: one bit flipped below each
  * filesystem, in a fork of a populated machine, against the unflipped
- * counterfactual (src/lens/corrupt.h): the outcome of each flip, the
+ * counterfactual (src/tools/corrupt.h): the outcome of each flip, the
  * spectrum per structure, checksummed layouts against the others. */
 #include <limits.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../lens/corrupt.h"
+#include "../tools/corrupt.h"
 #include "../fs/fs.h"
 #include "cli.h"
 

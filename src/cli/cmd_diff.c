@@ -1,12 +1,12 @@
 /* cmd_diff.c - `themis diff A B [--normalize] [--json FILE]`: the sectors
  * and bytes that differ between two images, each named by structure and
- * field (src/lens/diff.h). Exit status as diff(1)'s: 0 the same, 1
+ * field (src/format/diff.h). Exit status as diff(1)'s: 0 the same, 1
  * different, 2 trouble (a one-line message naming the file). */
 #include <stdio.h>
 #include <string.h>
 
-#include "../lens/diff.h"
-#include "../lens/fields.h"
+#include "../format/diff.h"
+#include "../format/fields.h"
 #include "cli.h"
 
 #define DIFF_MAX_NO_MASK 32

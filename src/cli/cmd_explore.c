@@ -15,6 +15,7 @@
 #include "../check/check.h"
 #include "../check/gprof.h"
 #include "../check/group.h"
+#include "../check/replay.h"
 #include "../check/share.h"
 #include "../check/trace.h"
 #include "../machine/identity.h"
@@ -901,43 +902,12 @@ static const char replay_help[] =
     "                     the second kernel's): two states of one run, for\n"
     "                     `themis diff`\n";
 
-/* Where save_step puts the disks: DIR/NN-FS.img. */
-struct save_to {
-	const struct check_machine *m;
-	const char *dir;
-	int step;
-};
-
-static int save_one(struct disk *d, int i, void *ctx, char *why, size_t whylen)
-{
-	const struct save_to *to = ctx;
-	char path[PATH_MAX + 64], err[512];
-	snprintf(path, sizeof(path), "%s/%02d-%s%s.img", to->dir, to->step, to->m->fs[i],
-		 to->m->kernel_b && i ? "-b" : ""); /* the second kernel's */
-	if (disk_save(d, path, err, sizeof(err)) == 0)
-		return 0;
-	snprintf(why, whylen, "%s: %s", path, err);
-	return -1;
-}
-
-/* Each disk of the machine's state after `step`, synced (in a fork: the
- * replay is not changed), to DIR/NN-FS.img. 0, or -1 said. */
-static int save_step(struct virt *v, const struct check_machine *m, const char *dir, int step)
-{
-	char why[CHECK_DETAIL_MAX];
-	struct save_to to = {m, dir, step};
-	if (check_synced(v, m, save_one, &to, why, sizeof(why)) == 0)
-		return 0;
-	fprintf(stderr, "themis: --save-disks: %s\n", why);
-	return -1;
-}
-
-/* What a replay was asked for. */
+/* What a replay was asked for: the engine's options (replay.h) and the
+ * command line's. */
 struct replay_args {
-	const char *file, *kernel, *save, *rules;
+	struct replay_opts run;
+	const char *file, *kernel, *rules;
 	char kernel_path[PATH_MAX]; /* --kernel, a name resolved (resolve_kernel) */
-	int passes;		    /* 0: one plain replay */
-	bool hash_every_op;	    /* with passes: a hash after every operation */
 	bool clock_host;
 };
 
@@ -949,7 +919,7 @@ static int parse_replay(int argc, char **argv, struct replay_args *a)
 		const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : "";
 		uint64_t n;
 		if (!strcmp(arg, "--hash-every-op")) {
-			a->hash_every_op = true;
+			a->run.hash_every_op = true;
 			continue;
 		}
 		if (arg[0] != '-') {
@@ -961,14 +931,14 @@ static int parse_replay(int argc, char **argv, struct replay_args *a)
 		if (!strcmp(arg, "--kernel")) {
 			snprintf(a->kernel_path, sizeof(a->kernel_path), "%s", val);
 		} else if (!strcmp(arg, "--save-disks")) {
-			a->save = val;
+			a->run.save = val;
 		} else if (!strcmp(arg, "--rules")) {
 			a->rules = val;
 		} else if (!strcmp(arg, "--passes")) {
 			if (!parse_u64(val, &n) || n < 1 || n > 100000)
 				return usage_error(
 				    "--passes needs a count from 1 to 100000, got '%s'", val);
-			a->passes = (int)n;
+			a->run.passes = (int)n;
 		} else if (!strcmp(arg, "--clock")) {
 			if (strcmp(val, "host"))
 				return usage_error("replay --clock takes only 'host' (the trace "
@@ -988,137 +958,16 @@ static int parse_replay(int argc, char **argv, struct replay_args *a)
 			return EXIT_USAGE;
 		a->kernel = a->kernel_path;
 	}
-	if ((a->hash_every_op || a->clock_host) && !a->passes)
+	if ((a->run.hash_every_op || a->clock_host) && !a->run.passes)
 		return usage_error("%s", "--hash-every-op and --clock host go with --passes N");
-	if (a->save && a->passes)
+	if (a->run.save && a->run.passes)
 		return usage_error("%s", "--save-disks and --passes do not go together");
-	if (a->save && mkdir(a->save, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, "themis: --save-disks %s: cannot create: %s\n", a->save,
+	if (a->run.save && mkdir(a->run.save, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "themis: --save-disks %s: cannot create: %s\n", a->run.save,
 			strerror(errno));
 		return EXIT_USAGE;
 	}
 	return 0;
-}
-
-static void hex16(const uint8_t h[16], char out[33])
-{
-	for (int i = 0; i < 16; i++)
-		snprintf(out + 2 * i, 3, "%02x", h[i]);
-}
-
-/* The whole-machine hash, of both machines under two kernels (the
- * peer's folded in: a pass differs if either machine does). */
-static void machine_hash(const struct virt *v, uint8_t out[16])
-{
-	virt_state_hash(v, out);
-	if (!v->peer)
-		return;
-	uint8_t b[16];
-	virt_state_hash(v->peer, b);
-	for (int i = 0; i < 16; i++)
-		out[i] ^= (uint8_t)(b[(i + 1) % 16] + i);
-}
-
-/* One run of the trace from power-on: 1 the recorded discrepancy (or
- * another) came back, 0 not, -1 an error (said). quiet: no step lines
- * (passes); with hashes, each operation's whole-machine hash is printed,
- * and the last one left in final. */
-static int replay_once(const struct replay_args *a, struct trace *t, bool quiet, uint8_t final[16])
-{
-	struct virt *v = calloc(1, sizeof(*v));
-	char err[1024], why[CHECK_DETAIL_MAX], sig[64];
-	if (!v || check_boot(v, &t->m, err, sizeof(err))) {
-		fprintf(stderr, "themis: %s\n", v ? err : "out of memory");
-		free(v);
-		return -1;
-	}
-	/* A trace without operations is a discrepancy at the root. */
-	int rc = a->save && save_step(v, &t->m, a->save, 0) ? -1 : 0, n = t->nops ? t->nops : 1;
-	/* The root checked first, as the search did: the first operation's
-	 * parent (a crash may recover the root's namespace). */
-	struct check_step st[2], root;
-	if (rc == 0 && t->nops && check_root(v, &t->m, &root, why, sizeof(why))) {
-		fprintf(stderr, "themis: %s\n", why);
-		rc = -1;
-	}
-	for (int i = 0; i < n && rc >= 0; i++) {
-		struct op op = check_root_op;
-		if (t->nops)
-			check_op_of_text(t->ops[i], &op);
-		if (!quiet)
-			printf("%3d  %s\n", i + 1, t->nops ? op.text : "(the state at the root)");
-		/* A crash step crashes its point after the last operation, and
-		 * nothing before it (whose points the run found fine). */
-		if (t->crash[0]) {
-			t->m.crash_at = i == n - 1 ? t->crash + 6 : "";
-			if (!quiet && i == n - 1)
-				printf("     then %s\n", t->crash);
-		}
-		int c = check_state(v, &t->m, &op,
-				    i	      ? &st[(i - 1) & 1]
-				    : t->nops ? &root
-					      : NULL,
-				    &st[i & 1], why, sizeof(why), sig, sizeof(sig));
-		if (c) /* a discrepancy, or a guest failure: the finding of a hang */
-			rc = 1;
-		if (a->save && t->nops && save_step(v, &t->m, a->save, i + 1))
-			rc = -1;
-		if (a->hash_every_op) {
-			char h[33];
-			machine_hash(v, final);
-			hex16(final, h);
-			printf("  op %d hash %s\n", i + 1, h);
-		}
-		if (rc > 0 && !quiet)
-			printf("     %s: %s\n",
-			       i + 1 == n && !strcmp(sig, t->sig) ? "reproduced"
-								  : "a different discrepancy",
-			       why);
-		if (rc > 0)
-			break;
-	}
-	machine_hash(v, final);
-	if (!rc && !quiet)
-		printf("not reproduced: the filesystems agree after all %d operations (recorded: "
-		       "%s)\n",
-		       t->nops, t->detail);
-	virt_free(v);
-	free(v);
-	return rc;
-}
-
-/* --passes N: the trace N times from power-on, the whole machine hashed
- * after each (RAM, hart, devices, every disk); a line a pass and the
- * distinct hashes. 0 all alike, 1 they differ, -1 an error. */
-static int replay_passes(const struct replay_args *a, struct trace *t)
-{
-	uint8_t(*h)[16] = calloc((size_t)a->passes, 16);
-	if (!h)
-		return -1;
-	int distinct = 0, rc = 0;
-	double total = 0;
-	for (int p = 0; p < a->passes && rc >= 0; p++) {
-		double t0 = host_seconds();
-		rc = replay_once(a, t, true, h[p]);
-		double dt = host_seconds() - t0;
-		total += dt;
-		char hex[33];
-		hex16(h[p], hex);
-		bool fresh = true;
-		for (int q = 0; q < p && fresh; q++)
-			fresh = memcmp(h[q], h[p], 16) != 0;
-		distinct += fresh;
-		if (rc >= 0)
-			printf("pass %d hash %s time %.3f%s\n", p + 1, hex, dt,
-			       fresh && p ? " (new)" : "");
-		fflush(stdout);
-	}
-	if (rc >= 0)
-		printf("%d pass%s, %d distinct hash%s (%s clock), %.3f s a pass\n", a->passes,
-		       a->passes == 1 ? "" : "es", distinct, distinct == 1 ? "" : "es",
-		       t->m.clock_host ? "the host's" : "virtual", total / a->passes);
-	free(h);
-	return rc < 0 ? -1 : distinct > 1;
 }
 
 /* The rules a replay runs by into r: --rules DIR; else the trace's folder
@@ -1181,7 +1030,7 @@ int cmd_replay(int argc, char **argv)
 		t->m.clock_host = a.clock_host;
 	/* Hashes are comparable only between runs of one build: another's
 	 * passes would all be "different" for no reason of the trace's. */
-	if (ok && a.passes && t->build != TRACE_BUILD_SAME) {
+	if (ok && a.run.passes && t->build != TRACE_BUILD_SAME) {
 		snprintf(err, sizeof(err),
 			 "%s: --passes compares whole-machine hashes, which only the build that "
 			 "recorded the trace reproduces (%s); replay it without --passes, or "
@@ -1198,18 +1047,15 @@ int cmd_replay(int argc, char **argv)
 			t->build == TRACE_BUILD_OTHER
 			    ? "the trace was recorded by another build of themis"
 			    : "the trace does not say which build of themis recorded it");
-	struct lens_set ls = {0}; /* the always-on ones: the views of the trace's signature */
-	ok = ok && lens_set_open(&ls, NULL, NULL, &t->m, err, sizeof(err)) == 0;
 	if (!ok) {
 		fprintf(stderr, "themis: %s\n", t && rules ? err : "out of memory");
 		free(t);
 		free(rules);
 		return EXIT_USAGE;
 	}
-	t->m.lenses = &ls;
-	uint8_t h[16];
-	rc = a.passes ? replay_passes(&a, t) : replay_once(&a, t, false, h);
-	lens_set_close(&ls);
+	rc = replay_run(&a.run, t, err, sizeof(err));
+	if (rc == -2)
+		fprintf(stderr, "themis: %s\n", err);
 	free(t);
 	free(rules);
 	return rc < 0 ? EXIT_USAGE : rc ? EXIT_FINDING : 0;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../fs/fs.h"
-#include "../lens/fields.h"
+#include "../format/fields.h"
 #include "../util/json.h"
 #include "cli.h"
 

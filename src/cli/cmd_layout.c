@@ -1,5 +1,5 @@
 /* cmd_layout.c - `themis layout IMG [--json FILE]`: the layout map of a
- * filesystem image (src/lens/layout.h), every sector named by the on-disk
+ * filesystem image (src/format/layout.h), every sector named by the on-disk
  * structure holding it. The image is opened read-only. Exit status: 0 the
  * map was printed; 2 bad usage, or an image that cannot be read, holds no
  * filesystem Themis knows, or is damaged (one line naming the file). */
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../lens/layout.h"
+#include "../format/layout.h"
 #include "cli.h"
 
 static const char layout_help[] =

@@ -1,13 +1,13 @@
 /* cmd_profile.c - `themis profile FS...`: per-operation I/O profiles below
- * each filesystem (src/lens/profile.h): sectors written and read cold,
+ * each filesystem (src/tools/profile.h): sectors written and read cold,
  * named by structure, and the write amplification curve. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lens/profile.h"
-#include "../lens/semantics.h"
+#include "../tools/profile.h"
+#include "../tools/semantics.h"
 #include "../fs/fs.h"
 #include "cli.h"
 

@@ -4,10 +4,10 @@
  * by feature flags, as the kernel would mount them by default. */
 #include <string.h>
 
-#include "../lens/corrupt_target.h"
-#include "../lens/fields.h"
-#include "../lens/layout_int.h"
-#include "../lens/rawtime_int.h"
+#include "../tools/corrupt_target.h"
+#include "../format/fields.h"
+#include "../format/layout_int.h"
+#include "../format/rawtime_int.h"
 #include "fs.h"
 
 /* mke2fs with a fixed UUID and directory hash seed, root owned by root. */

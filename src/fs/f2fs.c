@@ -1,7 +1,7 @@
 /* f2fs.c - f2fs (fs.h): the flash-friendly log-structured filesystem,
  * checkpoints with CRCs, fsync by roll-forward recovery. */
-#include "../lens/layout_int.h"
-#include "../lens/rawtime_int.h"
+#include "../format/layout_int.h"
+#include "../format/rawtime_int.h"
 #include "fs.h"
 
 static bool probe_f2fs(const uint8_t *b, size_t n)

@@ -72,7 +72,7 @@ struct rawtime;
 struct field_table;
 struct corrupt_image;
 
-/* One on-disk variant `themis clock` measures (src/lens/clock.c): the
+/* One on-disk variant `themis clock` measures (src/tools/clock.c): the
  * descriptor's mkfs line with `options` added, mounted by `driver`, and
  * what Linux 6.1 declares for it (fs/FS/super.c: s_time_gran, s_time_min,
  * s_time_max; the kernel's defaults, 1 s and all of time64, where none is
@@ -83,7 +83,7 @@ struct fs_clock_variant {
 	int64_t tmin, tmax;
 };
 
-/* A record with named fields (src/lens/fields.h) a corruption target may
+/* A record with named fields (src/format/fields.h) a corruption target may
  * name: the structure a target names, the layout's name of its records
  * (NULL: located from inode numbers), the table, a field for --help. */
 struct fs_field_owner {
@@ -137,14 +137,14 @@ struct fs_desc {
 	 * none: fsck[0] NULL and fsck_none the reason. */
 	const char *fsck[FS_ARGV_MAX], *fsck_same, *fsck_none;
 	/* The user-space step of its crash recovery, run on the host before
-	 * the mount (src/check/crash_replay.h), and the words its output
+	 * the mount (src/lens/crash_replay.h), and the words its output
 	 * holds when it failed though it exited 0; none: replay[0] NULL (the
 	 * kernel replays its own log). */
 	const char *replay[FS_ARGV_MAX], *replay_failed;
 
 	enum fs_csum csum;
 
-	/* Below the filesystem: its layout map's parser (src/lens/layout.h),
+	/* Below the filesystem: its layout map's parser (src/format/layout.h),
 	 * its raw times' parser (rawtime.h), the structures a populated image
 	 * holds (as the map names them, for `corrupt --help`; "(ext2's) ..."
 	 * adds to another's), the records with fields, and, where inodes are

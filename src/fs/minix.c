@@ -1,7 +1,7 @@
 /* minix.c - minix (fs.h): the Minix v3 filesystem; no journal, 1 s times
  * in u32. */
-#include "../lens/layout_int.h"
-#include "../lens/rawtime_int.h"
+#include "../format/layout_int.h"
+#include "../format/rawtime_int.h"
 #include "fs.h"
 
 static bool probe_minix(const uint8_t *b, size_t n)

@@ -1,7 +1,7 @@
 /* nilfs2.c - nilfs2 (fs.h): a log-structured filesystem of whole
  * checkpoints, with CRCs over its segments; no checker exists. */
-#include "../lens/layout_int.h"
-#include "../lens/rawtime_int.h"
+#include "../format/layout_int.h"
+#include "../format/rawtime_int.h"
 #include "fs.h"
 
 static bool probe_nilfs2(const uint8_t *b, size_t n)

@@ -2,8 +2,8 @@
  * mount's time zone (UTC here). */
 #include <string.h>
 
-#include "../lens/layout_int.h"
-#include "../lens/rawtime_int.h"
+#include "../format/layout_int.h"
+#include "../format/rawtime_int.h"
 #include "fs.h"
 
 static bool probe_vfat(const uint8_t *b, size_t n)

@@ -1,10 +1,10 @@
 /* xfs.c - xfs (fs.h): a v5 filesystem with bigtime (mkfs.xfs's default),
  * its field tables (fields.c) and inodes located from their numbers by the
  * superblock's geometry. */
-#include "../lens/corrupt_target.h"
-#include "../lens/fields.h"
-#include "../lens/layout_int.h"
-#include "../lens/rawtime_int.h"
+#include "../tools/corrupt_target.h"
+#include "../format/fields.h"
+#include "../format/layout_int.h"
+#include "../format/rawtime_int.h"
 #include "fs.h"
 
 static bool probe_xfs(const uint8_t *b, size_t n)

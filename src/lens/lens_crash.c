@@ -1,7 +1,7 @@
 /* lens_crash.c - crash states at every explored node (explore --crash):
  * after each operation that reached a disk, the machine loses its power at
  * crash points and comes back: each crash disk is recovered in a fork of
- * a machine booted alike, as after a reboot (src/check/crash.c), and each
+ * a machine booted alike, as after a reboot (src/lens/crash.c), and each
  * recovered filesystem is judged. Always registered, it acts only when the
  * machine asks for crash states (check_machine.crash_states), so replay
  * and the minimizer crash the same points as the run that found them.
@@ -60,8 +60,8 @@
 
 #include "../check/check.h"
 #include "../fs/fs.h"
-#include "../check/crash.h"
-#include "../check/crash_replay.h"
+#include "crash.h"
+#include "crash_replay.h"
 #include "../proto/op_grammar.h"
 #include "../machine/virt.h"
 #include "../util/rng.h"

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../check/check.h"
-#include "../check/crash_fsck.h"
+#include "crash_fsck.h"
 #include "../machine/virt.h"
 #include "../check/phase.h"
 #include "lens.h"

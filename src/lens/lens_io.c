@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../check/check.h"
-#include "layout.h"
+#include "../format/layout.h"
 #include "lens.h"
 
 enum { IO_CALLS, IO_READ, IO_WRITTEN, IO_FLUSHES, IO_RSET, IO_WSET, IO_WORDS };

@@ -31,7 +31,7 @@
  *            OPF_NAMES: it changes the namespace (what exists), where a
  *            crash is judged for atomicity (src/lens/lens_crash.c);
  *   example  one instance, without "op", over the profile's populated tree
- *            (f0, d0/f1, an empty e0; src/lens/profile.c): what `themis
+ *            (f0, d0/f1, an empty e0; src/tools/profile.c): what `themis
  *            profile` measures, and, for the arguments after a single
  *            leading path, the values the exhaustive enumeration uses.
  *

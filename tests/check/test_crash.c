@@ -1,4 +1,4 @@
-/* test_crash.c - power cuts on a real Linux guest (src/check/crash.c over
+/* test_crash.c - power cuts on a real Linux guest (src/lens/crash.c over
  * the disks' write logs): every crash state a few operations leave must
  * mount, recover, and be a state the operations passed through.
  *
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/crash.h"
+#include "lens/crash.h"
 #include "machine/virt.h"
 #include "util/rng.h"
 #include "crash_machine.h"

@@ -26,7 +26,7 @@
 #     promised nothing beyond sync: no discrepancy; where ext4 and vfat,
 #     crashed at one operation's end, recover different trees (each within
 #     its promises), that is counted (ends_diverged), not reported;
-#   - the memo of crash contents (src/check/crash_memo.h) answers
+#   - the memo of crash contents (src/lens/crash_memo.h) answers
 #     recoveries and changes no finding: the planted fsync and rename
 #     runs and F1's find the same discrepancies with --crash-memo off;
 #   - F3 (docs/findings.md), reachable once F1 is fixed: two O_SYNC writes,
@@ -58,7 +58,7 @@
 #     fsync or fdatasync returned on: crash:lost-fsync, "missing"; not
 #     with guest/fixes/nilfs2-fsync-new;
 #   - jfs's recovery is jfs_fsck's log replay on the host
-#     (src/check/crash_replay.h): after `create; fsync` every crash disk mounts
+#     (src/lens/crash_replay.h): after `create; fsync` every crash disk mounts
 #     (without the replay none would: the kernel refuses a dirty jfs);
 #     F2, the replay failing after `create; sync`, is found as
 #     crash:unmountable naming logredo; with --crash-memo check every

@@ -13,7 +13,7 @@
 #     answering some checks (a disk whose bytes an earlier state's had),
 #     and with --fsck-memo off none, the checkers run once per state and
 #     disk;
-#   - the masked key (src/lens/fsck_key.c): the default memo answers
+#   - the masked key (src/format/fsck_key.c): the default memo answers
 #     disks the bytes would not (times, checksums, logs masked), so the
 #     checkers run fewer times than with --fsck-memo exact; under
 #     --fsck-memo check every such answer is checked by running the

@@ -19,13 +19,13 @@
  * seed: `fuzz_layout 1 SEED IMG` replays it.
  *
  * Each round also reads a file's raw timestamps from the same mutated view
- * (src/lens/rawtime.h, the parsers that walk below the filesystem to one
+ * (src/format/rawtime.h, the parsers that walk below the filesystem to one
  * inode or directory entry): the root directory's inode by its number, or
  * on vfat and exfat, which find a file by name, a name looked up through
  * the whole root directory. It must succeed or fail with a one-line
  * reason, under the same limits.
  *
- * And the checkers' memo key (src/lens/fsck_key.c, which parses the
+ * And the checkers' memo key (src/format/fsck_key.c, which parses the
  * layout of a disk and masks fields by it): the same mutations written
  * into a fork of the image as a disk (copy-on-write, as the machine
  * writes), keyed twice; it must not crash and must give one key. */
@@ -40,9 +40,9 @@
 #include <unistd.h>
 
 #include "disk/disk.h"
-#include "lens/fsck_key.h"
-#include "lens/layout.h"
-#include "lens/rawtime.h"
+#include "format/fsck_key.h"
+#include "format/layout.h"
+#include "format/rawtime.h"
 #include "util/rng.h"
 
 #define MAX_MUT	    48

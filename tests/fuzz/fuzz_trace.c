@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/crash.h"
+#include "lens/crash.h"
 #include "check/repro.h"
 #include "check/trace.h"
 #include "fuzz.h"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tier: fast
 # 6.12: fast
-# The time-range table (`themis clock`, src/lens/clock.c) against the limits
+# The time-range table (`themis clock`, src/tools/clock.c) against the limits
 # Linux 6.1 declares in its sources. Properties guarded:
 #   - every variant runs, and each one that mounts stores exactly what its
 #     declared range and granularity give, instant by instant (exit 0);
@@ -12,7 +12,7 @@
 #     keeps 2 s, exfat 10 ms, ext2's driver 1 s; the ext2 driver refuses an
 #     ext4 image;
 #   - stat, stat after a remount, and the fields parsed from the disk agree
-#     on every format (each has a raw parser: src/lens/rawtime_*.c);
+#     on every format (each has a raw parser: src/format/rawtime_*.c);
 #   - no variant's raw fields are missing ("no parser"), and FAT's missing
 #     ctime is named as such;
 #   - the kernel's mount warning about 2038 is captured;

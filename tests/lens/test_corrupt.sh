@@ -1,7 +1,7 @@
 #!/bin/sh
 # tier: fast
 # 6.12: full
-# `themis corrupt` (src/lens/corrupt.c, corrupt_target.c, corrupt_fsck.c):
+# `themis corrupt` (src/tools/corrupt.c, corrupt_target.c, corrupt_fsck.c):
 # one bit flipped in a fork's overlay, classified against the unflipped
 # fork. Properties guarded:
 #   - ext2 superblock:s_magic is unmountable, and the checker says so;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tier: fast
 # 6.12: full
-# The layout map (`themis layout`, src/lens/layout*.c) against each
+# The layout map (`themis layout`, src/format/layout*.c) against each
 # filesystem's own tools. Properties guarded:
 #   - every built image's map parses, names its superblock at the LBA the
 #     format puts it, and is sorted, disjoint and inside the image;

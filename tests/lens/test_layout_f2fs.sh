@@ -1,7 +1,7 @@
 #!/bin/sh
 # tier: fast
 # 6.12: full
-# f2fs's layout map (src/lens/layout_f2fs.c) against f2fs-tools' dump.f2fs.
+# f2fs's layout map (src/format/layout_f2fs.c) against f2fs-tools' dump.f2fs.
 # Properties guarded, on the base image, on the image the guest's script
 # leaves (boot --script: inline directories and small inline files, a
 # file with holes in data blocks) and on one sload.f2fs fills (a 16 MB

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tier: fast
 # 6.12: full
-# The jfs layout map (src/lens/layout_jfs.c) against jfs_debugfs (jfsutils)
+# The jfs layout map (src/format/layout_jfs.c) against jfs_debugfs (jfsutils)
 # on images the guest populated. Properties guarded:
 #   - the fixed areas (superblock, aggregate inode table, its backup, the
 #     inline log, the fsck workspace) where jfs_debugfs's superblock and

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tier: fast
 # 6.12: full
-# The nilfs2 layout map (src/lens/layout_nilfs2.c) against nilfs-tools'
+# The nilfs2 layout map (src/format/layout_nilfs2.c) against nilfs-tools'
 # dumpseg, which lists each segment's logs: per partial segment its first
 # block and block count, per finfo the inode, its block counts and each
 # block's disk address. Properties guarded, on the base image, the guest's

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tier: fast
 # 6.12: full
-# `themis profile` and the io lens (src/lens/profile.c, lens_io.c) against
+# `themis profile` and the io lens (src/tools/profile.c, lens_io.c) against
 # the filesystem's own tools. Properties guarded:
 #   - ext2: every range the profile names as a static structure
 #     (superblock, descriptors, bitmaps, inode table) lies where dumpe2fs

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tier: fast
 # 6.12: full
-# The raw timestamps (`themis clock --raw IMG NAME INO`, src/lens/rawtime_*.c)
+# The raw timestamps (`themis clock --raw IMG NAME INO`, src/format/rawtime_*.c)
 # against a reading that shares no code with them, on every format Themis
 # mounts. Properties guarded:
 #   - ext4 (debugfs), xfs with and without bigtime (xfs_db), btrfs

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tier: fast
 # 6.12: fast
-# `themis profile --semantics` (src/lens/semantics.c) against what POSIX
+# `themis profile --semantics` (src/tools/semantics.c) against what POSIX
 # and Linux's documentation say the operations do to the times, on ext4 and
 # xfs alike. Properties guarded:
 #   - read (POSIX: "shall mark for update the last data access timestamp"):

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "unit.h"
-#include "lens/corrupt.h"
+#include "tools/corrupt.h"
 
 static const char base[] =
     "e 0 . kind=dir mode=0755 uid=0 gid=0 nlink=- size=- content=- target=- xattrs=-\n"

@@ -1,5 +1,5 @@
 /* tier: fast */
-/* test_crash_memo.c - the memo of crash contents (src/check/crash_memo.c):
+/* test_crash_memo.c - the memo of crash contents (src/lens/crash_memo.c):
  * an entry answers only a key it was put under, and only when it holds
  * what is asked (a recovery crashed again, the checker's verdict, the dump
  * lines); a newer entry of a bucket replaces the older; the dump is a copy;
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "unit.h"
-#include "check/crash_memo.h"
+#include "lens/crash_memo.h"
 #include "disk/disk.h"
 
 static struct crash_memo_entry entry(uint8_t k, bool nested, bool fsck, char *dump)

@@ -9,7 +9,7 @@
 
 #include "unit.h"
 #include "fs/fs.h"
-#include "lens/fields.h"
+#include "format/fields.h"
 
 static bool filled(const char *s)
 {

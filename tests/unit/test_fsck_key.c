@@ -1,5 +1,5 @@
 /* tier: fast */
-/* test_fsck_key.c - the checkers' memo key (src/lens/fsck_key.c) on real
+/* test_fsck_key.c - the checkers' memo key (src/format/fsck_key.c) on real
  * images made by mkfs.ext4 and mkfs.xfs: two disks that differ only in
  * what a history stamps (times within their era, generations, checksums,
  * LSNs, mount counts, a clean journal's or log's blocks, free space) get
@@ -15,8 +15,8 @@
 
 #include "unit.h"
 #include "disk/disk.h"
-#include "lens/fsck_key.h"
-#include "lens/layout.h"
+#include "format/fsck_key.h"
+#include "format/layout.h"
 
 /* A field to set: width bytes (1, 2, 4 or 8) at byte off, in the byte
  * order of the format. */

@@ -6,7 +6,7 @@
 #include "../machine/virt.h"
 #include "../util/clock.h"
 #include "crash.h"
-#include "phase.h"
+#include "../check/phase.h"
 #include "crash_replay.h"
 
 #define CRASH_REPLAY_TIMEOUT 60.0 /* seconds a host log replay may take */

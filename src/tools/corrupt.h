@@ -48,7 +48,7 @@
 #include <stdio.h>
 
 #include "../check/check.h"
-#include "corrupt_fsck.h"
+#include "../lens/corrupt_fsck.h"
 #include "corrupt_target.h"
 
 /* The outcomes, once, from the most severe: X(NAME, text). */

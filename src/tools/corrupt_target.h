@@ -30,8 +30,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "fields.h"
-#include "layout.h"
+#include "../format/fields.h"
+#include "../format/layout.h"
 
 #define CORRUPT_NAME_MAX 40
 

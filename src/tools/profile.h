@@ -19,7 +19,7 @@
 #include <stdio.h>
 
 #include "../check/check.h"
-#include "layout.h"
+#include "../format/layout.h"
 
 #define PROFILE_MAX_RUNS 64 /* coalesced LBA ranges kept per measure */
 

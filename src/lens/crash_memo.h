@@ -1,5 +1,5 @@
 /* crash_memo.h - what a crash disk recovered to, remembered by the crash
- * disk's content, so src/check/crash.c asks the guest once per content.
+ * disk's content, so src/lens/crash.c asks the guest once per content.
  *
  * A filesystem's recovery reads nothing but its disk: the same crash
  * content recovers to the same tree, the same checker verdict and the same

@@ -22,7 +22,7 @@
 #include <stdio.h>
 
 #include "../check/check.h"
-#include "rawtime.h"
+#include "../format/rawtime.h"
 
 /* A variant: one of a descriptor's clock variants (src/fs: the
  * filesystem's mkfs line with the variant's options, the driver that

@@ -1,4 +1,4 @@
-/* fsck_key.h - the key of the checkers' memo (src/check/crash_fsck.c):
+/* fsck_key.h - the key of the checkers' memo (src/lens/crash_fsck.c):
  * a disk as its checker judges it, not as a history wrote it.
  *
  * Two disks that hold the same files after different histories differ in

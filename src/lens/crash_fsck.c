@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lens/fsck_key.h"
+#include "../format/fsck_key.h"
 #include "crash_fsck.h"
 
 static int write_chunk(int fd, const struct disk *d, uint64_t c, bool base)

@@ -1,6 +1,6 @@
 /* crash_replay.h - a filesystem whose kernel does not replay its own log:
  * the user-space step of its recovery, run on the host on a crash disk
- * before the guest mounts it (src/check/crash.c).
+ * before the guest mounts it (src/lens/crash.c).
  *
  * jfs is the one: Linux mounts a jfs whose superblock says it was not
  * unmounted only read-only (fs/jfs/jfs_mount.c, chkSuper: "File System

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "../fs/fs.h"
-#include "../lens/corrupt_fsck.h"
+#include "corrupt_fsck.h"
 #include "crash_replay.h"
 
 /* fs's replay (its descriptor's, src/fs), or NULL when its kernel

@@ -7,7 +7,7 @@
 
 #include "../fs/fs.h"
 #include "corrupt_target.h"
-#include "layout_int.h"
+#include "../format/layout_int.h"
 
 /* The classes that gather layout names: X(class, names...). */
 static const struct {

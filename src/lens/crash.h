@@ -26,7 +26,7 @@
 #ifndef THEMIS_CHECK_CRASH_H
 #define THEMIS_CHECK_CRASH_H
 
-#include "check.h"
+#include "../check/check.h"
 #include "crash_fsck.h"
 #include "crash_memo.h"
 #include "crash_replay.h"

@@ -1,5 +1,5 @@
 /* crash_fsck.h - the filesystems' own checkers on a machine's disks,
- * cheap enough to run on every crash state (src/check/crash.c) and every
+ * cheap enough to run on every crash state (src/lens/crash.c) and every
  * explored state (explore --fsck, src/lens/lens_fsck.c).
  *
  * Three savings over saving the whole disk and checking it each time
@@ -24,7 +24,7 @@
 #include <sys/types.h>
 
 #include "../disk/disk.h"
-#include "../lens/corrupt_fsck.h"
+#include "corrupt_fsck.h"
 
 #define CRASH_FSCK_SLOTS     4096
 #define CRASH_FSCK_MAX_DISKS 8

@@ -1,6 +1,6 @@
 /* rawtime.h - a file's modification time as its filesystem stored it on
  * the image, read below the filesystem from the on-disk format (the clock
- * lens, src/lens/clock.c, sets it to adversarial instants and compares
+ * lens, src/tools/clock.c, sets it to adversarial instants and compares
  * what stat says with what the disk holds: seconds, the nanosecond or
  * "extra" fields, epoch bits).
  *
