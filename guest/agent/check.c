@@ -104,6 +104,7 @@
 #include "../../src/proto/op_run.h"
 #include "../../src/proto/rule_fields.h"
 #include "agent.h"
+#include "../../src/proto/agent_cmds.h"
 #include "../../src/proto/doorbell.h"
 
 #define SEEK_MIN  (64 * 1024) /* larger files: holes skipped, not read */
@@ -1136,7 +1137,7 @@ static void print_res(const struct disk *d, bool ran, struct op_res r)
 
 /* op: the results, the fingerprints and the view; run (fp false): the
  * results only, so that the disks see the operation's own I/O alone. */
-static void cmd_op(struct disk *disks, int ndisks, char **w, int nw, bool fp)
+static void op_command(struct disk *disks, int ndisks, char **w, int nw, bool fp)
 {
 	struct op_args a;
 	struct step s[AGENT_MAX_DISKS];
@@ -1168,8 +1169,9 @@ static void cmd_op(struct disk *disks, int ndisks, char **w, int nw, bool fp)
 	free(view.s);
 }
 
-static void cmd_reset(struct disk *disks, int ndisks, int nw)
+static void cmd_reset(struct disk *disks, int ndisks, char **w, int nw)
 {
+	(void)w;
 	struct op_res r[AGENT_MAX_DISKS];
 	if (nw != 1) {
 		out("error usage: reset");
@@ -1186,7 +1188,7 @@ static void cmd_reset(struct disk *disks, int ndisks, int nw)
 		print_res(&disks[i], disks[i].mounted, r[i]);
 }
 
-static void cmd_tree(struct disk *disks, int ndisks, char **w, int nw)
+static void tree_command(struct disk *disks, int ndisks, char **w, int nw)
 {
 	bool dump = !strcmp(w[0], "dump"), time = nw == 2;
 	if (nw > 2 || (nw == 2 && strcmp(w[1], "time"))) {
@@ -1280,7 +1282,7 @@ static int mount_step(struct disk *d, char how)
 	return 0;
 }
 
-static void cmd_mounts(struct disk *disks, int ndisks, char how, char **w, int nw)
+static void mounts_command(struct disk *disks, int ndisks, char how, char **w, int nw)
 {
 	unsigned named = nw == 1 ? ~0u : 0;
 	for (int k = 1; k < nw; k++) {
@@ -1301,8 +1303,9 @@ static void cmd_mounts(struct disk *disks, int ndisks, char how, char **w, int n
 
 /* ignore FIELD,FIELD... (RULE_FIELDS: mode uid gid nlink xattrs roottime dirsize)
  * or "-": see `ignored`. */
-static void cmd_ignore(char **w, int nw)
+static void cmd_ignore(struct disk *disks, int ndisks, char **w, int nw)
 {
+	(void)disks, (void)ndisks; /* no disk: a setting */
 	static const char *const names[] = {
 #define IGN_NAME(name) #name,
 	    RULE_FIELDS(IGN_NAME)
@@ -1334,8 +1337,9 @@ static void cmd_ignore(char **w, int nw)
 }
 
 /* timegran NS ATIME_NS: see `time_gran`; answers "timegran NS ATIME_NS". */
-static void cmd_timegran(char **w, int nw)
+static void cmd_timegran(struct disk *disks, int ndisks, char **w, int nw)
 {
+	(void)disks, (void)ndisks; /* no disk: a setting */
 	uint64_t g, ag;
 	const uint64_t day = 86400ull * 1000000000;
 	if (nw != 3 || !op_parse_dec(w[1], day, &g) || !g || !op_parse_dec(w[2], day, &ag) || !ag) {
@@ -1586,8 +1590,9 @@ static void cmd_mountopt(struct disk *disks, int ndisks, char **w, int nw)
 }
 
 /* sleep SECONDS[.FRACTION]: see the top of this file. */
-static void cmd_sleep(char **w, int nw)
+static void cmd_sleep(struct disk *disks, int ndisks, char **w, int nw)
 {
+	(void)disks, (void)ndisks; /* no disk: a setting */
 	struct op_args a = {0};
 	char when[40];
 	bool ok = nw == 2 && snprintf(when, sizeof(when), "+%s", w[1]) < (int)sizeof(when) &&
@@ -1605,8 +1610,9 @@ static void cmd_sleep(char **w, int nw)
 
 /* rtc: the board's RTC as the kernel reads it (RTC_RD_TIME), "rtc SECONDS"
  * (or "rtc !ERRNO"): settime sets it with the clock. */
-static void cmd_rtc(int nw)
+static void cmd_rtc(struct disk *disks, int ndisks, char **w, int nw)
 {
+	(void)disks, (void)ndisks, (void)w;
 	struct rtc_time rt;
 	int fd = nw == 1 ? open("/dev/rtc0", O_RDONLY | O_CLOEXEC) : -1; /* not chrooted here */
 	if (nw != 1) {
@@ -1629,36 +1635,59 @@ static void cmd_rtc(int nw)
 	out("rtc %lld", (long long)timegm(&tm));
 }
 
+/* The commands whose handlers serve several words. */
+static void cmd_op(struct disk *disks, int ndisks, char **w, int nw)
+{
+	op_command(disks, ndisks, w, nw, true);
+}
+
+static void cmd_run(struct disk *disks, int ndisks, char **w, int nw)
+{
+	op_command(disks, ndisks, w, nw, false);
+}
+
+static void cmd_fp(struct disk *disks, int ndisks, char **w, int nw)
+{
+	tree_command(disks, ndisks, w, nw);
+}
+
+static void cmd_dump(struct disk *disks, int ndisks, char **w, int nw)
+{
+	tree_command(disks, ndisks, w, nw);
+}
+
+static void cmd_umount(struct disk *disks, int ndisks, char **w, int nw)
+{
+	mounts_command(disks, ndisks, 'u', w, nw);
+}
+
+static void cmd_mount(struct disk *disks, int ndisks, char **w, int nw)
+{
+	mounts_command(disks, ndisks, 'm', w, nw);
+}
+
+static void cmd_readonly(struct disk *disks, int ndisks, char **w, int nw)
+{
+	mounts_command(disks, ndisks, 'r', w, nw);
+}
+
+/* The commands, from the one list the host reads too
+ * (src/proto/agent_cmds.h). */
+static const struct {
+	const char *word;
+	void (*run)(struct disk *disks, int ndisks, char **w, int nw);
+} commands[] = {
+#define AGENT_CMD(word, reply, flags, usage) {#word, cmd_##word},
+    AGENT_COMMANDS(AGENT_CMD)
+#undef AGENT_CMD
+};
+
 bool check_command(struct disk *disks, int ndisks, char **w, int nw)
 {
-	const char *c = w[0];
-	if (!strcmp(c, "op") || !strcmp(c, "run"))
-		cmd_op(disks, ndisks, w, nw, c[0] == 'o');
-	else if (!strcmp(c, "reset"))
-		cmd_reset(disks, ndisks, nw);
-	else if (!strcmp(c, "ignore"))
-		cmd_ignore(w, nw);
-	else if (!strcmp(c, "timegran"))
-		cmd_timegran(w, nw);
-	else if (!strcmp(c, "durable"))
-		cmd_durable(disks, ndisks, w, nw);
-	else if (!strcmp(c, "umount") || !strcmp(c, "mount") || !strcmp(c, "readonly"))
-		cmd_mounts(disks, ndisks, c[0], w, nw);
-	else if (!strcmp(c, "fp") || !strcmp(c, "dump"))
-		cmd_tree(disks, ndisks, w, nw);
-	else if (!strcmp(c, "times"))
-		cmd_times(disks, ndisks, w, nw);
-	else if (!strcmp(c, "mountopt"))
-		cmd_mountopt(disks, ndisks, w, nw);
-	else if (!strcmp(c, "diff"))
-		cmd_diff(disks, ndisks, w, nw);
-	else if (!strcmp(c, "range"))
-		cmd_range(disks, ndisks, w, nw);
-	else if (!strcmp(c, "sleep"))
-		cmd_sleep(w, nw);
-	else if (!strcmp(c, "rtc"))
-		cmd_rtc(nw);
-	else
-		return false;
-	return true;
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(w[0], commands[i].word)) {
+			commands[i].run(disks, ndisks, w, nw);
+			return true;
+		}
+	return false;
 }

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../proto/agent_cmds.h"
 #include "../lens/lens.h"
 #include "../machine/virt.h"
 #include "coverage.h"
@@ -269,7 +270,7 @@ char *check_dump(struct virt *v, int nfs, const char *cmd, char *why, size_t why
  * "v PATH:K ..." lines into s (which the caller zeroed); every disk must
  * answer with the lines `need` names (CHECK_REPLY_R, CHECK_REPLY_F, or
  * both). 0, or -1 with why. */
-enum { CHECK_REPLY_R = 1, CHECK_REPLY_F = 2 };
+enum { CHECK_REPLY_R = AGENT_REPLY_R, CHECK_REPLY_F = AGENT_REPLY_F };
 int check_parse_reply(const char *log, int nfs, unsigned need, struct check_step *s, char *why,
 		      size_t whylen);
 /* Name the first path and field where disk a's entries of the dump log_a

@@ -319,27 +319,43 @@ int check_parse_reply(const char *log, int nfs, unsigned need, struct check_step
 	return parse_reply_of(log, nfs, (1u << nfs) - 1, need, s, why, whylen);
 }
 
+/* The agent command of cmd's first word (src/proto/agent_cmds.h): its
+ * reply and flags; false for a word the table does not have. */
+static bool command_of(const char *cmd, unsigned *reply, unsigned *flags)
+{
+	static const struct {
+		const char *word;
+		unsigned reply, flags;
+	} cmds[] = {
+#define STEP_CMD(word, reply, flags, usage) {#word, reply, flags},
+	    AGENT_COMMANDS(STEP_CMD)
+#undef STEP_CMD
+	};
+	size_t n = strcspn(cmd, " ");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (n == strlen(cmds[i].word) && !strncmp(cmd, cmds[i].word, n)) {
+			*reply = cmds[i].reply;
+			*flags = cmds[i].flags;
+			return true;
+		}
+	return false;
+}
+
 /* What a command answers per disk, to parse (check_parse_reply's need):
- * a result and a fingerprint, a fingerprint, a result, or nothing to
- * parse (0). */
+ * its table's reply (a durable view with dump answers records). */
 static unsigned reply_of(const char *cmd)
 {
-	static const char *const results[] = {"umount", "mount", "readonly"};
-	if (!strncmp(cmd, "op ", 3))
-		return CHECK_REPLY_R | CHECK_REPLY_F;
-	if (!strncmp(cmd, "fp", 2) || (!strncmp(cmd, "durable ", 8) && !strstr(cmd, " dump")))
-		return CHECK_REPLY_F;
-	size_t n = strcspn(cmd, " ");
-	for (size_t i = 0; i < sizeof(results) / sizeof(results[0]); i++)
-		if (n == strlen(results[i]) && !strncmp(cmd, results[i], n))
-			return CHECK_REPLY_R;
-	return 0;
+	unsigned reply = 0, flags = 0;
+	if (!command_of(cmd, &reply, &flags))
+		return 0;
+	return (flags & AGENT_DUMP_NO_F) && strstr(cmd, " dump") ? 0 : reply;
 }
 
 /* Commands that apply an operation to every disk in turn. */
 static bool applies_op(const char *cmd)
 {
-	return !strncmp(cmd, "op ", 3) || !strncmp(cmd, "run ", 4) || !strcmp(cmd, "reset");
+	unsigned reply, flags = 0;
+	return command_of(cmd, &reply, &flags) && (flags & AGENT_APPLIES);
 }
 
 /* The agent's "fatal: ..." line, if it said one before the guest stopped,
