@@ -170,11 +170,42 @@ struct check_config {
 	uint64_t profile_every;
 };
 
+/* The run's totals, the one list: X(name, kind, json key, summary text)
+ * per total; kind 's' summed over workers, 'm' kept as a maximum. Both
+ * share backends, the summary and report.json are generated from it. */
+#define CHECK_TOTALS(X)                                                                            \
+	X(states, 's', "states", "states")                                                         \
+	X(ops, 's', "operations", "operations")                                                    \
+	X(unique, 's', "unique_states", "unique")                                                  \
+	X(restores, 's', "restores", "restores")                                                   \
+	X(discrepancies, 's', "discrepancies", "discrepancies")                                    \
+	X(findings, 's', "findings", "findings")                                                   \
+	X(deepest, 'm', "deepest", "deepest")                                                      \
+	X(full, 'm', "visited_set_full", "visited set full")                                       \
+	X(min_attempts, 's', "minimize_attempts", "minimize attempts")                             \
+	X(min_ms, 's', "minimize_ms", "ms minimizing")
+
+enum {
+#define CHECK_TOTAL_ENUM(name, kind, json, text) CHECK_TOTAL_##name,
+	CHECK_TOTALS(CHECK_TOTAL_ENUM)
+#undef CHECK_TOTAL_ENUM
+	    CHECK_NTOTALS
+};
+
+/* The totals as named fields and as an array, for a struct to embed (the
+ * shares' totals, a run's result). */
+#define CHECK_TOTAL_FIELD(name, kind, json, text) uint64_t name;
+#define CHECK_TOTALS_FIELDS                                                                        \
+	union {                                                                                    \
+		struct {                                                                           \
+			CHECK_TOTALS(CHECK_TOTAL_FIELD)                                            \
+		};                                                                                 \
+		uint64_t fixed[CHECK_NTOTALS];                                                     \
+	}
+
 struct check_result {
-	uint64_t states, ops, unique, restores;
+	CHECK_TOTALS_FIELDS; /* the run's, merged over its workers */
 	uint64_t own_states; /* of the states, those this process explored */
-	unsigned discrepancies, findings;
-	int deepest;
 	double seconds;
 	bool complete;	   /* the whole scope was explored (no budget cut it) */
 	char stopped[320]; /* when not complete: why, in words ("" when complete) */
@@ -183,10 +214,6 @@ struct check_result {
 	/* The lenses' words merged over the run, to report with the set the
 	 * caller opens alike (lens_set_open with the run's names). */
 	uint64_t lens[LENS_WORDS_MAX];
-	/* --minimize's cost over the run: attempts (each a replay of a
-	 * candidate trace from the root) and their seconds. */
-	uint64_t min_attempts;
-	double min_seconds;
 	/* The run's discrepancies and findings grouped (group.h), as the
 	 * report lists them: the coordinator's, NULL elsewhere. Freed by
 	 * check_result_free. */

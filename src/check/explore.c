@@ -1036,7 +1036,7 @@ static int write_report(const struct check_config *cfg, const struct lens_set *l
 		check_durability_name(m->durability), m->time ? "true" : "false");
 #define JSON_TOTAL(name, kind, json, text)                                                         \
 	fprintf(f, "  \"%s\": %llu,\n", json, (unsigned long long)t->name);
-	SHARE_TOTALS(JSON_TOTAL)
+	CHECK_TOTALS(JSON_TOTAL)
 #undef JSON_TOTAL
 	fprintf(f, "  \"complete\": %s,\n  \"seconds\": %.3f,\n  \"states_per_second\": %.2f,\n",
 		r->complete ? "true" : "false", r->seconds,
@@ -1062,15 +1062,7 @@ static int write_report(const struct check_config *cfg, const struct lens_set *l
 
 static void result_from(struct check_result *res, const struct share_totals *t)
 {
-	res->states = t->states;
-	res->ops = t->ops;
-	res->unique = t->unique;
-	res->restores = t->restores;
-	res->discrepancies = (unsigned)t->discrepancies;
-	res->findings = (unsigned)t->findings;
-	res->deepest = (int)t->deepest;
-	res->min_attempts = t->min_attempts;
-	res->min_seconds = (double)t->min_ms / 1000;
+	memcpy(res->fixed, t->fixed, sizeof(res->fixed));
 	memcpy(res->lens, t->lens, sizeof(res->lens));
 	if (t->full && !res->note[0])
 		snprintf(res->note, sizeof(res->note),

@@ -29,28 +29,6 @@
 #define SHARE_ITEM_MAX	  8192
 #define SHARE_RECORDS_MAX 1000 /* discrepancies kept for the report */
 
-/* The run's totals, the one list: X(name, kind, json key, summary text)
- * per total; kind 's' summed over workers, 'm' kept as a maximum. Both
- * share backends, the summary and report.json are generated from it. */
-#define SHARE_TOTALS(X)                                                                            \
-	X(states, 's', "states", "states")                                                         \
-	X(ops, 's', "operations", "operations")                                                    \
-	X(unique, 's', "unique_states", "unique")                                                  \
-	X(restores, 's', "restores", "restores")                                                   \
-	X(discrepancies, 's', "discrepancies", "discrepancies")                                    \
-	X(findings, 's', "findings", "findings")                                                   \
-	X(deepest, 'm', "deepest", "deepest")                                                      \
-	X(full, 'm', "visited_set_full", "visited set full")                                       \
-	X(min_attempts, 's', "minimize_attempts", "minimize attempts")                             \
-	X(min_ms, 's', "minimize_ms", "ms minimizing")
-
-enum {
-#define SHARE_TOTAL_ENUM(name, kind, json, text) SHARE_TOTAL_##name,
-	SHARE_TOTALS(SHARE_TOTAL_ENUM)
-#undef SHARE_TOTAL_ENUM
-	    SHARE_NFIXED
-};
-
 /* The totals kept per depth (operations from the root, 0 to
  * CHECK_MAX_DEPTH), the one list: X(name, json key) per total, all summed
  * over workers. Both share backends and report.json's "by_depth" are
@@ -77,21 +55,14 @@ enum {
  * (lens.h; the share holds them in `kinds`). full: the visited set filled
  * up, later states counted as seen. */
 struct share_totals {
-	union {
-		struct {
-#define SHARE_TOTAL_FIELD(name, kind, json, text) uint64_t name;
-			SHARE_TOTALS(SHARE_TOTAL_FIELD)
-#undef SHARE_TOTAL_FIELD
-		};
-		uint64_t fixed[SHARE_NFIXED];
-	};
+	CHECK_TOTALS_FIELDS;
 	uint64_t by_depth[SHARE_NDEPTH][SHARE_DEPTHS];
 	uint64_t lens[LENS_WORDS_MAX];
 };
 
 /* The fixed totals' kinds, in order ("ssssssmm"). */
 #define SHARE_TOTAL_KIND(name, kind, json, text) kind,
-static const char share_fixed_kinds[SHARE_NFIXED] = {SHARE_TOTALS(SHARE_TOTAL_KIND)};
+static const char share_fixed_kinds[CHECK_NTOTALS] = {CHECK_TOTALS(SHARE_TOTAL_KIND)};
 #undef SHARE_TOTAL_KIND
 
 /* Merge d into t: the fixed totals by their kinds, the lens words by `kinds`. */

@@ -221,7 +221,7 @@ struct share *share_local_new(char *err, size_t errlen)
 
 void share_totals_merge(struct share_totals *t, const struct share_totals *d, const char *kinds)
 {
-	lens_merge_words(t->fixed, d->fixed, share_fixed_kinds, SHARE_NFIXED);
+	lens_merge_words(t->fixed, d->fixed, share_fixed_kinds, CHECK_NTOTALS);
 	lens_merge_words(t->lens, d->lens, kinds, (unsigned)strlen(kinds));
 	for (int k = 0; k < SHARE_NDEPTH; k++)
 		for (int i = 0; i < SHARE_DEPTHS; i++)

@@ -16,7 +16,7 @@
  *   themis:run       the run's id (the server's clock when it started)
  *   themis:waiting   how many workers poll an empty queue (for `hungry`)
  *   themis:stop      exists once the run is stopped
- *   themis:totals    hash of the counts (SHARE_TOTALS: sums, and deepest
+ *   themis:totals    hash of the counts (CHECK_TOTALS in check.h: sums, and deepest
  *                    kept as a maximum) and the lenses' words (l0, l1...,
  *                    each merged by its kind: summed, maximum or OR-ed)
  *   themis:nrecords  the last record number given (INCR)
@@ -228,7 +228,7 @@ static const char *const scripts[NSCRIPTS] = {
     "end\n"
     "return {0}\n",
     /* KEYS: totals. ARGV: the fixed totals' deltas (space-separated, in
-     * SHARE_TOTALS order), the lens words' kinds, their nonzero deltas as
+     * CHECK_TOTALS order), the lens words' kinds, their nonzero deltas as
      * "INDEX=VALUE ...", how many lens words there are, the fixed totals'
      * kinds (one argument each), then the per-depth words' nonzero deltas
      * ("INDEX=VALUE ...", all summed) and how many there are. The totals:
@@ -237,7 +237,7 @@ static const char *const scripts[NSCRIPTS] = {
      * ...; OR words hold 32-bit sets; per-depth words are d0, d1, ... */
     [S_COUNT] = LUA_SAME_RUN LUA_REFRESH
 #define LUA_TOTAL_NAME(name, kind, json, text) "'" #name "', "
-    "local names = {" SHARE_TOTALS(
+    "local names = {" CHECK_TOTALS(
 	LUA_TOTAL_NAME) "}\n"
 #undef LUA_TOTAL_NAME
 			"local i = 0\n"
@@ -901,17 +901,17 @@ static void words_of(const char *p, uint64_t *words, unsigned n)
  * the per-depth words. */
 static int totals_of(const redisReply *rep, unsigned nlens, struct share_totals *total)
 {
-	if (rep->type != REDIS_REPLY_ARRAY || rep->elements != SHARE_NFIXED + 2)
+	if (rep->type != REDIS_REPLY_ARRAY || rep->elements != CHECK_NTOTALS + 2)
 		return -1;
-	for (size_t i = 0; i < SHARE_NFIXED + 2; i++)
+	for (size_t i = 0; i < CHECK_NTOTALS + 2; i++)
 		if (rep->element[i]->type != REDIS_REPLY_STRING)
 			return -1;
 	memset(total, 0, sizeof(*total)); /* never full: Redis grows */
-	for (int i = 0; i < SHARE_NFIXED; i++)
+	for (int i = 0; i < CHECK_NTOTALS; i++)
 		total->fixed[i] = strtoull(rep->element[i]->str, NULL, 10);
 	total->full = 0;
-	words_of(rep->element[SHARE_NFIXED]->str, total->lens, nlens);
-	words_of(rep->element[SHARE_NFIXED + 1]->str, &total->by_depth[0][0], SHARE_DEPTH_WORDS);
+	words_of(rep->element[CHECK_NTOTALS]->str, total->lens, nlens);
+	words_of(rep->element[CHECK_NTOTALS + 1]->str, &total->by_depth[0][0], SHARE_DEPTH_WORDS);
 	return 0;
 }
 
@@ -920,14 +920,15 @@ static int redis_count(struct share *s, const struct share_totals *d, struct sha
 	struct rshare *r = (struct rshare *)s;
 	const char *keys[] = {KEY_TOTALS};
 	unsigned nlens = (unsigned)strlen(s->kinds);
-	char fixed[SHARE_NFIXED * 24], nwords[16], ndepth[16], *words = malloc(LENS_WORDS_MAX * 32);
+	char fixed[CHECK_NTOTALS * 24], nwords[16], ndepth[16],
+	    *words = malloc(LENS_WORDS_MAX * 32);
 	char *depths = malloc(SHARE_DEPTH_WORDS * 32);
 	const uint64_t *dw = &d->by_depth[0][0];
 	size_t fu = 0, wu = 0, du = 0;
 	int rc = words && depths ? 0 : -1;
-	for (int i = 0; i < SHARE_NFIXED && !rc; i++)
+	for (int i = 0; i < CHECK_NTOTALS && !rc; i++)
 		rc = put_word(fixed, sizeof(fixed), &fu, -1,
-			      i == SHARE_TOTAL_full ? 0 : d->fixed[i]);
+			      i == CHECK_TOTAL_full ? 0 : d->fixed[i]);
 	for (unsigned i = 0; i < nlens && !rc; i++)
 		if (d->lens[i])
 			rc = put_word(words, LENS_WORDS_MAX * 32, &wu, (long)i, d->lens[i]);
@@ -940,21 +941,22 @@ static int redis_count(struct share *s, const struct share_totals *d, struct sha
 		depths[du] = 0;
 	snprintf(nwords, sizeof(nwords), "%u", nlens);
 	snprintf(ndepth, sizeof(ndepth), "%d", SHARE_DEPTH_WORDS);
-	char kinds[SHARE_NFIXED + 1];
-	memcpy(kinds, share_fixed_kinds, SHARE_NFIXED);
-	kinds[SHARE_NFIXED] = 0;
+	char kinds[CHECK_NTOTALS + 1];
+	memcpy(kinds, share_fixed_kinds, CHECK_NTOTALS);
+	kinds[CHECK_NTOTALS] = 0;
 	/* ARGV[4 + i] is the fixed total i's kind: one argument each; the
 	 * per-depth words follow. */
-	const char *args[4 + SHARE_NFIXED + 2];
-	char one[SHARE_NFIXED][2];
+	const char *args[4 + CHECK_NTOTALS + 2];
+	char one[CHECK_NTOTALS][2];
 	args[0] = fixed, args[1] = s->kinds, args[2] = words ? words : "", args[3] = nwords;
-	for (int i = 0; i < SHARE_NFIXED; i++) {
+	for (int i = 0; i < CHECK_NTOTALS; i++) {
 		one[i][0] = kinds[i], one[i][1] = 0;
 		args[4 + i] = one[i];
 	}
-	args[4 + SHARE_NFIXED] = depths ? depths : "";
-	args[5 + SHARE_NFIXED] = ndepth;
-	redisReply *rep = rc ? NULL : script(r, S_COUNT, 1, keys, 4 + SHARE_NFIXED + 2, args, NULL);
+	args[4 + CHECK_NTOTALS] = depths ? depths : "";
+	args[5 + CHECK_NTOTALS] = ndepth;
+	redisReply *rep =
+	    rc ? NULL : script(r, S_COUNT, 1, keys, 4 + CHECK_NTOTALS + 2, args, NULL);
 	free(words);
 	free(depths);
 	if (!rep)

@@ -747,10 +747,10 @@ static int cmd_worker(struct explore_args *a, int argc, char **argv)
 		return EXIT_USAGE;
 	/* The run's totals as this worker last counted: others may still be
 	 * finishing theirs; the coordinator's report has the final ones. */
-	printf("worker done: %llu states explored here; the run had %llu states, %u "
-	       "discrepancies, %u findings when this worker finished\n",
-	       (unsigned long long)r.own_states, (unsigned long long)r.states, r.discrepancies,
-	       r.findings);
+	printf("worker done: %llu states explored here; the run had %llu states, %llu "
+	       "discrepancies, %llu findings when this worker finished\n",
+	       (unsigned long long)r.own_states, (unsigned long long)r.states,
+	       (unsigned long long)r.discrepancies, (unsigned long long)r.findings);
 	return 0;
 }
 
@@ -805,10 +805,11 @@ static void print_summary(const struct check_config *c, const struct check_resul
 	if (c->minimize)
 		printf("minimize: %llu attempts, %.1f s (each attempt replays a candidate trace "
 		       "from the root)\n",
-		       (unsigned long long)r->min_attempts, r->min_seconds);
+		       (unsigned long long)r->min_attempts, (double)r->min_ms / 1000);
 	group_print(stdout, r->groups, r->ngroups, r->nrecords, c->m.fs, c->m.nfs, c->minimize);
-	printf("%u discrepanc%s, %u finding%s (guest failures)%s%s\n", r->discrepancies,
-	       r->discrepancies == 1 ? "y" : "ies", r->findings, r->findings == 1 ? "" : "s",
+	printf("%llu discrepanc%s, %llu finding%s (guest failures)%s%s\n",
+	       (unsigned long long)r->discrepancies, r->discrepancies == 1 ? "y" : "ies",
+	       (unsigned long long)r->findings, r->findings == 1 ? "" : "s",
 	       c->out_dir ? "; report and traces in " : "", c->out_dir ? c->out_dir : "");
 }
 
