@@ -257,14 +257,21 @@ void check_time_rules(const struct check_machine *m, char *out, size_t cap);
 uint64_t check_names_of_view(const struct op_view *v);
 uint64_t check_names_of_dump(const char *dump, int disk);
 
-/* Run one agent command and parse the per-filesystem replies. 0; -1 when
- * the guest did not come back (panic, hang...: *why says what). */
+/* The agent's client (agent.c). Run one agent command and parse the
+ * per-filesystem replies. 0; -1 when the guest did not come back (panic,
+ * hang...: *why says what). */
 int check_apply(struct virt *v, int nfs, const char *cmd, struct check_step *s, char *why,
 		size_t whylen);
 /* check_apply where only the disks whose bit is set in `disks` must
  * answer (the others may say "unmounted"). */
 int check_apply_on(struct virt *v, int nfs, unsigned disks, const char *cmd, struct check_step *s,
 		   char *why, size_t whylen);
+/* check_apply when nothing of the answer is needed but that it came. */
+int check_agent(struct virt *v, int nfs, const char *cmd, char *why, size_t whylen);
+/* check_apply on a machine of one disk: its RET, and its ERRNO's name
+ * ("0" for none) in err. */
+int check_agent_result(struct virt *v, const char *cmd, int64_t *ret, char err[24], char *why,
+		       size_t whylen);
 
 /* Each disk of the state the machine is in, synced, in a fork thrown
  * away afterwards (the machine goes on as it was): each(disk, i, ctx) for

@@ -97,18 +97,6 @@ static bool absolute(const char *arg, int64_t *sec, uint32_t *nsec)
 
 /* ---- the guest side ---- */
 
-/* One operation; its result into ret/err. -1 when the guest failed. */
-static int guest_op(struct virt *v, const char *cmd, int64_t *ret, char err[24], char *why,
-		    size_t whylen)
-{
-	struct check_step st;
-	if (check_apply(v, 1, cmd, &st, why, whylen))
-		return -1;
-	*ret = st.ret[0];
-	snprintf(err, 24, "%s", st.err[0][0] ? st.err[0] : "0");
-	return 0;
-}
-
 /* "mtime=SEC.NSEC" at p into t. */
 static void parse_time(const char *line, const char *key, struct clock_time *t)
 {
@@ -177,19 +165,19 @@ static int rapid_writes(struct virt *v, struct clock_result *r, char *why, size_
 	char cmd[64], err[24];
 	int64_t ret;
 	/* From a whole second, so that 4 ms of writes cross none. */
-	if (guest_op(v, "op settime " CLOCK_BASE, &ret, err, why, whylen))
+	if (check_agent_result(v, "op settime " CLOCK_BASE, &ret, err, why, whylen))
 		return -1;
 	for (int g = 0; g < 4; g++) {
 		int64_t seen[CLOCK_RAPID_WRITES];
 		int distinct = 0;
 		snprintf(cmd, sizeof(cmd), "op create r%d 0644 -", g);
-		if (guest_op(v, cmd, &ret, err, why, whylen))
+		if (check_agent_result(v, cmd, &ret, err, why, whylen))
 			return -1;
 		for (int k = 0; k < CLOCK_RAPID_WRITES; k++) {
 			struct check_step st;
 			struct clock_time t;
 			snprintf(cmd, sizeof(cmd), "op write r%d 0 1 %d -", g, k);
-			if (guest_op(v, cmd, &ret, err, why, whylen))
+			if (check_agent_result(v, cmd, &ret, err, why, whylen))
 				return -1;
 			snprintf(cmd, sizeof(cmd), "times r%d", g);
 			if (check_apply(v, 1, cmd, &st, why, whylen))
@@ -232,14 +220,14 @@ static int changes(struct virt *v, const char *fs, struct clock_result *r, char 
 	char cmd[64], err[24];
 	int64_t ret;
 	struct check_step st;
-	if (guest_op(v, "op settime " CLOCK_BASE, &ret, err, why, whylen) ||
-	    guest_op(v, "op create k0 0644 -", &ret, err, why, whylen))
+	if (check_agent_result(v, "op settime " CLOCK_BASE, &ret, err, why, whylen) ||
+	    check_agent_result(v, "op create k0 0644 -", &ret, err, why, whylen))
 		return -1;
 	for (int k = 0; k < CLOCK_RAPID_WRITES; k++) {
 		snprintf(cmd, sizeof(cmd), "op chmod k0 %s", k % 2 ? "0644" : "0600");
 		if (check_apply(v, 1, "sleep 0.01", &st, why, whylen) ||
-		    guest_op(v, cmd, &ret, err, why, whylen) ||
-		    guest_op(v, "op remount", &ret, err, why, whylen) ||
+		    check_agent_result(v, cmd, &ret, err, why, whylen) ||
+		    check_agent_result(v, "op remount", &ret, err, why, whylen) ||
 		    check_apply(v, 1, "times k0", &st, why, whylen))
 			return -1;
 		const char *log = v->log ? v->log : "";
@@ -280,20 +268,20 @@ static int try_instant(struct virt *v, struct clock_result *r, int i, char *why,
 	snprintf(u->file, sizeof(u->file), "u%02u", (unsigned)i % 100);
 	snprintf(c->file, sizeof(c->file), "c%02u", (unsigned)i % 100);
 	snprintf(cmd, sizeof(cmd), "op create %s 0644 -", u->file);
-	if (guest_op(v, cmd, &ret, err, why, whylen))
+	if (check_agent_result(v, cmd, &ret, err, why, whylen))
 		return -1;
 	snprintf(cmd, sizeof(cmd), "op utimes %s %s", u->file, clock_instants[i].arg);
-	if (guest_op(v, cmd, &u->ret, u->err, why, whylen))
+	if (check_agent_result(v, cmd, &u->ret, u->err, why, whylen))
 		return -1;
-	if (guest_op(v, "op settime " CLOCK_BASE, &ret, err, why, whylen))
+	if (check_agent_result(v, "op settime " CLOCK_BASE, &ret, err, why, whylen))
 		return -1;
 	snprintf(cmd, sizeof(cmd), "op settime %s", clock_instants[i].arg);
-	if (guest_op(v, cmd, &c->ret, c->err, why, whylen))
+	if (check_agent_result(v, cmd, &c->ret, c->err, why, whylen))
 		return -1;
 	if (!strcmp(c->err, "0") && read_rtc(v, c, why, whylen))
 		return -1;
 	snprintf(cmd, sizeof(cmd), "op create %s 0644 -", c->file);
-	return guest_op(v, cmd, &ret, err, why, whylen);
+	return check_agent_result(v, cmd, &ret, err, why, whylen);
 }
 
 /* The stored fields of every file, from the disk after the remount. */
@@ -542,7 +530,7 @@ int clock_run(const struct check_machine *base, const struct clock_variant *v, c
 		int64_t ret;
 		char e[24];
 		if (!rc)
-			rc = guest_op(vm, "op remount", &ret, e, why, sizeof(why));
+			rc = check_agent_result(vm, "op remount", &ret, e, why, sizeof(why));
 		if (!rc)
 			rc = read_stats(vm, r, true, why, sizeof(why));
 		if (!rc)

@@ -185,24 +185,18 @@ struct fs_run {
 	int nbase_kernel;
 };
 
-/* An agent command on the one disk: 0, or -1 with why (the guest failed). */
-static int agent(struct virt *v, const char *cmd, char *why, size_t whylen)
+/* cmd (mount or umount) on the machine's one disk: 0 done; 1 refused,
+ * the errno's name in why; -1 the guest failed (why). */
+static int mount_cmd(struct virt *v, const char *cmd, char *why, size_t whylen)
 {
-	struct check_step st;
-	return check_apply(v, 1, cmd, &st, why, whylen);
-}
-
-/* The "r 0 RET ERR" answer of mount or umount: 0 done, else the errno's
- * name in err. */
-static int mount_answer(const struct virt *v, char *err, size_t errlen)
-{
-	long long ret = -1;
-	char e[24] = "no-answer";
-	const char *l = v->log ? strstr(v->log, "r 0 ") : NULL;
-	if (l && sscanf(l, "r 0 %lld %23s", &ret, e) == 2 && ret == 0)
+	int64_t ret;
+	char err[24];
+	if (check_agent_result(v, cmd, &ret, err, why, whylen))
+		return -1;
+	if (ret == 0)
 		return 0;
-	snprintf(err, errlen, "%s", e);
-	return -1;
+	snprintf(why, whylen, "%s", err);
+	return 1;
 }
 
 /* The populated entries' inode numbers, from the agent's `times`. */
@@ -210,7 +204,7 @@ static void read_inos(struct fs_run *s)
 {
 	char why[256];
 	s->ninos = 0;
-	if (agent(s->v, "times f0 d0/f1 d0 e0", why, sizeof(why)))
+	if (check_agent(s->v, 1, "times f0 d0/f1 d0 e0", why, sizeof(why)))
 		return;
 	for (const char *l = s->v->log; l && (l = strstr(l, "ino=")) && s->ninos < CORRUPT_MAX_INOS;
 	     l += 4) {
@@ -338,7 +332,7 @@ static int setup(struct fs_run *s, struct corrupt_result *r, char *err, size_t e
 		return -1;
 	read_inos(s);
 	char why[512];
-	if (agent(s->v, "umount", why, sizeof(why)) || mount_answer(s->v, why, sizeof(why))) {
+	if (mount_cmd(s->v, "umount", why, sizeof(why))) {
 		snprintf(err, errlen, "%s: unmounting the populated disk: %s", s->fs, why);
 		return -1;
 	}
@@ -362,11 +356,9 @@ static int setup(struct fs_run *s, struct corrupt_result *r, char *err, size_t e
 	if (virt_fork(s->v))
 		return snprintf(err, errlen, "cannot fork the machine"), -1;
 	unsigned from = s->v->nlines;
-	int rc = agent(s->v, "mount", why, sizeof(why));
-	if (!rc && mount_answer(s->v, why, sizeof(why)))
-		rc = -1;
+	int rc = mount_cmd(s->v, "mount", why, sizeof(why)) ? -1 : 0;
 	if (!rc)
-		rc = agent(s->v, "dump", why, sizeof(why));
+		rc = check_agent(s->v, 1, "dump", why, sizeof(why));
 	if (!rc && !(s->base_dump = strdup(s->v->log ? s->v->log : "")))
 		snprintf(why, sizeof(why), "out of memory"), rc = -1;
 	s->nbase_kernel = console_since(s->v, from, s->base_kernel);
@@ -415,12 +407,12 @@ static int flip_in_fork(struct fs_run *s, struct corrupt_flip *f, char *err, siz
 		return snprintf(err, errlen, "%s: cannot write the disk's overlay", s->fs), -1;
 	uint64_t budget = v->op_budget;
 	v->op_budget = s->cfg->budget ? s->cfg->budget : budget; /* a hang is an outcome */
-	int rc = agent(v, "mount", why, sizeof(why));
-	if (!rc && mount_answer(v, why, sizeof(why))) {
+	int mounted = mount_cmd(v, "mount", why, sizeof(why)), rc = mounted < 0 ? -1 : 0;
+	if (mounted > 0) {
 		f->outcome = CORRUPT_UNMOUNTABLE;
 		snprintf(f->detail, sizeof(f->detail), "mount: %.180s", why);
 	} else if (!rc) {
-		rc = agent(v, "dump", why, sizeof(why));
+		rc = check_agent(v, 1, "dump", why, sizeof(why));
 		if (!rc)
 			f->outcome = corrupt_classify_tree(s->base_dump, v->log, f->detail,
 							   sizeof(f->detail));

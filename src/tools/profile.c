@@ -136,16 +136,6 @@ static int collect(const struct disk *d, uint64_t from, enum disk_req_kind kind,
 
 /* ---- measuring ---- */
 
-static int apply(struct virt *v, const struct check_machine *m, const char *cmd,
-		 struct check_step *st, char *err, size_t errlen)
-{
-	char why[CHECK_DETAIL_MAX];
-	if (check_apply(v, m->nfs, cmd, st, why, sizeof(why)) == 0)
-		return 0;
-	snprintf(err, errlen, "%s", why);
-	return -1;
-}
-
 /* Run an operation with the agent's `run`: its results, and no walk of
  * the tree after it, so the disks see the operation's own requests. */
 static int run_op(struct virt *v, const struct check_machine *m, const struct op *op,
@@ -153,7 +143,7 @@ static int run_op(struct virt *v, const struct check_machine *m, const struct op
 {
 	char cmd[OP_TEXT_MAX + 8];
 	snprintf(cmd, sizeof(cmd), "run %s", op->text + 3);
-	if (apply(v, m, cmd, st, err, errlen))
+	if (check_apply(v, m->nfs, cmd, st, err, errlen))
 		return -1;
 	return check_parse_reply(v->log, m->nfs, CHECK_REPLY_R, st, err, errlen);
 }
@@ -212,9 +202,9 @@ static int measure_reads(struct virt *v, const struct check_machine *m, const st
 	if (virt_fork(v))
 		return snprintf(err, errlen, "cannot fork the machine"), -1;
 	log_marks(v, m->nfs, mark);
-	int rc = apply(v, m, "umount", &st, err, errlen);
+	int rc = check_apply(v, m->nfs, "umount", &st, err, errlen);
 	if (!rc)
-		rc = apply(v, m, "mount", &st, err, errlen);
+		rc = check_apply(v, m->nfs, "mount", &st, err, errlen);
 	for (int i = 0; i < m->nfs && !rc; i++) {
 		struct profile_io base;
 		rc = collect(&v->disks[i], mark[i], DISK_REQ_READ, NULL, &base);
@@ -248,7 +238,7 @@ static int populate(struct virt *v, const struct check_machine *m, char *err, si
 		struct check_step st;
 		if (op_kind_of_text(populate_ops[i]) == OP_SETXATTR && !(common & OPB(SETXATTR)))
 			continue;
-		if (apply(v, m, populate_ops[i], &st, err, errlen))
+		if (check_apply(v, m->nfs, populate_ops[i], &st, err, errlen))
 			return -1;
 		for (int d = 0; d < m->nfs; d++)
 			if (strcmp(st.err[d], "0")) {
@@ -262,7 +252,7 @@ static int populate(struct virt *v, const struct check_machine *m, char *err, si
 	 * each operation (virt_hold_time), so without it a write would stamp
 	 * the mtime already there and never dirty its inode. */
 	struct check_step st;
-	return apply(v, m, "sleep 1", &st, err, errlen);
+	return check_apply(v, m->nfs, "sleep 1", &st, err, errlen);
 }
 
 struct virt *profile_machine(const struct check_machine *m, char *err, size_t errlen)
