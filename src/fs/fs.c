@@ -30,6 +30,13 @@ const struct fs_desc *fs_find(const char *fs)
 	return NULL;
 }
 
+const struct fs_desc *fs_find_or_none(const char *fs)
+{
+	static const struct fs_desc none = {.name = "?"};
+	const struct fs_desc *d = fs_find(fs);
+	return d ? d : &none;
+}
+
 bool fs_known(const char *fs)
 {
 	return fs_find(fs) != NULL;

@@ -176,6 +176,9 @@ size_t fs_count(void);
 const struct fs_desc *fs_at(size_t i);
 /* The descriptor of the type name fs; NULL for one Themis does not know. */
 const struct fs_desc *fs_find(const char *fs);
+/* fs_find(fs), or a descriptor that has and promises nothing (for a
+ * name Themis does not know: every part zero, NULL or false). */
+const struct fs_desc *fs_find_or_none(const char *fs);
 /* fs_find(fs) != NULL. */
 bool fs_known(const char *fs);
 /* Whether mounting as `driver` takes an image of `format`. */

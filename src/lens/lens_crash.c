@@ -69,16 +69,6 @@
 #include "../check/phase.h"
 #include "lens.h"
 
-/* What fs promises a crash: its descriptor's (src/fs: recovers,
- * fsync_names, ordered_names, and why); a filesystem Themis does not know
- * is promised nothing. */
-static const struct fs_desc *promise_of(const char *fs)
-{
-	static const struct fs_desc nothing = {.name = "?"};
-	const struct fs_desc *d = fs_find(fs);
-	return d ? d : &nothing;
-}
-
 #define CRASH_EXTRA_MAX 64 /* writes a subset draws from: the epoch's last ones */
 
 /* The lens's counters, once: X(NAME, json key). */
@@ -498,7 +488,7 @@ static int check_promise(struct judge *j, const struct crash_result *r, const ch
 		 * no promise, though the path names something. */
 		char at[128];
 		snprintf(at, sizeof(at), "%s", path);
-		if (!path[0] || !promise_of(j->m->fs[i])->fsync_names || j->s->ret[i] < 0 ||
+		if (!path[0] || !fs_find_or_none(j->m->fs[i])->fsync_names || j->s->ret[i] < 0 ||
 		    !follow_links(r->live, i, at, sizeof(at), want, sizeof(want)))
 			continue;
 		if (!record_of(r->recovered, i, at, got, sizeof(got)))
@@ -558,7 +548,7 @@ static int check_fsck(struct judge *j, const struct crash_result *r, const char 
 {
 	char what[600];
 	for (int i = 0; i < j->m->nfs; i++) {
-		if (r->fsck[i] != CORRUPT_FSCK_ERRORS || !promise_of(j->m->fs[i])->recovers)
+		if (r->fsck[i] != CORRUPT_FSCK_ERRORS || !fs_find_or_none(j->m->fs[i])->recovers)
 			continue;
 		snprintf(what, sizeof(what),
 			 "%s's checker finds the recovered disk damaged (%s): %s", j->m->fs[i],
@@ -594,7 +584,7 @@ static int check_atomic(struct judge *j, const struct crash_result *r, const cha
 	uint64_t allowed[CHECK_NAMES_MAX + 1];
 	int n = allowed_names(j, allowed);
 	for (int i = 0; n && i < j->m->nfs; i++) {
-		if (!promise_of(j->m->fs[i])->ordered_names || r->mount_ret[i])
+		if (!fs_find_or_none(j->m->fs[i])->ordered_names || r->mount_ret[i])
 			continue;
 		uint64_t got = check_names_of_dump(r->recovered, i);
 		bool ok = false;
@@ -648,7 +638,7 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 	char why[1024], what[1400], path[128];
 	struct crash_ask ask = {.fsck = &j->c->fsck, .memo = &j->c->memo, .live = &j->live};
 	for (int i = 0; i < j->m->nfs; i++)
-		ask.fsck_disks |= (unsigned)promise_of(j->m->fs[i])->recovers << i;
+		ask.fsck_disks |= (unsigned)fs_find_or_none(j->m->fs[i])->recovers << i;
 	enum promise kind;
 	unsigned long long from, upto;
 	char range[256];

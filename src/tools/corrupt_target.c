@@ -44,32 +44,24 @@ static bool gathers(int c, const char *s)
 	return false;
 }
 
-/* fs's descriptor (src/fs), or one that knows nothing. */
-static const struct fs_desc *desc(const char *fs)
-{
-	static const struct fs_desc unknown = {.name = "?"};
-	const struct fs_desc *d = fs_find(fs);
-	return d ? d : &unknown;
-}
-
 /* Whether fs's inodes are located one by one (from inode numbers). */
 static bool located_inodes(const char *fs)
 {
-	return desc(fs)->inode_at != NULL;
+	return fs_find_or_none(fs)->inode_at != NULL;
 }
 
 /* The root directory's inode number on the image: its descriptor's, or 2
  * (the first inode most formats give a directory). */
 static uint64_t root_ino(const struct corrupt_image *im)
 {
-	const struct fs_desc *d = desc(im->fs);
+	const struct fs_desc *d = fs_find_or_none(im->fs);
 	return d->root_ino ? d->root_ino(im) : 2;
 }
 
 /* The record with fields fs's target `structure` names, or NULL. */
 static const struct fs_field_owner *owner_of(const char *fs, const char *structure)
 {
-	const struct fs_desc *d = desc(fs);
+	const struct fs_desc *d = fs_find_or_none(fs);
 	for (size_t i = 0; i < d->nfields; i++)
 		if (!strcmp(d->fields[i].structure, structure))
 			return &d->fields[i];
@@ -112,7 +104,7 @@ int corrupt_target_split(const char *fs, const char *spec, char *structure, char
  * structures, and another's its list begins with ("(ext2's) journal"). */
 static bool in_help_list(const char *fs, const char *structure)
 {
-	const char *list = desc(fs)->structures;
+	const char *list = fs_find_or_none(fs)->structures;
 	if (!list)
 		return false;
 	size_t n = strlen(structure);
@@ -177,7 +169,7 @@ static int add_span(struct corrupt_target *t, uint64_t off, uint64_t len, uint64
 static int resolve_inodes(const struct corrupt_image *im, const struct field *f,
 			  struct corrupt_target *t, char *err, size_t errlen)
 {
-	const struct fs_desc *d = desc(im->fs);
+	const struct fs_desc *d = fs_find_or_none(im->fs);
 	uint64_t inos[72];
 	int n = 0;
 	if ((inos[n] = root_ino(im)))
