@@ -5,7 +5,7 @@ set -eu
 pkgs="gcc make libc6-dev libfdt-dev libxxhash-dev gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu
 libc6-dev-riscv64-cross qemu-system-misc qemu-system-x86 libelf-dev python3 cpio gzip xz-utils bc flex bison
 linux-source-6.1 linux-source-6.12 e2fsprogs e2fsck-static xfsprogs btrfs-progs f2fs-tools dosfstools exfatprogs jfsutils
-nilfs-tools mtools util-linux faketime libhiredis-dev redis-server libext2fs-dev comerr-dev libjansson-dev chromium
+nilfs-tools ntfs-3g udftools reiserfsprogs gfs2-utils ocfs2-tools mtools util-linux faketime libhiredis-dev redis-server libext2fs-dev comerr-dev libjansson-dev chromium
 dmsetup"
 missing=""
 for p in $pkgs; do

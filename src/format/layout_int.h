@@ -125,5 +125,10 @@ int layout_exfat(struct lb *b);
 int layout_jfs(struct lb *b);
 int layout_nilfs2(struct lb *b);
 int layout_minix(struct lb *b);
+int layout_ntfs3(struct lb *b);
+int layout_udf(struct lb *b);
+int layout_reiserfs(struct lb *b);
+int layout_gfs2(struct lb *b);
+int layout_ocfs2(struct lb *b);
 
 #endif

@@ -22,6 +22,7 @@ void rawtime_le64_pair(struct rawtime *out, bool ctime, const uint8_t *in, size_
 /* Fill out for the file (name, ino): 0, or -1 with lb_fail. */
 typedef int rawtime_fn(struct lb *b, const char *name, uint64_t ino, struct rawtime *out);
 rawtime_fn rawtime_ext, rawtime_xfs, rawtime_btrfs, rawtime_f2fs, rawtime_jfs, rawtime_nilfs2,
-    rawtime_minix, rawtime_vfat, rawtime_exfat;
+    rawtime_minix, rawtime_vfat, rawtime_exfat, rawtime_ntfs3, rawtime_udf, rawtime_reiserfs,
+    rawtime_gfs2, rawtime_ocfs2;
 
 #endif

@@ -40,7 +40,12 @@
 	X(exfat)                                                                                   \
 	X(jfs)                                                                                     \
 	X(nilfs2)                                                                                  \
-	X(minix)
+	X(minix)                                                                                   \
+	X(ntfs3)                                                                                   \
+	X(udf)                                                                                     \
+	X(reiserfs)                                                                                \
+	X(gfs2)                                                                                    \
+	X(ocfs2)
 
 /* What explore compares when the user names no filesystem (the two
  * journaling filesystems most deployed), and what profile measures (ext2

@@ -1,0 +1,7 @@
+/* layout_ntfs3.c - SCAFFOLD: replaced by the real parser. */
+#include "layout_int.h"
+
+int layout_ntfs3(struct lb *b)
+{
+	return lb_fail(b, "no layout parser yet");
+}
