@@ -659,7 +659,8 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 	SB_LIT(&b, " kind=");
 	sb_str(&b, x->kind);
 	SB_LIT(&b, " mode=");
-	sb_field(&b, path, IGN_BIT_mode,
+	bool root_mode = !strcmp(path, ".") && (ignored >> IGN_BIT_rootmode & 1);
+	sb_field(&b, path, root_mode ? IGN_BIT_rootmode : IGN_BIT_mode,
 		 (const char[]){(char)('0' + (m >> 9)), (char)('0' + (m >> 6 & 7)),
 				(char)('0' + (m >> 3 & 7)), (char)('0' + (m & 7))},
 		 4);
@@ -1301,8 +1302,9 @@ static void mounts_command(struct disk *disks, int ndisks, char how, char **w, i
 	}
 }
 
-/* ignore FIELD,FIELD... (RULE_FIELDS: mode uid gid nlink xattrs roottime dirsize)
- * or "-": see `ignored`. */
+/* ignore FIELD,FIELD... (RULE_FIELDS) or "-": see `ignored`. */
+/* RULE_FIELD_WORDS without its first space */
+#define IGNORE_WORDS (RULE_FIELD_WORDS + 1)
 static void cmd_ignore(struct disk *disks, int ndisks, char **w, int nw)
 {
 	(void)disks, (void)ndisks; /* no disk: a setting */
@@ -1320,16 +1322,13 @@ static void cmd_ignore(struct disk *disks, int ndisks, char **w, int nw)
 			if (!strcmp(tok, names[i]))
 				bit = 1u << i;
 		if (!bit) {
-			out("error usage: ignore FIELD,... (mode uid gid nlink xattrs roottime "
-			    "dirsize) or "
-			    "-");
+			out("error usage: ignore FIELD,... (%s) or -", IGNORE_WORDS);
 			return;
 		}
 		mask |= bit;
 	}
 	if (!list) {
-		out("error usage: ignore FIELD,... (mode uid gid nlink xattrs roottime dirsize) or "
-		    "-");
+		out("error usage: ignore FIELD,... (%s) or -", IGNORE_WORDS);
 		return;
 	}
 	ignored = mask;
