@@ -20,7 +20,8 @@
  *   resource-group    each resource group's header block (struct gfs2_rgrp),
  *   rgrp-bitmap       and its further bitmap blocks (GFS2_METATYPE_RB);
  *   dinode            every block the bitmaps mark dinode or unlinked
- *                     dinode (unit: the block; owner: its number);
+ *                     dinode, and every dinode the walk reaches (unit:
+ *                     the block; owner: its number);
  *   then per file, walking the master directory's tree, then the root's,
  *   owner = the inode number:
  *   indirect          a file's metadata tree blocks (GFS2_METATYPE_IN);
@@ -494,7 +495,10 @@ static int file_walk(struct g2 *g, uint64_t ino, enum g2_role role)
 	if (rc <= 0)
 		return rc; /* 0: not yet written, nothing to follow */
 	uint32_t mode = lb_be32(di + DI_MODE);
-	if (xattrs(g, ino, di))
+	/* Claimed here too: a mounted filesystem's bitmaps may be older than
+	 * its dinodes (the resource group block is written back after the
+	 * journal, the new dinode may be in place already). */
+	if (claim(g, ino, 1, "dinode", g->bs, ino) || xattrs(g, ino, di))
 		return -1;
 	if ((mode & 0170000) == 0040000) {
 		struct g2_visit v = {role, ino};
