@@ -40,7 +40,7 @@ const struct fs_desc fs_gfs2 = {
     .csum = FS_CSUM_NONE,
     .layout = layout_gfs2,
     .rawtime = rawtime_gfs2,
-    .structures = "superblock resource-group rgrp-bitmap dinode journal master-directory "
-		  "directory leaf indirect data free",
+    .structures = "superblock resource-group rgrp-bitmap dinode indirect xattr journal rindex "
+		  "system-file master-directory directory data symlink free",
     .probe = probe_gfs2,
 };
