@@ -115,6 +115,10 @@ int layout_btrfs_item(struct lb *b, uint64_t tree, uint64_t objectid, uint8_t ty
  * copy in the logs (the layout walk's: no DAT lookup). */
 int layout_nilfs2_inode(struct lb *b, uint64_t ino, uint8_t *out, uint32_t len);
 
+/* ntfs3: the first 48 bytes of MFT record `ino`'s $STANDARD_INFORMATION
+ * (its times), the record found through $MFT's runs. */
+int layout_ntfs3_std(struct lb *b, uint64_t ino, uint8_t si[48]);
+
 /* The parsers, one per on-disk format (ext2, ext3 and ext4 share one). */
 int layout_ext(struct lb *b);
 int layout_xfs(struct lb *b);
