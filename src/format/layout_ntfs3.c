@@ -409,6 +409,8 @@ static int attr_load(struct ntfs *n, uint64_t idx, uint32_t type, uint8_t **out,
 	uint32_t asize;
 	*out = NULL;
 	int rc = record_read(n, idx, n->rec);
+	if (rc > 0)
+		return lb_fail(n->b, "MFT record %" PRIu64 " is not in use", idx);
 	if (!rc)
 		rc = attr_find(n, n->rec, idx, type, false, &a, &asize);
 	if (rc <= 0)
