@@ -118,6 +118,9 @@ int layout_nilfs2_inode(struct lb *b, uint64_t ino, uint8_t *out, uint32_t len);
 /* gfs2: the first len bytes (up to the block) of dinode `ino`, the block
  * `ino` (fs/gfs2/inode.c: i_ino is no_addr), checked to be that dinode. */
 int layout_gfs2_dinode(struct lb *b, uint64_t ino, uint8_t *out, uint32_t len);
+/* ntfs3: the first 48 bytes of MFT record `ino`'s $STANDARD_INFORMATION
+ * (its times), the record found through $MFT's runs. */
+int layout_ntfs3_std(struct lb *b, uint64_t ino, uint8_t si[48]);
 
 /* The parsers, one per on-disk format (ext2, ext3 and ext4 share one). */
 int layout_ext(struct lb *b);

@@ -40,7 +40,8 @@ const struct fs_desc fs_ntfs3 = {
     .csum = FS_CSUM_NONE,
     .layout = layout_ntfs3,
     .rawtime = rawtime_ntfs3,
-    .structures = "boot boot-backup mft mft-mirror logfile volume attrdef bitmap upcase "
-		  "index data free",
+    .structures = "superblock superblock-backup boot inode-table mft-mirror inode-bitmap "
+		  "journal attrdef block-bitmap bad-clusters secure upcase index attribute-list "
+		  "directory symlink data xattr free",
     .probe = probe_ntfs3,
 };
