@@ -115,6 +115,10 @@ int layout_btrfs_item(struct lb *b, uint64_t tree, uint64_t objectid, uint8_t ty
  * copy in the logs (the layout walk's: no DAT lookup). */
 int layout_nilfs2_inode(struct lb *b, uint64_t ino, uint8_t *out, uint32_t len);
 
+/* ocfs2: the first len bytes (up to the block size) of inode `ino`, the
+ * block of that number, checked as an inode of that block. */
+int layout_ocfs2_inode(struct lb *b, uint64_t ino, uint8_t *out, uint32_t len);
+
 /* The parsers, one per on-disk format (ext2, ext3 and ext4 share one). */
 int layout_ext(struct lb *b);
 int layout_xfs(struct lb *b);
