@@ -91,7 +91,7 @@
 #define DYN_REFCOUNT	   0x0010
 #define INCOMPAT_DISCONTIG 0x2000
 /* block headers */
-#define EB_BLKNO  0x20
+#define EB_BLKNO  0x18
 #define EB_LIST	  0x30
 #define GD_SIZE	  0x08
 #define GD_BITS	  0x0a
