@@ -121,6 +121,9 @@ int layout_gfs2_dinode(struct lb *b, uint64_t ino, uint8_t *out, uint32_t len);
 /* ntfs3: the first 48 bytes of MFT record `ino`'s $STANDARD_INFORMATION
  * (its times), the record found through $MFT's runs. */
 int layout_ntfs3_std(struct lb *b, uint64_t ino, uint8_t si[48]);
+/* ocfs2: the first len bytes (up to the block size) of inode `ino`, the
+ * block of that number, checked as an inode of that block. */
+int layout_ocfs2_inode(struct lb *b, uint64_t ino, uint8_t *out, uint32_t len);
 
 /* The parsers, one per on-disk format (ext2, ext3 and ext4 share one). */
 int layout_ext(struct lb *b);

@@ -43,7 +43,9 @@ const struct fs_desc fs_ocfs2 = {
     .csum = FS_CSUM_NONE,
     .layout = layout_ocfs2,
     .rawtime = rawtime_ocfs2,
-    .structures = "superblock system-directory global-bitmap group-descriptor inode-alloc "
-		  "extent-alloc journal orphan-dir inode extent-block directory data free",
+    .structures = "superblock superblock-backup inode system-directory group-descriptor journal "
+		  "heartbeat slot-map bad-blocks system-file orphan-dir extent-block directory "
+		  "symlink data directory-index xattr refcount inode-alloc extent-alloc "
+		  "local-alloc truncate-log free",
     .probe = probe_ocfs2,
 };
