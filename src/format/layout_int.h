@@ -115,6 +115,11 @@ int layout_btrfs_item(struct lb *b, uint64_t tree, uint64_t objectid, uint8_t ty
  * copy in the logs (the layout walk's: no DAT lookup). */
 int layout_nilfs2_inode(struct lb *b, uint64_t ino, uint8_t *out, uint32_t len);
 
+/* reiserfs: the stat data (44 bytes; a 3.5 one, *v1 set, fills 32) of
+ * object `ino`, keyed by the root directory's entry `name` (the root, 2, by
+ * its fixed key). */
+int layout_reiserfs_stat(struct lb *b, const char *name, uint32_t ino, uint8_t sd[44], bool *v1);
+
 /* The parsers, one per on-disk format (ext2, ext3 and ext4 share one). */
 int layout_ext(struct lb *b);
 int layout_xfs(struct lb *b);
