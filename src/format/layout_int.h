@@ -124,6 +124,10 @@ int layout_ntfs3_std(struct lb *b, uint64_t ino, uint8_t si[48]);
 /* ocfs2: the first len bytes (up to the block size) of inode `ino`, the
  * block of that number, checked as an inode of that block. */
 int layout_ocfs2_inode(struct lb *b, uint64_t ino, uint8_t *out, uint32_t len);
+/* reiserfs: the stat data (44 bytes; a 3.5 one, *v1 set, fills 32) of
+ * object `ino`, keyed by the root directory's entry `name` (the root, 2, by
+ * its fixed key). */
+int layout_reiserfs_stat(struct lb *b, const char *name, uint32_t ino, uint8_t sd[44], bool *v1);
 
 /* The parsers, one per on-disk format (ext2, ext3 and ext4 share one). */
 int layout_ext(struct lb *b);

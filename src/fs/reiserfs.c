@@ -41,6 +41,7 @@ const struct fs_desc fs_reiserfs = {
     .csum = FS_CSUM_NONE,
     .layout = layout_reiserfs,
     .rawtime = rawtime_reiserfs,
-    .structures = "superblock bitmap journal internal-node leaf-node data free",
+    .structures = "reserved superblock bitmap journal journal-header internal-node leaf-node "
+		  "data free",
     .probe = probe_reiserfs,
 };
