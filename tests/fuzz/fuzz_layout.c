@@ -109,17 +109,25 @@ static int check_map(const struct layout *l, uint64_t size)
 }
 
 /* What rawtime_mtime is asked for on an image: the root directory's
- * inode, by the number each format gives it; vfat and exfat find by name
- * (no such name: the lookup walks the whole root directory and fails). */
-static void root_file(struct image *im)
+ * inode, by the number each format gives it; where the number is not
+ * fixed (gfs2, ocfs2 and udf number an inode by its block), the first
+ * owner the clean image's map names; vfat and exfat find by name (no such
+ * name: the lookup walks the whole root directory and fails). */
+static void root_file(struct image *im, const struct layout *l)
 {
 	static const struct {
 		const char *fs;
 		uint64_t ino;
 	} roots[] = {{"ext2", 2}, {"ext3", 2}, {"ext4", 2},   {"xfs", 128}, {"btrfs", 256},
-		     {"f2fs", 3}, {"jfs", 2},  {"nilfs2", 2}, {"minix", 1}};
+		     {"f2fs", 3}, {"jfs", 2},  {"nilfs2", 2}, {"minix", 1}, {"ntfs3", 5},
+		     {"reiserfs", 2}};
 	im->name = "rawtime-probe";
 	im->ino = 1;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->r[i].owner) {
+			im->ino = l->r[i].owner;
+			break;
+		}
 	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
 		if (!strcmp(roots[i].fs, im->fs))
 			im->ino = roots[i].ino;
@@ -156,7 +164,7 @@ static int load(struct image *im, const char *path)
 		return -1;
 	}
 	snprintf(im->fs, sizeof(im->fs), "%s", l.fs);
-	root_file(im);
+	root_file(im, &l);
 	if (disk_open(&im->disk, path, false, err, sizeof(err))) {
 		fprintf(stderr, "fuzz_layout: %s: %s\n", path, err);
 		layout_free(&l);
@@ -223,6 +231,11 @@ static const char *const mkfs_cmds[][2] = {
     {"f2fs", "truncate -s 64M %s && mkfs.f2fs -q %s"},
     {"jfs", "truncate -s 16M %s && mkfs.jfs -q %s"},
     {"nilfs2", "truncate -s 160M %s && mkfs.nilfs2 -q -f %s"},
+    {"ntfs3", "truncate -s 8M %s && mkntfs -F -q -f -s 512 -p 0 -H 0 -S 0 %s 2>/dev/null"},
+    {"udf", "truncate -s 8M %s && mkudffs -b 2048 %s >/dev/null"},
+    {"reiserfs", "truncate -s 40M %s && mkreiserfs -f -q %s 2>/dev/null"},
+    {"gfs2", "truncate -s 64M %s && mkfs.gfs2 -O -p lock_nolock -j 1 -J 8 %s >/dev/null"},
+    {"ocfs2", "truncate -s 32M %s && mkfs.ocfs2 -q -M local -N 1 %s >/dev/null"},
 };
 
 int main(int argc, char **argv)

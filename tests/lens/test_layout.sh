@@ -141,10 +141,11 @@ for fs in $("$themis" fs --names); do
 		continue
 	fi
 	case $fs in
-	xfs) sb=0 ;;
+	xfs | ntfs3) sb=0 ;;
 	vfat | exfat) sb=0 ;;
-	btrfs) sb=128 ;;
+	btrfs | reiserfs | gfs2) sb=128 ;;
 	jfs) sb=64 ;;
+	ocfs2) sb=4 ;;
 	*) sb=2 ;;
 	esac
 	sane "$img" "$fs" "$sb"
