@@ -115,6 +115,10 @@ int layout_btrfs_item(struct lb *b, uint64_t tree, uint64_t objectid, uint8_t ty
  * copy in the logs (the layout walk's: no DAT lookup). */
 int layout_nilfs2_inode(struct lb *b, uint64_t ino, uint8_t *out, uint32_t len);
 
+/* udf: the (Extended) File Entry of inode `ino`, the physical block Linux
+ * numbers it by (udf_get_lb_pblock), into fe, its block size in *bs. */
+int layout_udf_entry(struct lb *b, uint64_t ino, uint8_t fe[4096], uint32_t *bs);
+
 /* The parsers, one per on-disk format (ext2, ext3 and ext4 share one). */
 int layout_ext(struct lb *b);
 int layout_xfs(struct lb *b);
