@@ -128,6 +128,9 @@ int layout_ocfs2_inode(struct lb *b, uint64_t ino, uint8_t *out, uint32_t len);
  * object `ino`, keyed by the root directory's entry `name` (the root, 2, by
  * its fixed key). */
 int layout_reiserfs_stat(struct lb *b, const char *name, uint32_t ino, uint8_t sd[44], bool *v1);
+/* udf: the (Extended) File Entry of inode `ino`, the physical block Linux
+ * numbers it by (udf_get_lb_pblock), into fe, its block size in *bs. */
+int layout_udf_entry(struct lb *b, uint64_t ino, uint8_t fe[4096], uint32_t *bs);
 
 /* The parsers, one per on-disk format (ext2, ext3 and ext4 share one). */
 int layout_ext(struct lb *b);

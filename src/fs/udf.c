@@ -43,7 +43,8 @@ const struct fs_desc fs_udf = {
     .csum = FS_CSUM_ALWAYS,
     .layout = layout_udf,
     .rawtime = rawtime_udf,
-    .structures = "volume-recognition anchor volume-descriptors integrity partition-bitmap "
-		  "file-set file-entry directory data free",
+    .structures = "superblock superblock-backup volume-recognition volume-descriptors "
+		  "volume-descriptors-backup integrity partition-bitmap file-set file-entry "
+		  "allocation-extent xattr directory data symlink free",
     .probe = probe_udf,
 };
