@@ -142,6 +142,7 @@ for fs in $("$themis" fs --names); do
 	fi
 	case $fs in
 	xfs | ntfs3) sb=0 ;;
+	udf) sb=2048 ;;
 	vfat | exfat) sb=0 ;;
 	btrfs | reiserfs | gfs2) sb=128 ;;
 	jfs) sb=64 ;;
