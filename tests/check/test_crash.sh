@@ -57,6 +57,13 @@
 #   - F4: nilfs2 (held to ext4's promises) loses a new, empty file that
 #     fsync or fdatasync returned on: crash:lost-fsync, "missing"; not
 #     with guest/fixes/nilfs2-fsync-new;
+#   - F8: reiserfs (held to ext4's promises) loses a new file that fsync
+#     returned on in the first transaction after the mount: fsync wrote
+#     nothing; not with guest/fixes/reiserfs-first-commit;
+#   - F10: ocfs2 with its default mount options sends no flush, so a power
+#     cut after `create f0; write f0 ... sync` can keep a commit block
+#     and lose a block it commits: crash:unmountable (EROFS); not with
+#     guest/fixes/ocfs2-barrier;
 #   - jfs's recovery is jfs_fsck's log replay on the host
 #     (src/lens/crash_replay.h): after `create; fsync` every crash disk mounts
 #     (without the replay none would: the kernel refuses a dirty jfs);
@@ -75,9 +82,12 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
 need_kernel ext4-fsync-async ext4-rename-split ext4-range-nodata f2fs-isize-recover \
-	f2fs-recovery-nodes nilfs2-fsync-new jfs-flush all
+	f2fs-recovery-nodes nilfs2-fsync-new jfs-flush reiserfs-first-commit ocfs2-barrier all
+f8_fixed=$b/guest/Image-reiserfs-first-commit f10_fixed=$b/guest/Image-ocfs2-barrier
 case ${THEMIS_KERNEL:-} in
-*/Image-6.12) need_kernel --version 6.12 f2fs-recovery-nodes jfs-flush all ;;
+*/Image-6.12)
+	need_kernel --version 6.12 f2fs-recovery-nodes jfs-flush all
+	f8_fixed=$b/guest/Image-6.12-all f10_fixed=$b/guest/Image-6.12-all ;;
 esac
 
 scope="--depth 2 --ops create,write,fsync,sync,rename --paths f0,f1 --sizes 0,4096 --quiet"
@@ -384,6 +394,45 @@ else
 	fail "F4: status $st (trace '$t'), with the fix $st_fixed"
 	grep -h '^discrepancy' "$work/f4.out" "$work/f4-fixed.out" | head -n 2 | sed 's/^/    /'
 fi
+# F8 (docs/findings.md): reiserfs's fsync in the first transaction after
+# a mount commits nothing; with guest/fixes/reiserfs-first-commit it does.
+f8scope="--ops create,fsync --paths f0 --depth 2 --quiet"
+# shellcheck disable=SC2086
+"$themis" explore ext4 reiserfs --crash $f8scope --out "$work/f8" >"$work/f8.out" 2>&1
+st=$?
+# shellcheck disable=SC2086
+"$themis" explore ext4 reiserfs --crash $f8scope --kernel "$f8_fixed" --out "$work/f8-fixed" \
+	>"$work/f8-fixed.out" 2>&1
+st_fixed=$?
+t=$(trace_of f8 crash:lost-fsync)
+if [ "$st" -eq 1 ] && [ -n "$t" ] &&
+	grep -q "^discrepancy crash:lost-fsync reiserfs: a crash lost what 'fsync f0' made durable: f0 was .*, 'missing' after the crash" "$t" &&
+	[ "$st_fixed" -eq 0 ]; then
+	ok "F8: reiserfs loses a new file fsync'd right after the mount; with the fix it keeps it"
+else
+	fail "F8: status $st (trace '$t'), with the fix $st_fixed"
+	grep -h '^discrepancy' "$work/f8.out" "$work/f8-fixed.out" | head -n 2 | sed 's/^/    /'
+fi
+
+# F10 (docs/findings.md): ocfs2 without barriers, unmountable after a
+# power cut; with guest/fixes/ocfs2-barrier every crash state recovers.
+f10scope="--ops create,write --paths f0 --sizes 0,4096 --depth 2 --quiet"
+# shellcheck disable=SC2086
+"$themis" explore ext4 ocfs2 --crash $f10scope --out "$work/f10" >"$work/f10.out" 2>&1
+st=$?
+# shellcheck disable=SC2086
+"$themis" explore ext4 ocfs2 --crash $f10scope --kernel "$f10_fixed" --out "$work/f10-fixed" \
+	>"$work/f10-fixed.out" 2>&1
+st_fixed=$?
+t=$(trace_of f10 crash:unmountable)
+if [ "$st" -eq 1 ] && [ -n "$t" ] && grep -q "^discrepancy crash:unmountable ocfs2's crash disk does not mount (EROFS) (crash point: ocfs2 lost power with [0-9]* of the [0-9]* writes from 0 in flight" "$t" &&
+	[ "$st_fixed" -eq 0 ]; then
+	ok "F10: ocfs2 without barriers does not mount after a power cut; with the fix it does"
+else
+	fail "F10: status $st (trace '$t'), with the fix $st_fixed"
+	grep -h '^discrepancy' "$work/f10.out" "$work/f10-fixed.out" | head -n 2 | sed 's/^/    /'
+fi
+
 # nilfs2 has no checker: its fsck line says so (a NULL passed to %s once
 # printed "(null)" in the trace, report.json and report.html).
 if grep -q "^show fsck nilfs2 (no checker): none" "$t" &&
