@@ -52,7 +52,7 @@ enum rule_kind {
 /* The times a `times` rule names (bits of rule.times). */
 #define RULE_TIME_NAMES(X) X(atime) X(mtime) X(ctime)
 
-#define RULES_MAX	  48 /* rules of one run's filesystems together (one lens word each) */
+#define RULES_MAX	  96 /* rules of one run's filesystems together (one lens word each) */
 #define RULE_ERRNOS_MAX	  4
 #define RULE_TEXT_MAX	  160
 #define RULE_WORDS_MAX	  512
