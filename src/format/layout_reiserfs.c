@@ -222,7 +222,7 @@ static int rfs_open(struct lb *b, struct rfs *r, uint8_t sb[RFS_SB_SIZE])
 		return -1;
 	const uint8_t *m = sb + SB_MAGIC;
 	if (memcmp(m, "ReIsErFs", 8) && memcmp(m, "ReIsEr2Fs", 9) && memcmp(m, "ReIsEr3Fs", 9))
-		return lb_fail(b, "no reiserfs magic at 64 KiB");
+		return lb_fail(b, "no ReiserFS magic at 64 KiB");
 	uint32_t bs = lb_le16(sb + SB_BLOCKSIZE);
 	if (bs < 512 || bs > RFS_SB_OFF || (bs & (bs - 1)))
 		return lb_fail(b, "block size %u in the superblock", bs);
