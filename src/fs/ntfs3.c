@@ -33,8 +33,14 @@ const struct fs_desc fs_ntfs3 = {
     .clock = ntfs3_clock,
     .nclock = sizeof(ntfs3_clock) / sizeof(ntfs3_clock[0]),
     .crash_why = "ntfs3 replays a $LogFile another driver wrote but logs nothing itself "
-		 "(fs/ntfs3/fslog.c, only log_replay): a crash leaves what chkdsk must "
-		 "repair, so nothing beyond sync is promised",
+		 "(fs/ntfs3/fslog.c, only log_replay): a crash leaves a volume marked dirty, "
+		 "which ntfsfix clears, and what chkdsk must repair, so nothing beyond sync is "
+		 "promised",
+    /* ntfs3 mounts a volume marked dirty (an unclean unmount) only with
+     * -o force (fs/ntfs3/super.c, ntfs_fill_super: EINVAL); after a power
+     * cut a Linux user runs ntfsfix, which clears the flag and resets
+     * $LogFile. */
+    .replay = {"ntfsfix", "-d"},
     .fsck_none = "no checker on Linux: ntfs-3g's ntfsfix resets the log and marks the volume "
 		 "for Windows' chkdsk, it does not check",
     .csum = FS_CSUM_NONE,
