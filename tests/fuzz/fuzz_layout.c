@@ -118,9 +118,9 @@ static void root_file(struct image *im, const struct layout *l)
 	static const struct {
 		const char *fs;
 		uint64_t ino;
-	} roots[] = {{"ext2", 2}, {"ext3", 2}, {"ext4", 2},   {"xfs", 128}, {"btrfs", 256},
-		     {"f2fs", 3}, {"jfs", 2},  {"nilfs2", 2}, {"minix", 1}, {"ntfs3", 5},
-		     {"reiserfs", 2}};
+	} roots[] = {{"ext2", 2},    {"ext3", 2},  {"ext4", 2},	   {"xfs", 128},
+		     {"btrfs", 256}, {"f2fs", 3},  {"jfs", 2},	   {"nilfs2", 2},
+		     {"minix", 1},   {"ntfs3", 5}, {"reiserfs", 2}};
 	im->name = "rawtime-probe";
 	im->ino = 1;
 	for (size_t i = 0; i < l->n; i++)
