@@ -242,47 +242,11 @@ mkdir -p "$work/rules"
 cp "$here/../../rules/"*.rules "$work/rules/" 2>/dev/null
 [ -f "$work/rules/gfs2.rules" ] || printf '# gfs2: no rules yet\n' >"$work/rules/gfs2.rules"
 
-# A trace names its files by content hash (XXH3-128, as identity.c takes
-# it); no themis command prints one, so a few lines of C do.
-cat >"$work/xxh.c" <<'EOF'
-#define XXH_STATIC_LINKING_ONLY
-#include <stdio.h>
-#include <xxhash.h>
-int main(int argc, char **argv)
-{
-	static char buf[1 << 16];
-	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		if (!f)
-			return 1;
-		XXH3_state_t st;
-		XXH3_INITSTATE(&st);
-		XXH3_128bits_reset(&st);
-		size_t n;
-		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-			XXH3_128bits_update(&st, buf, n);
-		fclose(f);
-		XXH128_canonical_t c;
-		XXH128_canonicalFromHash(&c, XXH3_128bits_digest(&st));
-		for (int k = 0; k < 16; k++)
-			printf("%02x", c.digest[k]);
-		printf("\n");
-	}
-	return 0;
-}
-EOF
-if cc -O2 -o "$work/xxh" "$work/xxh.c" -lxxhash; then
-	kernel=$(readlink -f "$build/guest/Image")
-	initrd=$(readlink -f "$build/guest/initramfs.cpio.gz")
-	img=$(readlink -f "$base")
+# The trace (see the top), replayed on the base: the disk after its last step.
+if hash_helper; then
 	long=$(printf 'n%.0s' $(seq 150))
 	{
-		echo "themis-trace 2"
-		echo "fs gfs2"
-		echo "kernel $kernel $("$work/xxh" "$kernel")"
-		echo "initrd $initrd $("$work/xxh" "$initrd")"
-		echo "image gfs2 $img $("$work/xxh" "$img")"
-		printf 'mem 268435456\nclock 1767225600000000000\nmachine-seed 0\ntime 0\ndurability off\n'
+		trace_header gfs2 "$base"
 		echo "op mkdir d 0755"
 		for i in $(seq 100 159); do echo "op create d/$long$i 0644 -"; done
 		echo "op create sp 0644 -"
@@ -293,21 +257,11 @@ if cc -O2 -o "$work/xxh" "$work/xxh.c" -lxxhash; then
 		echo "op write big 0 300000 5 -"
 		printf 'discrepancy none none\nend\n'
 	} >"$work/t.trace"
-	# Every step's disk is saved: keep the last.
-	"$themis" replay "$work/t.trace" --rules "$work/rules" --save-disks "$work/r" \
-		>"$work/replay.log" 2>&1
-	last=$(ls "$work/r" 2>/dev/null | sort -n | tail -n 1)
-	if [ -n "$last" ] && grep -q "after all [0-9]* operations" "$work/replay.log"; then
-		mv "$work/r/$last" "$work/replay.img"
-		rm -rf "$work/r"
+	if replay_last "$work/t.trace" "$work/replay.img" --rules "$work/rules"; then
 		check "$work/replay.img" "gfs2 replay" - "data directory indirect xattr"
 		[ "$(grep -c " directory [0-9]" "$work/uq")" -ge 3 ] ||
 			fail "gfs2 replay: fewer than 3 directory leaves (no exhash directory)"
-	else
-		fail "replay: $(tail -n 2 "$work/replay.log")"
 	fi
-else
-	fail "cannot build the hash helper (cc, libxxhash-dev)"
 fi
 
 [ "$(cksum <"$base")" = "$cksum_before" ] && ok "base image unchanged" ||

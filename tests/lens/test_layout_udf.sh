@@ -122,63 +122,7 @@ else
 	fail "boot --script: $(tail -n 2 "$work/boot.log")"
 fi
 
-# A trace names its files by content hash (XXH3-128, as identity.c takes
-# it); no themis command prints one, so a few lines of C do.
-cat >"$work/xxh.c" <<'XEOF'
-#define XXH_STATIC_LINKING_ONLY
-#include <stdio.h>
-#include <xxhash.h>
-int main(int argc, char **argv)
-{
-	static char buf[1 << 16];
-	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		if (!f)
-			return 1;
-		XXH3_state_t st;
-		XXH3_INITSTATE(&st);
-		XXH3_128bits_reset(&st);
-		size_t n;
-		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-			XXH3_128bits_update(&st, buf, n);
-		fclose(f);
-		XXH128_canonical_t c;
-		XXH128_canonicalFromHash(&c, XXH3_128bits_digest(&st));
-		for (int k = 0; k < 16; k++)
-			printf("%02x", c.digest[k]);
-		printf("\n");
-	}
-	return 0;
-}
-XEOF
-# replay IMG OPS OUT: replay the operations in file OPS on a copy of IMG;
-# the disk after the last into OUT.
-replay() {
-	{
-		echo "themis-trace 2"
-		echo "fs udf"
-		echo "kernel $kernel $("$work/xxh" "$kernel")"
-		echo "initrd $initrd $("$work/xxh" "$initrd")"
-		echo "image udf $(readlink -f "$1") $("$work/xxh" "$1")"
-		printf 'mem 268435456\nclock 1767225600000000000\nmachine-seed 0\ntime 0\ndurability off\n'
-		cat "$2"
-		printf 'discrepancy none none\nend\n'
-	} >"$work/t.trace"
-	rm -rf "$work/r"
-	# Every step's disk is saved: keep the last.
-	"$themis" replay "$work/t.trace" --save-disks "$work/r" $rules >"$work/replay.log" 2>&1
-	last=$(ls "$work/r" 2>/dev/null | sort -n | tail -n 1)
-	if [ -z "$last" ] || ! grep -q "after all [0-9]* operations" "$work/replay.log"; then
-		fail "replay: $(tail -n 2 "$work/replay.log")"
-		return 1
-	fi
-	mv "$work/r/$last" "$3"
-	rm -rf "$work/r"
-}
-
-if cc -O2 -o "$work/xxh" "$work/xxh.c" -lxxhash; then
-	kernel=$(readlink -f "$build/guest/Image")
-	initrd=$(readlink -f "$build/guest/initramfs.cpio.gz")
+if hash_helper; then
 	long=$(printf 'n%.0s' $(seq 150))
 	# Until rules/udf.rules is written, a copy of the rules with an empty one.
 	rules=
@@ -194,18 +138,19 @@ if cc -O2 -o "$work/xxh" "$work/xxh.c" -lxxhash; then
 	mkudffs -b 4096 --uuid=5468656d69734000 "$work/small.img" >/dev/null 2>&1 ||
 		fail "mkudffs of a 16 MiB image"
 	{
+		trace_header udf "$work/small.img"
 		echo "op create sp 0644 -"
 		for i in $(seq 0 2 278); do echo "op write sp $((i * 4096)) 4096 $i -"; done
 		echo "op create big 0644 -"
 		echo "op write big 0 300000 5 -"
 		echo "op mkdir d 0755"
 		for i in $(seq 10 33); do echo "op create d/$long$i 0644 -"; done
-	} >"$work/ops"
-	if replay "$work/small.img" "$work/ops" "$work/replay.img"; then
+		printf 'discrepancy none none\nend\n'
+	} >"$work/t.trace"
+	# shellcheck disable=SC2086 # $rules: no words or two
+	if replay_last "$work/t.trace" "$work/replay.img" $rules; then
 		check "$work/replay.img" "udf replay" - "data directory allocation-extent file-entry"
 	fi
-else
-	fail "cannot build the hash helper (cc, libxxhash-dev)"
 fi
 
 [ "$(cksum <"$base")" = "$cksum_before" ] && ok "base image unchanged" ||
