@@ -29,7 +29,7 @@ set -u
 build=${1:-build}
 here=$(dirname "$0")
 work=$(mktemp -d)
-trap "cp -r \"\$work\" /tmp/rfs-scratch/keep; rm -rf \"\$work\"" EXIT
+trap 'rm -rf "$work"' EXIT
 . "$here/../lib.sh"
 . "$here/layout_lib.sh"
 themis=$build/themis
