@@ -11,6 +11,9 @@
 # Default pairs cover every filesystem `themis fs` knows, two at a time in
 # its order.
 # THEMIS_KERNEL=IMAGE gates another kernel (default BUILD_DIR/guest/Image).
+# On the default 6.1 kernel a pair with ntfs3 boots the kernel with F6's
+# fix (docs/findings.md: stock 6.1's ntfs3 makes no file on a fresh
+# volume, so its tree would be empty on both machines and prove nothing).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 b=${1:-$top/build}
@@ -21,6 +24,9 @@ kernel=${THEMIS_KERNEL:-$b/guest/Image}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$top/tests/lib.sh"
+case ",$pairs," in
+*ntfs3*) [ -n "${THEMIS_KERNEL:-}" ] || need_kernel ntfs3-zone-max ;;
+esac
 
 # The agent's own lines: everything from its first line on, minus kernel
 # messages ("[  1.23] ..."), Themis's own reports, and the two lines that
@@ -46,6 +52,10 @@ print(" ".join(argv)) if argv else sys.exit(3)') || return 3
 run_pair() {
 	pair=$1
 	set -- $(echo "$pair" | tr ',' ' ')
+	kernel=${THEMIS_KERNEL:-$b/guest/Image}
+	case ",$pair," in
+	*,ntfs3,*) [ -n "${THEMIS_KERNEL:-}" ] || kernel=$b/guest/Image-ntfs3-zone-max ;;
+	esac
 	dir=$work/$(echo "$pair" | tr ',' '-')
 	mkdir -p "$dir/themis"
 	qdrives="" tdisks="" fslist="" i=0
