@@ -375,25 +375,33 @@ fi
 clean link-range "an O_SYNC write through a symlink, stock ext4 and btrfs: its bytes read back from the file, btrfs not blamed for the link" \
 	ext4 btrfs --ops create,symlink,write --paths f0,f1 --sizes 0,4096 --depth 3
 
-# F4 (docs/findings.md): nilfs2's fsync of a new, empty file writes
-# nothing; with guest/fixes/nilfs2-fsync-new it writes the file.
-f4scope="--ops create,fsync,fdatasync --paths f0 --depth 2 --quiet"
-# shellcheck disable=SC2086
-"$themis" explore ext4 nilfs2 --crash $f4scope --out "$work/f4" >"$work/f4.out" 2>&1
-st=$?
-# shellcheck disable=SC2086
-"$themis" explore ext4 nilfs2 --crash $f4scope --kernel "$b/guest/Image-nilfs2-fsync-new" \
-	--out "$work/f4-fixed" >"$work/f4-fixed.out" 2>&1
-st_fixed=$?
-t=$(trace_of f4 crash:lost-fsync)
-if [ "$st" -eq 1 ] && [ -n "$t" ] &&
-	grep -q "^discrepancy crash:lost-fsync nilfs2: a crash lost what 'f\(data\)\{0,1\}sync f0' made durable: f0 was .*, 'missing' after the crash" "$t" &&
-	[ "$st_fixed" -eq 0 ]; then
-	ok "F4: nilfs2 loses a new file fsync'd or fdatasync'd; with the fix it keeps it"
-else
-	fail "F4: status $st (trace '$t'), with the fix $st_fixed"
-	grep -h '^discrepancy' "$work/f4.out" "$work/f4-fixed.out" | head -n 2 | sed 's/^/    /'
-fi
+# found_and_fixed NAME FS KERNEL SIGNATURE PATTERN WHAT SCOPE...: a
+# finding of docs/findings.md on the stock kernel and gone with its fix:
+# explore ext4 FS --crash SCOPE on both, the stock run's first SIGNATURE
+# trace (left in $t) matching PATTERN, the fixed run clean.
+found_and_fixed() {
+	name=$1 fs=$2 fixed=$3 sig=$4 pat=$5 what=$6
+	shift 6
+	"$themis" explore ext4 "$fs" --crash "$@" --quiet --out "$work/$name" >"$work/$name.out" 2>&1
+	st=$?
+	"$themis" explore ext4 "$fs" --crash "$@" --quiet --kernel "$fixed" --out "$work/$name-fixed" \
+		>"$work/$name-fixed.out" 2>&1
+	st_fixed=$?
+	t=$(trace_of "$name" "$sig")
+	if [ "$st" -eq 1 ] && [ -n "$t" ] && grep -q "$pat" "$t" && [ "$st_fixed" -eq 0 ]; then
+		ok "$what"
+	else
+		fail "$name: status $st (trace '$t'), with the fix $st_fixed"
+		grep -h '^discrepancy' "$work/$name.out" "$work/$name-fixed.out" | head -n 2 | sed 's/^/    /'
+	fi
+}
+
+# F4: nilfs2's fsync of a new, empty file writes nothing; with
+# guest/fixes/nilfs2-fsync-new it writes the file.
+found_and_fixed f4 nilfs2 "$b/guest/Image-nilfs2-fsync-new" crash:lost-fsync \
+	"^discrepancy crash:lost-fsync nilfs2: a crash lost what 'f\(data\)\{0,1\}sync f0' made durable: f0 was .*, 'missing' after the crash" \
+	"F4: nilfs2 loses a new file fsync'd or fdatasync'd; with the fix it keeps it" \
+	--ops create,fsync,fdatasync --paths f0 --depth 2
 # nilfs2 has no checker: its fsck line says so (a NULL passed to %s once
 # printed "(null)" in the trace, report.json and report.html).
 if grep -q "^show fsck nilfs2 (no checker): none" "$t" &&
@@ -404,44 +412,19 @@ else
 	grep -rn 'fsck nilfs2\|(null)' "$work/f4" | head -n 3 | sed 's/^/    /'
 fi
 
-# F8 (docs/findings.md): reiserfs's fsync in the first transaction after
-# a mount commits nothing; with guest/fixes/reiserfs-first-commit it does.
-f8scope="--ops create,fsync --paths f0 --depth 2 --quiet"
-# shellcheck disable=SC2086
-"$themis" explore ext4 reiserfs --crash $f8scope --out "$work/f8" >"$work/f8.out" 2>&1
-st=$?
-# shellcheck disable=SC2086
-"$themis" explore ext4 reiserfs --crash $f8scope --kernel "$f8_fixed" --out "$work/f8-fixed" \
-	>"$work/f8-fixed.out" 2>&1
-st_fixed=$?
-t=$(trace_of f8 crash:lost-fsync)
-if [ "$st" -eq 1 ] && [ -n "$t" ] &&
-	grep -q "^discrepancy crash:lost-fsync reiserfs: a crash lost what 'fsync f0' made durable: f0 was .*, 'missing' after the crash" "$t" &&
-	[ "$st_fixed" -eq 0 ]; then
-	ok "F8: reiserfs loses a new file fsync'd right after the mount; with the fix it keeps it"
-else
-	fail "F8: status $st (trace '$t'), with the fix $st_fixed"
-	grep -h '^discrepancy' "$work/f8.out" "$work/f8-fixed.out" | head -n 2 | sed 's/^/    /'
-fi
+# F8: reiserfs's fsync in the first transaction after a mount commits
+# nothing; with guest/fixes/reiserfs-first-commit it does.
+found_and_fixed f8 reiserfs "$f8_fixed" crash:lost-fsync \
+	"^discrepancy crash:lost-fsync reiserfs: a crash lost what 'fsync f0' made durable: f0 was .*, 'missing' after the crash" \
+	"F8: reiserfs loses a new file fsync'd right after the mount; with the fix it keeps it" \
+	--ops create,fsync --paths f0 --depth 2
 
-# F10 (docs/findings.md): ocfs2 without barriers, unmountable after a
-# power cut; with guest/fixes/ocfs2-barrier every crash state recovers.
-f10scope="--ops create,write --paths f0 --sizes 0,4096 --depth 2 --quiet"
-# shellcheck disable=SC2086
-"$themis" explore ext4 ocfs2 --crash $f10scope --out "$work/f10" >"$work/f10.out" 2>&1
-st=$?
-# shellcheck disable=SC2086
-"$themis" explore ext4 ocfs2 --crash $f10scope --kernel "$f10_fixed" --out "$work/f10-fixed" \
-	>"$work/f10-fixed.out" 2>&1
-st_fixed=$?
-t=$(trace_of f10 crash:unmountable)
-if [ "$st" -eq 1 ] && [ -n "$t" ] && grep -q "^discrepancy crash:unmountable ocfs2's crash disk does not mount (EROFS) (crash point: ocfs2 lost power with [0-9]* of the [0-9]* writes from 0 in flight" "$t" &&
-	[ "$st_fixed" -eq 0 ]; then
-	ok "F10: ocfs2 without barriers does not mount after a power cut; with the fix it does"
-else
-	fail "F10: status $st (trace '$t'), with the fix $st_fixed"
-	grep -h '^discrepancy' "$work/f10.out" "$work/f10-fixed.out" | head -n 2 | sed 's/^/    /'
-fi
+# F10: ocfs2 without barriers, unmountable after a power cut; with
+# guest/fixes/ocfs2-barrier every crash state recovers.
+found_and_fixed f10 ocfs2 "$f10_fixed" crash:unmountable \
+	"^discrepancy crash:unmountable ocfs2's crash disk does not mount (EROFS) (crash point: ocfs2 lost power with [0-9]* of the [0-9]* writes from 0 in flight" \
+	"F10: ocfs2 without barriers does not mount after a power cut; with the fix it does" \
+	--ops create,write --paths f0 --sizes 0,4096 --depth 2
 
 # jfs: the kernel does not replay its log; jfs_fsck does, on the host.
 "$themis" explore ext4 jfs --crash --ops create,fsync --paths f0 --depth 2 --quiet \
