@@ -659,7 +659,7 @@ static void record(struct walk *w, const char *path, const struct stat *st, stru
 	SB_LIT(&b, " kind=");
 	sb_str(&b, x->kind);
 	SB_LIT(&b, " mode=");
-	bool root_mode = !strcmp(path, ".") && (ignored >> IGN_BIT_rootmode & 1);
+	bool root_mode = (ignored >> IGN_BIT_rootmode & 1) && !strcmp(path, ".");
 	sb_field(&b, path, root_mode ? IGN_BIT_rootmode : IGN_BIT_mode,
 		 (const char[]){(char)('0' + (m >> 9)), (char)('0' + (m >> 6 & 7)),
 				(char)('0' + (m >> 3 & 7)), (char)('0' + (m & 7))},

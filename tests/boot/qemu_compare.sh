@@ -20,7 +20,6 @@ b=${1:-$top/build}
 [ $# -gt 0 ] && shift
 themis=$b/themis
 pairs=${*:-$("$themis" fs --names | xargs -n 2 | tr ' ' ',')}
-kernel=${THEMIS_KERNEL:-$b/guest/Image}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$top/tests/lib.sh"
