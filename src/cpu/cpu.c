@@ -53,7 +53,7 @@ int cpu_init(struct cpu *c, const struct cpu_bus *bus, uint64_t pc)
 	csr_reset(c);
 	c->priv = PRV_M;
 	c->pc = pc;
-	c->tlb_used = (1u << TLB_REGIMES) - 1; /* every set starts empty */
+	memset(c->tlbs, 0xff, sizeof(c->tlbs)); /* every slot starts empty */
 	cpu_flush_tlb(c);
 	return 0;
 }

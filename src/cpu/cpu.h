@@ -80,7 +80,11 @@ struct cpu_bus {
 
 #define CPU_HOST_FNS 4
 
-#define CPU_TLB_SIZE 256
+#define CPU_TLB_SIZE 4096 /* entries a set, a power of 2 */
+/* Slots a hart remembers filling (the fill log), so that a flush, a
+ * fork's save and a restore's load cost what was filled, not the sets'
+ * size. */
+#define CPU_TLB_LOG 4096
 
 /* What the hart does beside retiring instructions, counted for the hart
  * lens (src/lens/lens_hart.c) and never read by the machine, once:
@@ -92,6 +96,7 @@ struct cpu_bus {
 	X(MISS_R, "tlb_miss_read", "read TLB misses")                                              \
 	X(MISS_W, "tlb_miss_write", "write TLB misses")                                            \
 	X(MISS_X, "tlb_miss_fetch", "fetch TLB misses")                                            \
+	X(FLUSH, "tlb_flush", "TLB flushes")                                                       \
 	X(DISPATCH, "dispatches", "dispatches")                                                    \
 	X(COMPILE, "blocks_compiled", "blocks compiled")                                           \
 	X(DECODE, "pages_decoded", "pages decoded")
@@ -110,6 +115,11 @@ enum {
  * privilege. MXR is rare enough to flush on. */
 enum { TLB_U, TLB_S, TLB_S_SUM, TLB_M, TLB_REGIMES };
 
+/* The sets, by access kind (read, write, fetch: cpu_internal.h's ACC_*),
+ * then regime; a slot's number is its place in them all. */
+#define TLB_KINDS 3
+#define TLB_SLOTS (TLB_KINDS * TLB_REGIMES * CPU_TLB_SIZE)
+
 /* A soft-TLB entry: `tag` is the virtual page number (or ~0 when empty) and
  * host address = vaddr + addend, so a hit costs a compare and an add. `pa`
  * is the physical page, for cpu_tlb_load's check that the host page is
@@ -121,11 +131,12 @@ struct cpu_tlb_entry {
 	uint64_t pa;
 };
 
-/* The read and fetch sets of every regime, as a machine fork saves them
- * (its write sets are empty then: see cpu_flush_writable). */
+/* The read and fetch entries a machine fork saves (its write sets are
+ * empty then: see cpu_flush_writable), each with its slot number. */
 struct cpu_tlb_saved {
-	unsigned used;
-	struct cpu_tlb_entry r[TLB_REGIMES][CPU_TLB_SIZE], x[TLB_REGIMES][CPU_TLB_SIZE];
+	unsigned n;
+	uint16_t slot[CPU_TLB_LOG];
+	struct cpu_tlb_entry e[CPU_TLB_LOG];
 };
 
 struct cpu_csrs {
@@ -173,13 +184,14 @@ struct cpu {
 	struct dcache *dc; /* decoded instructions (a cache, see dcache.h) */
 	struct jit *jit;   /* compiled blocks of them (jit.h), NULL: interpret */
 	/* Soft TLBs (caches: not part of the architectural state): the
-	 * current regime's read, write and fetch sets (mmu_select), and which
-	 * regimes' sets hold entries (bit per regime), so a flush clears only
-	 * those. */
+	 * current regime's read, write and fetch sets (mmu_select), all the
+	 * sets, and the fill log: the slots filled since they were emptied,
+	 * each once, tlb_logged of them, or CPU_TLB_LOG + 1 once more were
+	 * (then a flush visits every slot and rebuilds the log). */
 	struct cpu_tlb_entry *tlb_r, *tlb_w, *tlb_x;
-	unsigned tlb_used;
-	struct cpu_tlb_entry tlbs_r[TLB_REGIMES][CPU_TLB_SIZE], tlbs_w[TLB_REGIMES][CPU_TLB_SIZE],
-	    tlbs_x[TLB_REGIMES][CPU_TLB_SIZE];
+	struct cpu_tlb_entry tlbs[TLB_KINDS][TLB_REGIMES][CPU_TLB_SIZE];
+	uint16_t tlb_log[CPU_TLB_LOG];
+	unsigned tlb_logged;
 	uint64_t events[CPU_NEVENTS]; /* CPU_EVENTS, since the last take */
 };
 
@@ -246,7 +258,7 @@ void cpu_flush_writable(struct cpu *c);
  * another host page (checked against bus.ram), or the decoded page went
  * (checked against the dcache). Entries that no longer hold are dropped
  * from `s` too, since their host pages may be reused. */
-void cpu_tlb_save(const struct cpu *c, struct cpu_tlb_saved *s);
+void cpu_tlb_save(struct cpu *c, struct cpu_tlb_saved *s);
 void cpu_tlb_load(struct cpu *c, struct cpu_tlb_saved *s);
 /* RAM page pa, read as zeros until now (bus.zero_page), has a host page
  * of its own: drop the read entries of hart `hart` (a struct cpu) that map

@@ -610,12 +610,14 @@ static int jit_host(struct cpu *c, const struct jit_site *s)
  * vpn, and a jump on a tag miss, returned for patching. */
 static uint8_t *emit_tlb_lookup(struct emit *e, uint32_t set)
 {
-	_Static_assert(CPU_TLB_SIZE == 256 && sizeof(struct cpu_tlb_entry) == 32,
-		       "the TLB lookup indexes by one byte of the vpn, 32-byte entries");
-	PUT(e, 0x48, 0x89, 0xc1);	/* mov rcx, rax */
-	PUT(e, 0x48, 0xc1, 0xe9, 0x0c); /* shr rcx, 12: the vpn */
-	PUT(e, 0x0f, 0xb6, 0xf1);	/* movzx esi, cl: the set index */
-	PUT(e, 0xc1, 0xe6, 0x05);	/* shl esi, 5 */
+	_Static_assert((CPU_TLB_SIZE & (CPU_TLB_SIZE - 1)) == 0 &&
+			   sizeof(struct cpu_tlb_entry) == 32,
+		       "the TLB lookup masks the vpn, 32-byte entries");
+	PUT(e, 0x48, 0x89, 0xc1);			/* mov rcx, rax */
+	PUT(e, 0x48, 0xc1, 0xe9, 0x0c);			/* shr rcx, 12: the vpn */
+	PUT(e, 0x89, 0xce);				/* mov esi, ecx */
+	PUT(e, 0x81, 0xe6), put32(e, CPU_TLB_SIZE - 1); /* and esi, size - 1: the set index */
+	PUT(e, 0xc1, 0xe6, 0x05);			/* shl esi, 5 */
 	load_c(e, RDI, set);
 	PUT(e, 0x48, 0x01, 0xf7); /* add rdi, rsi: the entry */
 	PUT(e, 0x48, 0x3b, 0x0f); /* cmp rcx, [rdi]: its tag */
@@ -694,11 +696,13 @@ static void emit_amo_thunk(struct emit *e, int size)
  * checks the budget; any miss leaves for the dispatcher. */
 static void emit_jump_thunk(struct emit *e, struct cpu *c)
 {
-	_Static_assert((JIT_HOT & (JIT_HOT - 1)) == 0 && DCACHE_PAGES == 4096 &&
-			   sizeof(struct jit_hot) == 32 && offsetof(struct jit_hot, pc) == 8 &&
-			   offsetof(struct jit_hot, gen) == 16 &&
-			   offsetof(struct jit_hot, fn) == 24,
-		       "the jump thunk's table lookup");
+	_Static_assert(
+	    (JIT_HOT & (JIT_HOT - 1)) == 0 && DCACHE_PAGES == 4096 &&
+		sizeof(struct jit_hot) == 32 && offsetof(struct jit_hot, pc) == 8 &&
+		offsetof(struct jit_hot, gen) == 16 && offsetof(struct jit_hot, fn) == 24 &&
+		(CPU_TLB_SIZE & (CPU_TLB_SIZE - 1)) == 0 && sizeof(struct cpu_tlb_entry) == 32 &&
+		offsetof(struct cpu_tlb_entry, addend) == 8,
+	    "the jump thunk's table and fetch TLB lookups");
 	struct jit *j = c->jit;
 	uint8_t *miss[5];
 	load_c(e, RAX, CPU_OFF(pc));
@@ -712,10 +716,11 @@ static void emit_jump_thunk(struct emit *e, struct cpu *c)
 	PUT(e, 0x48, 0x01, 0xca);	/* add rdx, rcx: the entry */
 	PUT(e, 0x48, 0x3b, 0x42, 0x08); /* cmp rax, [rdx + 8]: pc */
 	miss[0] = jcc(e, 0x85);
-	PUT(e, 0x48, 0x89, 0xc6);	/* mov rsi, rax */
-	PUT(e, 0x48, 0xc1, 0xee, 0x0c); /* shr rsi, 12: the vpn */
-	PUT(e, 0x40, 0x0f, 0xb6, 0xce); /* movzx ecx, sil */
-	PUT(e, 0xc1, 0xe1, 0x05);	/* shl ecx, 5 */
+	PUT(e, 0x48, 0x89, 0xc6);			/* mov rsi, rax */
+	PUT(e, 0x48, 0xc1, 0xee, 0x0c);			/* shr rsi, 12: the vpn */
+	PUT(e, 0x89, 0xf1);				/* mov ecx, esi */
+	PUT(e, 0x81, 0xe1), put32(e, CPU_TLB_SIZE - 1); /* and ecx, size - 1 */
+	PUT(e, 0xc1, 0xe1, 0x05);			/* shl ecx, 5 */
 	load_c(e, RDI, CPU_OFF(tlb_x));
 	PUT(e, 0x48, 0x01, 0xcf); /* add rdi, rcx: the fetch entry */
 	PUT(e, 0x48, 0x3b, 0x37); /* cmp rsi, [rdi] */

@@ -12,9 +12,10 @@
  * Each translation regime (cpu.h: U, S, S with SUM, M) has sets of its
  * own, and the hart's tlb_r/tlb_w/tlb_x point at the current regime's
  * (mmu_select): an entry is only ever filled and hit under the permissions
- * it was checked with. Invariant: a regime whose bit in tlb_used is clear
- * has empty sets, so flushes and the dcache's invalidations visit only the
- * marked ones.
+ * it was checked with. Invariant: until the fill log overflows, every full
+ * slot is in it once, so flushes, the dcache's invalidations and a fork's
+ * save and restore visit the few hundred slots a state fills rather than
+ * the twelve thousand there are.
  *
  * The write TLB must only ever hold pages the bus returned for writing: a
  * machine fork relies on cpu_flush_writable() to make the next write to
@@ -57,21 +58,79 @@ void mmu_select(struct cpu *c)
 	int data = regime_of(effective_priv(c, ACC_R)), fetch = regime_of(c->priv);
 	if (data == TLB_S && (c->csr.mstatus & MSTATUS_SUM))
 		data = TLB_S_SUM;
-	c->tlb_r = c->tlbs_r[data];
-	c->tlb_w = c->tlbs_w[data];
-	c->tlb_x = c->tlbs_x[fetch];
-	c->tlb_used |= 1u << data | 1u << fetch;
+	c->tlb_r = c->tlbs[ACC_R][data];
+	c->tlb_w = c->tlbs[ACC_W][data];
+	c->tlb_x = c->tlbs[ACC_X][fetch];
 }
+
+static struct cpu_tlb_entry *slot_at(struct cpu *c, unsigned n)
+{
+	_Static_assert(ACC_R == 0 && ACC_W == 1 && ACC_X == 2 && TLB_KINDS == 3 &&
+			   TLB_SLOTS <= 65536,
+		       "the sets are by access kind; slot numbers fit the log's 16 bits");
+	return &c->tlbs[0][0][0] + n;
+}
+
+static int kind_of(unsigned n)
+{
+	return (int)(n / (TLB_REGIMES * CPU_TLB_SIZE));
+}
+
+/* The next full slot after *i: from the log, or once it overflowed from
+ * every slot; -1 at the end. */
+static int next_full(struct cpu *c, unsigned *i)
+{
+	bool whole = c->tlb_logged > CPU_TLB_LOG;
+	while (*i < (whole ? TLB_SLOTS : c->tlb_logged)) {
+		unsigned n = whole ? *i : c->tlb_log[*i];
+		++*i;
+		if (slot_at(c, n)->tag != ~0ULL)
+			return (int)n;
+	}
+	return -1;
+}
+
+/* Fill slot n, logging it if it was empty. */
+static void tlb_set(struct cpu *c, unsigned n, const struct cpu_tlb_entry *val)
+{
+	struct cpu_tlb_entry *e = slot_at(c, n);
+	if (e->tag == ~0ULL) {
+		if (c->tlb_logged < CPU_TLB_LOG)
+			c->tlb_log[c->tlb_logged++] = (uint16_t)n;
+		else
+			c->tlb_logged = CPU_TLB_LOG + 1;
+	}
+	*e = *val;
+}
+
+/* Which entries a drop empties, beside their kind (arg is the drop's). */
+typedef bool tlb_match(struct cpu *c, const struct cpu_tlb_entry *e, uintptr_t arg);
+
+/* Empty the full slots of the kinds in `kinds` (a bit per ACC_*) that
+ * `match` accepts (NULL: all), and keep the log to the slots still full:
+ * a log that had overflowed is rebuilt if they fit. */
+static void tlb_drop(struct cpu *c, unsigned kinds, tlb_match *match, uintptr_t arg)
+{
+	unsigned i = 0, kept = 0;
+	bool over = false;
+	for (int n; (n = next_full(c, &i)) >= 0;) {
+		struct cpu_tlb_entry *e = slot_at(c, (unsigned)n);
+		if (kinds >> kind_of((unsigned)n) & 1 && (!match || match(c, e, arg)))
+			e->tag = ~0ULL;
+		else if (kept < CPU_TLB_LOG)
+			c->tlb_log[kept++] = (uint16_t)n; /* kept <= i: the log is read ahead */
+		else
+			over = true;
+	}
+	c->tlb_logged = over ? CPU_TLB_LOG + 1 : kept;
+}
+
+#define TLB_ALL (1u << ACC_R | 1u << ACC_W | 1u << ACC_X)
 
 void cpu_flush_tlb(struct cpu *c)
 {
-	for (int r = 0; r < TLB_REGIMES; r++)
-		if (c->tlb_used >> r & 1) {
-			memset(c->tlbs_r[r], 0xff, sizeof(c->tlbs_r[r]));
-			memset(c->tlbs_w[r], 0xff, sizeof(c->tlbs_w[r]));
-			memset(c->tlbs_x[r], 0xff, sizeof(c->tlbs_x[r]));
-		}
-	c->tlb_used = 0;
+	c->events[CPU_EV_FLUSH]++;
+	tlb_drop(c, TLB_ALL, NULL, 0);
 	mmu_select(c);
 }
 
@@ -83,18 +142,17 @@ static uintptr_t entry_host(const struct cpu_tlb_entry *e)
 
 void cpu_flush_writable(struct cpu *c)
 {
-	for (int r = 0; r < TLB_REGIMES; r++)
-		if (c->tlb_used >> r & 1)
-			memset(c->tlbs_w[r], 0xff, sizeof(c->tlbs_w[r]));
+	tlb_drop(c, 1u << ACC_W, NULL, 0);
 }
 
-void cpu_tlb_save(const struct cpu *c, struct cpu_tlb_saved *s)
+void cpu_tlb_save(struct cpu *c, struct cpu_tlb_saved *s)
 {
-	s->used = c->tlb_used;
-	for (int r = 0; r < TLB_REGIMES; r++)
-		if (c->tlb_used >> r & 1) {
-			memcpy(s->r[r], c->tlbs_r[r], sizeof(s->r[r]));
-			memcpy(s->x[r], c->tlbs_x[r], sizeof(s->x[r]));
+	s->n = 0;
+	unsigned i = 0;
+	for (int n; (n = next_full(c, &i)) >= 0 && s->n < CPU_TLB_LOG;)
+		if (kind_of((unsigned)n) != ACC_W) {
+			s->slot[s->n] = (uint16_t)n;
+			s->e[s->n++] = *slot_at(c, (unsigned)n);
 		}
 }
 
@@ -103,71 +161,49 @@ void cpu_tlb_save(const struct cpu *c, struct cpu_tlb_saved *s)
  * decoded page for it? */
 static bool entry_holds(struct cpu *c, const struct cpu_tlb_entry *e, bool fetch)
 {
-	if (e->tag == ~0ULL)
-		return false;
 	const uint8_t *host = (const uint8_t *)entry_host(e);
 	if (c->bus.ram(c->bus.opaque, e->pa, false) != host)
 		return false;
 	return !fetch || dcache_find(c, host) == e->code;
 }
 
-static void set_load(struct cpu *c, struct cpu_tlb_entry *saved, struct cpu_tlb_entry *live,
-		     bool fetch)
-{
-	for (int i = 0; i < CPU_TLB_SIZE; i++) {
-		if (saved[i].tag == ~0ULL)
-			continue;
-		if (entry_holds(c, &saved[i], fetch))
-			live[i] = saved[i];
-		else
-			saved[i].tag = ~0ULL;
-	}
-}
-
 void cpu_tlb_load(struct cpu *c, struct cpu_tlb_saved *s)
 {
-	for (int r = 0; r < TLB_REGIMES; r++)
-		if (s->used >> r & 1) {
-			set_load(c, s->r[r], c->tlbs_r[r], false);
-			set_load(c, s->x[r], c->tlbs_x[r], true);
-		}
-	c->tlb_used |= s->used;
+	unsigned kept = 0;
+	for (unsigned k = 0; k < s->n; k++) {
+		if (!entry_holds(c, &s->e[k], kind_of(s->slot[k]) == ACC_X))
+			continue; /* and never again: the saved list forgets it */
+		tlb_set(c, s->slot[k], &s->e[k]);
+		s->slot[kept] = s->slot[k];
+		s->e[kept++] = s->e[k];
+	}
+	s->n = kept;
+}
+
+static bool maps_zero_page_at(struct cpu *c, const struct cpu_tlb_entry *e, uintptr_t pa)
+{
+	return e->pa == pa && entry_host(e) == (uintptr_t)c->bus.zero_page;
 }
 
 void cpu_ram_homed(void *hart, uint64_t pa)
 {
-	struct cpu *c = hart;
-	pa &= ~0xfffULL;
-	for (int r = 0; r < TLB_REGIMES; r++) {
-		if (!(c->tlb_used >> r & 1))
-			continue;
-		for (int i = 0; i < CPU_TLB_SIZE; i++) {
-			struct cpu_tlb_entry *e = &c->tlbs_r[r][i];
-			if (e->tag != ~0ULL && e->pa == pa &&
-			    entry_host(e) == (uintptr_t)c->bus.zero_page)
-				e->tag = ~0ULL;
-		}
-	}
+	tlb_drop(hart, 1u << ACC_R, maps_zero_page_at, (uintptr_t)(pa & ~0xfffULL));
 }
 
 void mmu_flush_fetch(struct cpu *c)
 {
-	for (int r = 0; r < TLB_REGIMES; r++)
-		if (c->tlb_used >> r & 1)
-			memset(c->tlbs_x[r], 0xff, sizeof(c->tlbs_x[r]));
+	tlb_drop(c, 1u << ACC_X, NULL, 0);
+}
+
+static bool maps_host(struct cpu *c, const struct cpu_tlb_entry *e, uintptr_t host)
+{
+	(void)c;
+	return entry_host(e) == host;
 }
 
 void mmu_unmap_writable(struct cpu *c, const uint8_t *host)
 {
-	for (int r = 0; r < TLB_REGIMES; r++) {
-		if (!(c->tlb_used >> r & 1))
-			continue;
-		for (int i = 0; i < CPU_TLB_SIZE; i++) {
-			struct cpu_tlb_entry *e = &c->tlbs_w[r][i];
-			if (e->tag != ~0ULL && entry_host(e) == (uintptr_t)host)
-				e->tag = ~0ULL;
-		}
-	}
+	tlb_drop(c, 1u << ACC_W, maps_host, (uintptr_t)host);
 }
 
 static bool leaf_allows(const struct cpu *c, uint64_t pte, int acc, int priv)
@@ -281,11 +317,9 @@ static uint8_t *page_for(struct cpu *c, uint64_t va, int acc, uint64_t *pa, bool
 		return page; /* holds decoded code: stores stay on the slow path */
 	if (acc == ACC_X && !(code = dcache_get(c, page)))
 		return page; /* out of memory for decoding: fetch the slow way */
-	struct cpu_tlb_entry *e = tlb_for(c, acc, va);
-	e->tag = tlb_vpn(va);
-	e->addend = (uintptr_t)page - (va & ~0xfffULL);
-	e->code = code;
-	e->pa = *pa & ~0xfffULL;
+	struct cpu_tlb_entry e = {tlb_vpn(va), (uintptr_t)page - (va & ~0xfffULL), code,
+				  *pa & ~0xfffULL};
+	tlb_set(c, (unsigned)(tlb_for(c, acc, va) - &c->tlbs[0][0][0]), &e);
 	return page;
 }
 
