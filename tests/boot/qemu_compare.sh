@@ -23,9 +23,6 @@ pairs=${*:-$("$themis" fs --names | xargs -n 2 | tr ' ' ',')}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$top/tests/lib.sh"
-case ",$pairs," in
-*ntfs3*) [ -n "${THEMIS_KERNEL:-}" ] || need_kernel ntfs3-zone-max ;;
-esac
 
 # The agent's own lines: everything from its first line on, minus kernel
 # messages ("[  1.23] ..."), Themis's own reports, and the two lines that
@@ -51,10 +48,7 @@ print(" ".join(argv)) if argv else sys.exit(3)') || return 3
 run_pair() {
 	pair=$1
 	set -- $(echo "$pair" | tr ',' ' ')
-	kernel=${THEMIS_KERNEL:-$b/guest/Image}
-	case ",$pair," in
-	*,ntfs3,*) [ -n "${THEMIS_KERNEL:-}" ] || kernel=$b/guest/Image-ntfs3-zone-max ;;
-	esac
+	kernel_for "$@"
 	dir=$work/$(echo "$pair" | tr ',' '-')
 	mkdir -p "$dir/themis"
 	qdrives="" tdisks="" fslist="" i=0

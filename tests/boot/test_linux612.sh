@@ -16,7 +16,6 @@ themis=$b/themis
 img=$b/images
 k61=$b/guest/Image
 k612=$b/guest/Image-6.12
-k61_ntfs3=$b/guest/Image-ntfs3-zone-max
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$top/tests/lib.sh"
@@ -24,7 +23,6 @@ trap 'rm -rf "$work"' EXIT
 for f in "$themis" "$b/asan/themis" "$k61" "$k612"; do
 	[ -f "$f" ] || { echo "FAIL: $f missing (make build/themis guest)"; exit 1; }
 done
-need_kernel ntfs3-zone-max
 
 # 1. Two boots of 6.12: the agent's report names a 6.12 kernel, and the
 #    consoles and RAM at the ready are identical (the board stays
@@ -88,8 +86,8 @@ while [ $# -gt 0 ]; do
 		shift
 	done
 	for k in 6.1 6.12; do
-		kimg=$k61
-		case "$names " in *" ntfs3 "*) kimg=$k61_ntfs3 ;; esac
+		kernel_for $names
+		kimg=$kernel
 		[ $k = 6.1 ] || kimg=$k612
 		out=$work/script-$k-$group
 		"$themis" boot --kernel "$kimg" $args --script >"$out" 2>&1 || fail "$k:$names: boot --script exited $?"
@@ -118,8 +116,8 @@ done
 #    behaviour change between the versions to explain).
 explore_both() { # explore_both ARGS...: one line per kernel, compared
 	for k in 6.1 6.12; do
-		kimg=$k61
-		case "$names " in *" ntfs3 "*) kimg=$k61_ntfs3 ;; esac
+		kernel_for "$@"
+		kimg=$kernel
 		[ $k = 6.1 ] || kimg=$k612
 		out=$work/explore-$k
 		"$themis" explore "$@" --kernel "$kimg" --jobs 1 --quiet --out "$work/out-$k" >"$out" 2>&1

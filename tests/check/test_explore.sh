@@ -10,16 +10,17 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
 need_kernel ext4-link3 ext4-tail ext4-meta ext4-data ext4-epoch
-# ntfs3 needs F6's fix on 6.1 to make any file, and F7's to agree with
-# ext4 (docs/findings.md): the kernel it is compared on, and the one with
-# its bugs.
+# ntfs3 is compared with F7's fix (it agrees with ext4 then), and F7 is
+# found on the kernel kernel_for gives ntfs3 (docs/findings.md).
+kernel_for ntfs3
+ntfs3_f7=$kernel
 case ${THEMIS_KERNEL:-} in
 *6.12*)
 	need_kernel --version 6.12 ntfs3-collapse-eof
-	ntfs3_fixed=$b/guest/Image-6.12-ntfs3-collapse-eof ntfs3_f7=$THEMIS_KERNEL ;;
+	ntfs3_fixed=$b/guest/Image-6.12-ntfs3-collapse-eof ;;
 *)
-	need_kernel all ntfs3-zone-max
-	ntfs3_fixed=$b/guest/Image-all ntfs3_f7=$b/guest/Image-ntfs3-zone-max ;;
+	need_kernel all
+	ntfs3_fixed=$b/guest/Image-all ;;
 esac
 cd "$work" || exit 1 # explore writes explore-out/ here by default
 

@@ -145,12 +145,8 @@ expect 0 "mtime=2147483648.000000001 i_mtime=0x80000000 i_mtime_extra=0x00000005
 # (and Windows) read as one before 1601; ntfs3 itself reads it back. On
 # 6.1 with F6's fix, so that a file can be made at all.
 top=$(cd "$here/../.." && pwd) b=$(cd "$build" && pwd)
-ntfs3_kernel=${THEMIS_KERNEL:-}
-if [ -z "$ntfs3_kernel" ]; then
-	need_kernel ntfs3-zone-max
-	ntfs3_kernel=$b/guest/Image-ntfs3-zone-max
-fi
-"$themis" clock ntfs3 --kernel "$ntfs3_kernel" --times epoch,far_future >"$work/n.md" 2>"$work/n.err"
+kernel_for ntfs3
+"$themis" clock ntfs3 --kernel "$kernel" --times epoch,far_future >"$work/n.md" 2>"$work/n.err"
 st=$?
 if [ "$st" -eq 1 ] && grep -q 'far_future (@1000000000000): stored -844674407370' "$work/n.md"; then
 	ok "F11: ntfs3 stores 10^12 s as a FILETIME read back as $(grep -o 'stored -[0-9.]*' "$work/n.md")"
