@@ -79,6 +79,45 @@ void trace_kernel_version(const char *path, char *out, size_t cap)
 	}
 }
 
+/* Which of a format's lines a trace had: the required ones must all be. */
+enum {
+	SEEN_MEM = 1,
+	SEEN_CLOCK = 2,
+	SEEN_SEED = 4,
+	SEEN_TIME = 8,
+	SEEN_WARNINGS = 16,
+	SEEN_DURABILITY = 32,
+	SEEN_BUDGET = 64,
+	SEEN_FS = 128,
+};
+
+/* The header's number lines, the one list its writer and parser share, in
+ * the order written: X(word, member, min, max, need, value). need is the
+ * SEEN bit of a required line, always written; 0 an optional one, written
+ * when its value is not 0 (absent, the member stays 0). value is what is
+ * written: the op-budget in force rather than 0 for "the default", so a
+ * hang replays as a hang even if a later build's default differs. */
+#define TRACE_NUMBERS(X)                                                                           \
+	X("mem", mem, 0, UINT64_MAX, SEEN_MEM, m->mem)                                             \
+	X("clock", clock_ns, 0, UINT64_MAX, SEEN_CLOCK, m->clock_ns)                               \
+	X("machine-seed", machine_seed, 0, UINT64_MAX, SEEN_SEED, m->machine_seed)                 \
+	X("time", time, 0, 1, SEEN_TIME, m->time)                                                  \
+	X("warnings", warnings, 0, 1, SEEN_WARNINGS, m->warnings)                                  \
+	X("op-budget", op_budget, 1, UINT64_MAX, SEEN_BUDGET,                                      \
+	  m->op_budget ? m->op_budget : CHECK_OP_BUDGET)                                           \
+	X("crash-states", crash_states, 1, CHECK_CRASH_STATES_MAX, 0, m->crash_states)             \
+	X("fsck", fsck, 1, 1, 0, m->fsck)
+
+/* The number lines of m, as TRACE_NUMBERS says. */
+static void write_numbers(FILE *f, const struct check_machine *m)
+{
+#define TRACE_WRITE_NUMBER(word, member, min, max, need, value)                                    \
+	if ((need) || (value))                                                                     \
+		fprintf(f, word " %llu\n", (unsigned long long)(value));
+	TRACE_NUMBERS(TRACE_WRITE_NUMBER)
+#undef TRACE_WRITE_NUMBER
+}
+
 /* path made absolute (the file need not stay where the shell was), into
  * out; as given if it cannot be resolved. */
 static const char *absolute(const char *path, char *out)
@@ -145,18 +184,8 @@ static int head_take(const struct check_machine *m, char **out, char *err, size_
 		if (kb_version[0])
 			fprintf(f, "kernel-b-version %s\n", kb_version);
 	}
-	fprintf(f, "mem %llu\nclock %llu\nmachine-seed %llu\ntime %d\nwarnings %d\n",
-		(unsigned long long)m->mem, (unsigned long long)m->clock_ns,
-		(unsigned long long)m->machine_seed, m->time, m->warnings);
+	write_numbers(f, m);
 	fprintf(f, "durability %s\n", check_durability_name(m->durability));
-	/* The budget in force, not 0 for "the default": a hang must replay as
-	 * a hang even if a later build's default differs. */
-	fprintf(f, "op-budget %llu\n",
-		(unsigned long long)(m->op_budget ? m->op_budget : CHECK_OP_BUDGET));
-	if (m->crash_states)
-		fprintf(f, "crash-states %u\n", m->crash_states);
-	if (m->fsck)
-		fprintf(f, "fsck 1\n");
 	if (m->rules && !strchr(m->rules->dir, '\n'))
 		fprintf(f, "rules %016llx %s\n", (unsigned long long)m->rules->hash,
 			absolute(m->rules->dir, abs_rules));
@@ -212,18 +241,6 @@ int trace_write(const char *path, struct trace_head *head, const struct check_ma
 	return 0;
 }
 
-/* Which of a format's lines a trace had: the required ones must all be. */
-enum {
-	SEEN_MEM = 1,
-	SEEN_CLOCK = 2,
-	SEEN_SEED = 4,
-	SEEN_TIME = 8,
-	SEEN_WARNINGS = 16,
-	SEEN_DURABILITY = 32,
-	SEEN_BUDGET = 64,
-	SEEN_FS = 128,
-};
-
 /* A whole decimal number after `word `, and nothing else. */
 static bool number_line(const char *line, const char *word, unsigned long long *u)
 {
@@ -255,6 +272,27 @@ static int parse_kernel_b(struct trace *t, const char *rest, char *why, size_t w
 	free(scratch);
 	free(line);
 	return rc;
+}
+
+static bool in_range(unsigned long long u, unsigned long long min, unsigned long long max)
+{
+	return u >= min && u <= max;
+}
+
+/* A number line of TRACE_NUMBERS into m, its value in range: true if
+ * line is one (a required line's bit set in seen). */
+static bool parse_number(const char *line, struct check_machine *m, unsigned *seen)
+{
+	unsigned long long u;
+#define TRACE_PARSE_NUMBER(word, member, min, max, need, value)                                    \
+	if (number_line(line, word, &u) && in_range(u, min, max)) {                                \
+		m->member = (__typeof__(m->member))u;                                              \
+		*seen |= (need);                                                                   \
+		return true;                                                                       \
+	}
+	TRACE_NUMBERS(TRACE_PARSE_NUMBER)
+#undef TRACE_PARSE_NUMBER
+	return false;
 }
 
 /* One line (without its newline): 0, or -1 with why. */
@@ -316,22 +354,7 @@ static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, c
 	} else if (!strncmp(line, "options ", 8)) {
 		snprintf(t->options, sizeof(t->options), "%.*s", (int)sizeof(t->options) - 1,
 			 line + 8);
-	} else if (number_line(line, "mem", &u)) {
-		m->mem = u, *seen |= SEEN_MEM;
-	} else if (number_line(line, "clock", &u)) {
-		m->clock_ns = u, *seen |= SEEN_CLOCK;
-	} else if (number_line(line, "machine-seed", &u)) {
-		m->machine_seed = u, *seen |= SEEN_SEED;
-	} else if (number_line(line, "op-budget", &u) && u) {
-		m->op_budget = u, *seen |= SEEN_BUDGET;
-	} else if (number_line(line, "crash-states", &u) && u && u <= CHECK_CRASH_STATES_MAX) {
-		m->crash_states = (unsigned)u;
-	} else if (number_line(line, "fsck", &u) && u == 1) {
-		m->fsck = true;
-	} else if (number_line(line, "time", &u) && u <= 1) {
-		m->time = u != 0, *seen |= SEEN_TIME;
-	} else if (number_line(line, "warnings", &u) && u <= 1) {
-		m->warnings = u != 0, *seen |= SEEN_WARNINGS;
+	} else if (parse_number(line, m, seen)) {
 	} else if (sscanf(line, "durability %63s", b) == 1) {
 		int d = check_durability_by_name(b);
 		if (d < 0) {
