@@ -260,7 +260,7 @@ int check_synced(struct virt *v, const struct check_machine *m, check_disk_fn *e
 		snprintf(why, whylen, "cannot fork the machine");
 		return -1;
 	}
-	int rc = check_apply(v, m->nfs, "run sync", &st, why, whylen);
+	int rc = check_apply(v, m->nfs, AGENT_WORD(run, " sync"), &st, why, whylen);
 	for (int i = 0; i < m->nfs && !rc; i++)
 		rc = each(check_disk(v, i), i, ctx, why, whylen);
 	virt_release(v);
@@ -293,7 +293,7 @@ int check_quiesce(struct virt *v, const struct check_machine *m, unsigned disks,
 	*unmounted = 0;
 	if (!(disks &= checked_disks(m)))
 		return 0;
-	disks_command(cmd, sizeof(cmd), "readonly", m->nfs, disks);
+	disks_command(cmd, sizeof(cmd), AGENT_WORD(readonly), m->nfs, disks);
 	if (check_apply(v, m->nfs, cmd, &st, why, whylen))
 		return -1;
 	for (int i = 0; i < m->nfs; i++)
@@ -301,7 +301,7 @@ int check_quiesce(struct virt *v, const struct check_machine *m, unsigned disks,
 			*unmounted |= 1u << i;
 	if (!*unmounted)
 		return 0;
-	disks_command(cmd, sizeof(cmd), "umount", m->nfs, *unmounted);
+	disks_command(cmd, sizeof(cmd), AGENT_WORD(umount), m->nfs, *unmounted);
 	if (check_apply(v, m->nfs, cmd, &st, why, whylen))
 		return -1;
 	for (int i = 0; i < m->nfs; i++)

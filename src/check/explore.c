@@ -433,7 +433,7 @@ static int agent_simple(struct search *s, const char *cmd)
  * checker saves its device images (write: puts them back). */
 static int baseline_images(struct search *s, int level, bool write)
 {
-	if (agent_simple(s, "umount"))
+	if (agent_simple(s, AGENT_WORD(umount)))
 		return -1;
 	for (int i = 0; i < s->cfg->m.nfs; i++) {
 		struct disk *d = &s->v->disks[i];
@@ -445,7 +445,7 @@ static int baseline_images(struct search *s, int level, bool write)
 		if (rc)
 			return -1;
 	}
-	return agent_simple(s, "mount");
+	return agent_simple(s, AGENT_WORD(mount));
 }
 
 static void dfs_baseline(struct search *s, struct op *ops, int n, const struct check_step *node)

@@ -121,7 +121,7 @@ int check_show_bytes(struct virt *v, const struct check_machine *m, const char *
 {
 	char cmd[300], err[512];
 	struct check_step st;
-	snprintf(cmd, sizeof(cmd), "diff %s", path);
+	snprintf(cmd, sizeof(cmd), AGENT_WORD(diff, " %s"), path);
 	if (check_apply(v, m->nfs, cmd, &st, err, sizeof(err))) {
 		appendf(out, cap, "\n  bytes of %s: %s", path, err);
 		return -1;

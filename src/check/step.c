@@ -76,7 +76,7 @@ static int set_ignored(struct virt *v, const struct check_machine *m, char *err,
 {
 	char cmd[128], fields[96];
 	rules_ignore_list(m->rules, m->fs, m->nfs, fields, sizeof(fields));
-	snprintf(cmd, sizeof(cmd), "ignore %s", fields);
+	snprintf(cmd, sizeof(cmd), AGENT_WORD(ignore, " %s"), fields);
 	if (agent_setting(v, m, cmd, err, errlen))
 		return -1;
 	if (!m->time)
@@ -94,7 +94,7 @@ static int set_ignored(struct virt *v, const struct check_machine *m, char *err,
 	}
 	uint64_t g, ag;
 	check_time_grans(m, &g, &ag);
-	snprintf(cmd, sizeof(cmd), "timegran %llu %llu", (unsigned long long)g,
+	snprintf(cmd, sizeof(cmd), AGENT_WORD(timegran, " %llu %llu"), (unsigned long long)g,
 		 (unsigned long long)ag);
 	return agent_setting(v, m, cmd, err, errlen);
 }
@@ -644,7 +644,7 @@ static void waiver_before(struct virt *v, const struct check_machine *m, const s
 	 * judges). */
 	if (rule < 0 || virt_fork(v))
 		return;
-	char *log = check_dump(v, m->nfs, "dump time", err, sizeof(err));
+	char *log = check_dump(v, m->nfs, AGENT_WORD(dump, " time"), err, sizeof(err));
 	virt_restore(v);
 	virt_release(v);
 	if (!log)
@@ -725,7 +725,8 @@ static int compare_live(struct virt *v, const struct check_machine *m, int kind,
 	if (k == m->nfs)
 		return 0;
 	char err[256];
-	char *log = check_dump(v, m->nfs, m->time ? "dump time" : "dump", err, sizeof(err));
+	char *log = check_dump(v, m->nfs, m->time ? AGENT_WORD(dump, " time") : AGENT_WORD(dump),
+			       err, sizeof(err));
 	if (!log) {
 		snprintf(why, whylen, "fingerprints differ (%s)", err);
 		snprintf(sig, siglen, "state:fingerprint");
@@ -752,7 +753,8 @@ static void explain_disk(struct virt *v, const struct check_machine *m, const st
 			 char *why, size_t whylen, char *sig, size_t siglen)
 {
 	char cmd[64], err[256], names[2][CHECK_LABEL_MAX + 32], path[256], l[CHECK_LABEL_MAX];
-	snprintf(cmd, sizeof(cmd), "durable %s dump", check_durability_name(m->durability));
+	snprintf(cmd, sizeof(cmd), AGENT_WORD(durable, " %s dump"),
+		 check_durability_name(m->durability));
 	char *disk = check_dump(v, m->nfs, cmd, err, sizeof(err));
 	int k = first_unlike(s->disk, m->nfs);
 	if (k < m->nfs) { /* the filesystems' disks disagree */
@@ -778,7 +780,7 @@ static void explain_disk(struct virt *v, const struct check_machine *m, const st
 	int i = 0; /* a filesystem whose disk disagrees with its own cache */
 	while (i < m->nfs && !memcmp(s->disk[i], s->plain[i], 16))
 		i++;
-	char *live = check_dump(v, m->nfs, "dump", err, sizeof(err));
+	char *live = check_dump(v, m->nfs, AGENT_WORD(dump), err, sizeof(err));
 	snprintf(names[0], sizeof(names[0]), "%s's cache", check_label(m, i, l));
 	snprintf(names[1], sizeof(names[1]), "%s's disk after sync", check_label(m, i, l));
 	if (live && disk) {
@@ -802,7 +804,8 @@ static int check_durable(struct virt *v, const struct check_machine *m, struct c
 {
 	char cmd[64];
 	struct check_step d;
-	snprintf(cmd, sizeof(cmd), "durable %s", check_durability_name(m->durability));
+	snprintf(cmd, sizeof(cmd), AGENT_WORD(durable, " %s"),
+		 check_durability_name(m->durability));
 	if (virt_fork(v)) {
 		snprintf(why, whylen, "cannot fork the machine for the on-disk view");
 		snprintf(sig, siglen, "finding");
@@ -915,7 +918,7 @@ int check_state(struct virt *v, const struct check_machine *m, const struct op *
 			chain_names(op, parent, s);
 		memcpy(s->plain, s->fp, sizeof(s->plain));
 		struct check_step t;
-		if (m->time && check_apply(v, m->nfs, "fp time", &t, why, whylen))
+		if (m->time && check_apply(v, m->nfs, AGENT_WORD(fp, " time"), &t, why, whylen))
 			rc = -1;
 		else if (m->time) {
 			memcpy(s->fp, t.fp, sizeof(s->fp));

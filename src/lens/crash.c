@@ -33,7 +33,7 @@ static int boot_unmounted(struct virt *b, const struct check_machine *m, char *e
 	char why[512];
 	if (check_boot(b, m, err, errlen))
 		return -1;
-	int rc = check_apply(b, m->nfs, "umount", &st, why, sizeof(why));
+	int rc = check_apply(b, m->nfs, AGENT_WORD(umount), &st, why, sizeof(why));
 	for (int i = 0; i < m->nfs && !rc; i++)
 		if (st.ret[i]) {
 			snprintf(why, sizeof(why), "disk %d (%s) does not unmount: %s", i, m->fs[i],
@@ -140,7 +140,7 @@ static int recover(struct virt *v, struct crash_replay_scratch *images,
 			snprintf(why, whylen, "disk %d: no log replay: %s", i, r->replay_said[i]);
 			return -1;
 		}
-	mount_command("mount", nfs, pts, mount, sizeof(mount));
+	mount_command(AGENT_WORD(mount), nfs, pts, mount, sizeof(mount));
 	virt_phase(v, CHECK_PHASE_RECOVERY, v->tag);
 	int rc = check_apply(v, nfs, mount, &st, why, whylen);
 	if (rc == 0)
@@ -243,10 +243,10 @@ static int crash_one_recovery(struct crash_reboot *rb, const struct check_machin
 		rc = recover(b2, rb->replay, m, p, &plain, &again, why, whylen, &t0);
 	struct check_step st;
 	if (!rc && again.mounted)
-		rc = check_apply_on(b2, nfs, 1u << i, "fp", &st, why, whylen);
+		rc = check_apply_on(b2, nfs, 1u << i, AGENT_WORD(fp), &st, why, whylen);
 	bool same = !rc && again.mounted && !memcmp(st.fp[i], r->fp.fp[i], 16);
 	if (!rc && again.mounted && !same &&
-	    !(r->nested_again = check_dump(b2, nfs, "dump", why, whylen)))
+	    !(r->nested_again = check_dump(b2, nfs, AGENT_WORD(dump), why, whylen)))
 		rc = -1;
 	virt_release(b2);
 	virt_counts_move(b, b2);
@@ -260,7 +260,7 @@ static int crash_one_recovery(struct crash_reboot *rb, const struct check_machin
 	}
 	if (same)
 		return 0;
-	if (again.mounted && !(r->nested_first = check_dump(b, nfs, "dump", why, whylen)))
+	if (again.mounted && !(r->nested_first = check_dump(b, nfs, AGENT_WORD(dump), why, whylen)))
 		return -1;
 	r->nested_disk = i;
 	r->nested_upto = upto;
@@ -311,7 +311,7 @@ static int crash_recoveries(struct crash_reboot *rb, const struct check_machine 
  * NULL, with why, when either fails. */
 static char *dump_then(struct virt *v, int nfs, const char *cmd, char *why, size_t whylen)
 {
-	char *d = check_dump(v, nfs, "dump", why, whylen);
+	char *d = check_dump(v, nfs, AGENT_WORD(dump), why, whylen);
 	if (!d || !cmd)
 		return d;
 	char *h = check_dump(v, nfs, cmd, why, whylen);
@@ -354,8 +354,8 @@ static int recovered_range(const struct crash_ask *ask, const char *live, int nf
 			snprintf(first, sizeof(first), "%s", file);
 		same &= !file[0] || !strcmp(file, first);
 	}
-	size_t len =
-	    (size_t)snprintf(out, cap, "range %s %llu", same && first[0] ? first : path, off);
+	size_t len = (size_t)snprintf(out, cap, AGENT_WORD(range, " %s %llu"),
+				      same && first[0] ? first : path, off);
 	for (int i = 0; i < nfs && len < cap; i++)
 		len += (size_t)snprintf(out + len, cap - len, " %llu", n[i]);
 	return len < cap ? 0 : -1;
@@ -462,7 +462,7 @@ static int crash_in(struct virt *v, struct crash_reboot *rb, const struct check_
 		return -1;
 	if (!r->mounted)
 		return 0;
-	if (check_apply_on(b, nfs, crashing(nfs, pts), "fp", &r->fp, why, whylen))
+	if (check_apply_on(b, nfs, crashing(nfs, pts), AGENT_WORD(fp), &r->fp, why, whylen))
 		return -1;
 	char range[256];
 	if (ask->dumps && ask->range && recovered_range(ask, r->live, nfs, range, sizeof(range)))

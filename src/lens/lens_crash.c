@@ -369,7 +369,7 @@ static bool range_command(const struct judge *j, const char *path, enum promise 
 {
 	if ((kind != PROMISE_FILE_RANGE && kind != PROMISE_DATA_RANGE) || !path[0])
 		return false;
-	size_t len = (size_t)snprintf(out, cap, "range %s %llu", path, from);
+	size_t len = (size_t)snprintf(out, cap, AGENT_WORD(range, " %s %llu"), path, from);
 	for (int i = 0; i < j->m->nfs && len < cap; i++) {
 		long long ret = j->s->ret[i];
 		unsigned long long n = j->op->kind != OP_WRITE ? upto - from

@@ -43,4 +43,15 @@
 	X(sleep, 0, 0, "SECONDS[.FRACTION]")                                                       \
 	X(rtc, 0, 0, "")
 
+/* Each command's number, so that the host names a command as
+ * AGENT_WORD(word) or AGENT_WORD(word, " ARGS"): the command's text, a
+ * string literal a format may be (the compiler still checks it), and a
+ * compile error for a word AGENT_COMMANDS does not have. */
+enum {
+#define AGENT_CMD_ENUM(word, reply, flags, usage) AGENT_CMD_##word,
+	AGENT_COMMANDS(AGENT_CMD_ENUM)
+#undef AGENT_CMD_ENUM
+};
+#define AGENT_WORD(word, ...) (&(#word __VA_ARGS__)[0 * AGENT_CMD_##word])
+
 #endif

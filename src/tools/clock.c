@@ -115,7 +115,8 @@ static void parse_time(const char *line, const char *key, struct clock_time *t)
 static int read_stats(struct virt *v, struct clock_result *r, bool after, char *why, size_t whylen)
 {
 	for (int i = 0; i < r->n; i += 4) {
-		char cmd[64] = "times";
+		char cmd[64];
+		snprintf(cmd, sizeof(cmd), "%s", AGENT_WORD(times));
 		for (int k = i; k < r->n && k < i + 4; k++)
 			snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), " %s", r->t[k].file);
 		struct check_step st;
@@ -150,7 +151,7 @@ static int read_rtc(struct virt *v, struct clock_try *t, char *why, size_t whyle
 {
 	struct check_step st;
 	long long secs;
-	if (check_apply(v, 1, "rtc", &st, why, whylen))
+	if (check_apply(v, 1, AGENT_WORD(rtc), &st, why, whylen))
 		return -1;
 	t->rtc_ok = v->log && sscanf(v->log, "rtc %lld", &secs) == 1;
 	t->rtc = t->rtc_ok ? secs : 0;
@@ -179,7 +180,7 @@ static int rapid_writes(struct virt *v, struct clock_result *r, char *why, size_
 			snprintf(cmd, sizeof(cmd), "op write r%d 0 1 %d -", g, k);
 			if (check_agent_result(v, cmd, &ret, err, why, whylen))
 				return -1;
-			snprintf(cmd, sizeof(cmd), "times r%d", g);
+			snprintf(cmd, sizeof(cmd), AGENT_WORD(times, " r%d"), g);
 			if (check_apply(v, 1, cmd, &st, why, whylen))
 				return -1;
 			parse_time(v->log ? v->log : "", "mtime=", &t);
@@ -190,7 +191,7 @@ static int rapid_writes(struct virt *v, struct clock_result *r, char *why, size_
 				fresh = seen[j] != ns;
 			if (fresh)
 				seen[distinct++] = ns;
-			snprintf(cmd, sizeof(cmd), "sleep %s", gaps[g]);
+			snprintf(cmd, sizeof(cmd), AGENT_WORD(sleep, " %s"), gaps[g]);
 			if (strcmp(gaps[g], "0") && check_apply(v, 1, cmd, &st, why, whylen))
 				return -1;
 		}
@@ -225,10 +226,10 @@ static int changes(struct virt *v, const char *fs, struct clock_result *r, char 
 		return -1;
 	for (int k = 0; k < CLOCK_RAPID_WRITES; k++) {
 		snprintf(cmd, sizeof(cmd), "op chmod k0 %s", k % 2 ? "0644" : "0600");
-		if (check_apply(v, 1, "sleep 0.01", &st, why, whylen) ||
+		if (check_apply(v, 1, AGENT_WORD(sleep, " 0.01"), &st, why, whylen) ||
 		    check_agent_result(v, cmd, &ret, err, why, whylen) ||
 		    check_agent_result(v, "op remount", &ret, err, why, whylen) ||
-		    check_apply(v, 1, "times k0", &st, why, whylen))
+		    check_apply(v, 1, AGENT_WORD(times, " k0"), &st, why, whylen))
 			return -1;
 		const char *log = v->log ? v->log : "";
 		const char *ino = strstr(log, "ino=");

@@ -204,7 +204,7 @@ static void read_inos(struct fs_run *s)
 {
 	char why[256];
 	s->ninos = 0;
-	if (check_agent(s->v, 1, "times f0 d0/f1 d0 e0", why, sizeof(why)))
+	if (check_agent(s->v, 1, AGENT_WORD(times, " f0 d0/f1 d0 e0"), why, sizeof(why)))
 		return;
 	for (const char *l = s->v->log; l && (l = strstr(l, "ino=")) && s->ninos < CORRUPT_MAX_INOS;
 	     l += 4) {
@@ -332,7 +332,7 @@ static int setup(struct fs_run *s, struct corrupt_result *r, char *err, size_t e
 		return -1;
 	read_inos(s);
 	char why[512];
-	if (mount_cmd(s->v, "umount", why, sizeof(why))) {
+	if (mount_cmd(s->v, AGENT_WORD(umount), why, sizeof(why))) {
 		snprintf(err, errlen, "%s: unmounting the populated disk: %s", s->fs, why);
 		return -1;
 	}
@@ -356,9 +356,9 @@ static int setup(struct fs_run *s, struct corrupt_result *r, char *err, size_t e
 	if (virt_fork(s->v))
 		return snprintf(err, errlen, "cannot fork the machine"), -1;
 	unsigned from = s->v->nlines;
-	int rc = mount_cmd(s->v, "mount", why, sizeof(why)) ? -1 : 0;
+	int rc = mount_cmd(s->v, AGENT_WORD(mount), why, sizeof(why)) ? -1 : 0;
 	if (!rc)
-		rc = check_agent(s->v, 1, "dump", why, sizeof(why));
+		rc = check_agent(s->v, 1, AGENT_WORD(dump), why, sizeof(why));
 	if (!rc && !(s->base_dump = strdup(s->v->log ? s->v->log : "")))
 		snprintf(why, sizeof(why), "out of memory"), rc = -1;
 	s->nbase_kernel = console_since(s->v, from, s->base_kernel);
@@ -407,12 +407,12 @@ static int flip_in_fork(struct fs_run *s, struct corrupt_flip *f, char *err, siz
 		return snprintf(err, errlen, "%s: cannot write the disk's overlay", s->fs), -1;
 	uint64_t budget = v->op_budget;
 	v->op_budget = s->cfg->budget ? s->cfg->budget : budget; /* a hang is an outcome */
-	int mounted = mount_cmd(v, "mount", why, sizeof(why)), rc = mounted < 0 ? -1 : 0;
+	int mounted = mount_cmd(v, AGENT_WORD(mount), why, sizeof(why)), rc = mounted < 0 ? -1 : 0;
 	if (mounted > 0) {
 		f->outcome = CORRUPT_UNMOUNTABLE;
 		snprintf(f->detail, sizeof(f->detail), "mount: %.180s", why);
 	} else if (!rc) {
-		rc = check_agent(v, 1, "dump", why, sizeof(why));
+		rc = check_agent(v, 1, AGENT_WORD(dump), why, sizeof(why));
 		if (!rc)
 			f->outcome = corrupt_classify_tree(s->base_dump, v->log, f->detail,
 							   sizeof(f->detail));

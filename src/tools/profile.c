@@ -142,7 +142,7 @@ static int run_op(struct virt *v, const struct check_machine *m, const struct op
 		  struct check_step *st, char *err, size_t errlen)
 {
 	char cmd[OP_TEXT_MAX + 8];
-	snprintf(cmd, sizeof(cmd), "run %s", op->text + 3);
+	snprintf(cmd, sizeof(cmd), AGENT_WORD(run, " %s"), op->text + 3);
 	if (check_apply(v, m->nfs, cmd, st, err, errlen))
 		return -1;
 	return check_parse_reply(v->log, m->nfs, CHECK_REPLY_R, st, err, errlen);
@@ -202,9 +202,9 @@ static int measure_reads(struct virt *v, const struct check_machine *m, const st
 	if (virt_fork(v))
 		return snprintf(err, errlen, "cannot fork the machine"), -1;
 	log_marks(v, m->nfs, mark);
-	int rc = check_apply(v, m->nfs, "umount", &st, err, errlen);
+	int rc = check_apply(v, m->nfs, AGENT_WORD(umount), &st, err, errlen);
 	if (!rc)
-		rc = check_apply(v, m->nfs, "mount", &st, err, errlen);
+		rc = check_apply(v, m->nfs, AGENT_WORD(mount), &st, err, errlen);
 	for (int i = 0; i < m->nfs && !rc; i++) {
 		struct profile_io base;
 		rc = collect(&v->disks[i], mark[i], DISK_REQ_READ, NULL, &base);
@@ -252,7 +252,7 @@ static int populate(struct virt *v, const struct check_machine *m, char *err, si
 	 * each operation (virt_hold_time), so without it a write would stamp
 	 * the mtime already there and never dirty its inode. */
 	struct check_step st;
-	return check_apply(v, m->nfs, "sleep 1", &st, err, errlen);
+	return check_apply(v, m->nfs, AGENT_WORD(sleep, " 1"), &st, err, errlen);
 }
 
 struct virt *profile_machine(const struct check_machine *m, char *err, size_t errlen)

@@ -162,7 +162,7 @@ static int remount_with(struct virt *v, const struct check_machine *m, enum sem_
 			char *err, size_t errlen)
 {
 	char cmd[64];
-	snprintf(cmd, sizeof(cmd), "mountopt %s", sem_mount_name(opt));
+	snprintf(cmd, sizeof(cmd), AGENT_WORD(mountopt, " %s"), sem_mount_name(opt));
 	char *log = agent(v, m, cmd, err, errlen);
 	if (!log)
 		return -1;
@@ -279,9 +279,9 @@ static int measure(struct virt *v, const struct check_machine *m, const struct o
 	char *slept = NULL;
 	struct check_step st;
 	int rc = -1;
-	snprintf(times, sizeof(times), "times %s", t->list);
-	snprintf(sleep, sizeof(sleep), "sleep %d", SEM_SLEEP);
-	if (!(logs[0] = agent(v, m, "dump", err, errlen)) ||
+	snprintf(times, sizeof(times), AGENT_WORD(times, " %s"), t->list);
+	snprintf(sleep, sizeof(sleep), AGENT_WORD(sleep, " %d"), SEM_SLEEP);
+	if (!(logs[0] = agent(v, m, AGENT_WORD(dump), err, errlen)) ||
 	    !(logs[1] = agent(v, m, times, err, errlen)) ||
 	    !(slept = agent(v, m, sleep, err, errlen)))
 		goto out;
@@ -290,7 +290,7 @@ static int measure(struct virt *v, const struct check_machine *m, const struct o
 		goto out;
 	}
 	if (!(logs[2] = agent(v, m, times, err, errlen)) ||
-	    !(logs[3] = agent(v, m, "dump", err, errlen)))
+	    !(logs[3] = agent(v, m, AGENT_WORD(dump), err, errlen)))
 		goto out;
 	for (int i = 0; i < m->nfs; i++) {
 		e[i].ret = st.ret[i];
