@@ -45,6 +45,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "../lens/crash.h"
+#include "../lens/lens.h"
 #include "trace.h"
 
 #define TRACE_MAGIC_PREFIX "themis-trace "
@@ -96,7 +97,9 @@ enum {
  * SEEN bit of a required line, always written; 0 an optional one, written
  * when its value is not 0 (absent, the member stays 0). value is what is
  * written: the op-budget in force rather than 0 for "the default", so a
- * hang replays as a hang even if a later build's default differs. */
+ * hang replays as a hang even if a later build's default differs. The
+ * lenses write and read their own lines (lens.h: trace_write,
+ * trace_parse). */
 #define TRACE_NUMBERS(X)                                                                           \
 	X("mem", mem, 0, UINT64_MAX, SEEN_MEM, m->mem)                                             \
 	X("clock", clock_ns, 0, UINT64_MAX, SEEN_CLOCK, m->clock_ns)                               \
@@ -104,9 +107,7 @@ enum {
 	X("time", time, 0, 1, SEEN_TIME, m->time)                                                  \
 	X("warnings", warnings, 0, 1, SEEN_WARNINGS, m->warnings)                                  \
 	X("op-budget", op_budget, 1, UINT64_MAX, SEEN_BUDGET,                                      \
-	  m->op_budget ? m->op_budget : CHECK_OP_BUDGET)                                           \
-	X("crash-states", crash_states, 1, CHECK_CRASH_STATES_MAX, 0, m->crash_states)             \
-	X("fsck", fsck, 1, 1, 0, m->fsck)
+	  m->op_budget ? m->op_budget : CHECK_OP_BUDGET)
 
 /* The number lines of m, as TRACE_NUMBERS says. */
 static void write_numbers(FILE *f, const struct check_machine *m)
@@ -186,6 +187,7 @@ static int head_take(const struct check_machine *m, char **out, char *err, size_
 	}
 	write_numbers(f, m);
 	fprintf(f, "durability %s\n", check_durability_name(m->durability));
+	lens_trace_write(m, f); /* what the lenses' options set: crash-states, fsck */
 	if (m->rules && !strchr(m->rules->dir, '\n'))
 		fprintf(f, "rules %016llx %s\n", (unsigned long long)m->rules->hash,
 			absolute(m->rules->dir, abs_rules));
@@ -302,7 +304,7 @@ static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, c
 	struct check_machine *m = &t->m;
 	char b[64];
 	unsigned long long u;
-	int n, id = identity_parse_line(&t->id, line);
+	int n, lens = 0, id = identity_parse_line(&t->id, line);
 	if (id) {
 		if (id < 0)
 			snprintf(why, whylen, "malformed or repeated identity line");
@@ -380,11 +382,11 @@ static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, c
 		snprintf(t->detail + have, sizeof(t->detail) - have, "\n%s", line + 5);
 	} else if (!strcmp(line, "end")) {
 		*done = true;
-	} else {
+	} else if ((lens = lens_trace_parse(m, line, why, whylen)) == 0) {
 		snprintf(why, whylen, "not a line of a trace (docs/trace.md lists them)");
 		return -1;
 	}
-	return 0;
+	return lens < 0 ? -1 : 0;
 }
 
 /* ---- finding the trace's files ---- */

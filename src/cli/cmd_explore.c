@@ -21,6 +21,7 @@
 #include "../machine/identity.h"
 #include "../machine/virt.h"
 #include "../fs/fs.h"
+#include "../lens/lens.h"
 #include "cli.h"
 
 #define EXPLORE_DEFAULT_DEPTH  3
@@ -76,27 +77,7 @@ static const char explore_help[] =
     "  --durability M      the on-disk view of every state: drop-caches (default:\n"
     "                      sync, drop every cache, read back), remount (sync,\n"
     "                      unmount, mount), off\n"
-    "  --crash             crash states at every operation that reached a disk: the\n"
-    "                      operation's end, every flush it completed, and seeded\n"
-    "                      subsets of the writes a flush had not yet made durable;\n"
-    "                      each recovered in the guest and judged (mounts, what\n"
-    "                      sync and fsync promised is there: see the README)\n"
-    "  --crash-states K    subsets per operation (default 8; implies --crash)\n"
-    "  --crash-memo M      on (default): a crash disk whose content an earlier crash\n"
-    "                      recovered cleanly is answered from that; off: every one\n"
-    "                      recovered in the guest (to measure the memo); check:\n"
-    "                      recovered in the guest and compared with the memo's answer\n"
-    "  --fsck              the filesystems' own checkers judge every state's disks\n"
-    "                      remounted read-only (as a clean unmount leaves them), in\n"
-    "                      a fork (memoized by content)\n"
-    "  --fsck-memo M       the checkers' memo (--fsck, and --crash's checkers): on\n"
-    "                      (default): a disk that differs from one a checker judged\n"
-    "                      only in times, generations, checksums, log positions,\n"
-    "                      free space and regular files' bytes is answered by that\n"
-    "                      verdict; exact: only the\n"
-    "                      same bytes; off: the checker every time; check: on, and\n"
-    "                      the checker run anyway where the bytes differ, counting\n"
-    "                      verdicts that differ (docs/fsck.md)\n"
+    "@LENS@"
     "  --time              fingerprints include mtime and ctime, compared to the\n"
     "                      coarsest granularity of the filesystems given; the\n"
     "                      scope adds settime (a rollback, 2038, 2106) and utimes\n"
@@ -189,6 +170,35 @@ static bool parse_duration(const char *s, double *out)
 	return true;
 }
 
+/* Is opt a flag some lens owns? */
+static bool lens_flag(const char *opt)
+{
+	const struct lens_opt *o = lens_option(opt, NULL);
+	return o && !o->arg;
+}
+
+/* A lens's option (lens.h): its own set() says what it means. */
+static int lens_option_given(struct explore_args *a, const char *opt, const char *val)
+{
+	const struct lens_opt *o = lens_option(opt, NULL);
+	char err[256];
+	if (!o)
+		return unknown_option(opt);
+	if (o->set(&a->cfg.m, val, err, sizeof(err)))
+		return usage_error("%s", err);
+	return 0;
+}
+
+/* Does a lens the run wants wait for host processes (lens.h)? */
+static bool waits_on_host(const struct check_machine *m)
+{
+	const struct lens_def *defs[LENS_MAX];
+	for (int i = 0, n = lens_registry(defs, LENS_MAX); i < n; i++)
+		if (defs[i]->waits_on_host && defs[i]->wanted && defs[i]->wanted(m))
+			return true;
+	return false;
+}
+
 static int parse_value(struct explore_args *a, const char *opt, const char *val)
 {
 	struct check_config *c = &a->cfg;
@@ -231,24 +241,6 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 	} else if (!strcmp(opt, "--max-states")) {
 		if (!parse_u64(val, &c->max_states) || !c->max_states)
 			return usage_error("--max-states needs a positive count, got '%s'", val);
-	} else if (!strcmp(opt, "--fsck-memo")) {
-		int memo = crash_fsck_memo_parse(val);
-		if (memo < 0)
-			return usage_error("--fsck-memo needs on, exact, off or check, got '%s'",
-					   val);
-		c->m.fsck_memo = (enum crash_fsck_memo)memo;
-	} else if (!strcmp(opt, "--crash-memo")) {
-		if (strcmp(val, "on") && strcmp(val, "off") && strcmp(val, "check"))
-			return usage_error("--crash-memo needs on, off or check, got '%s'", val);
-		c->m.crash_no_memo = !strcmp(val, "off");
-		c->m.crash_memo_check = !strcmp(val, "check");
-	} else if (!strcmp(opt, "--crash-states")) {
-		if (!parse_u64(val, &u) || u < 1 || u > CHECK_CRASH_STATES_MAX)
-			return usage_error(
-			    "--crash-states needs a count of crash states per "
-			    "operation from 1 to " STR(CHECK_CRASH_STATES_MAX) ", got '%s'",
-			    val);
-		c->m.crash_states = (unsigned)u;
 	} else if (!strcmp(opt, "--op-budget")) {
 		if (!parse_u64(val, &c->m.op_budget) || !c->m.op_budget)
 			return usage_error(
@@ -325,7 +317,7 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 		if (!parse_clock(val, &c->m.clock_ns))
 			return usage_error("--clock needs " CLOCK_FORMS ", got '%s'", val);
 	} else {
-		return unknown_option(opt);
+		return lens_option_given(a, opt, val);
 	}
 	return 0;
 }
@@ -339,17 +331,14 @@ static int parse_flag(struct explore_args *a, const char *opt)
 		c->stop_on_first = true;
 	else if (!strcmp(opt, "--minimize"))
 		c->minimize = true;
-	else if (!strcmp(opt, "--crash"))
-		c->m.crash_states =
-		    c->m.crash_states ? c->m.crash_states : CHECK_CRASH_STATES_DEFAULT;
-	else if (!strcmp(opt, "--fsck"))
-		c->m.fsck = true;
 	else if (!strcmp(opt, "--quiet"))
 		c->progress = false;
 	else if (!strcmp(opt, "--verbose"))
 		c->verbose = true;
 	else if (!strcmp(opt, "--baseline-remount"))
 		c->baseline = true;
+	else if (lens_flag(opt))
+		return lens_option_given(a, opt, NULL);
 	else
 		return -1;
 	return 0;
@@ -483,8 +472,6 @@ static int kernel_pair(struct explore_args *a)
 	    {a->worker != NULL, "--worker (a worker takes the run's kernel)"},
 	    {c->redis != NULL, "--redis (a shared run names one kernel)"},
 	    {m->load != NULL, "--load (a saved machine holds one kernel)"},
-	    {m->crash_states > 0, "--crash (the crash lens reads the disks of one machine)"},
-	    {m->fsck, "--fsck (the fsck lens reads the disks of one machine)"},
 	    {m->time, "--time (each kernel's clock runs with its own boot: times differ)"},
 	    {c->baseline, "--baseline-remount (it saves the disks of one machine)"},
 	    {c->lens_names && strstr(c->lens_names, "io"),
@@ -494,6 +481,15 @@ static int kernel_pair(struct explore_args *a)
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		if (refused[i].on)
 			return usage_error("two kernels do not go with %s", refused[i].what);
+	const struct lens_def *defs[LENS_MAX];
+	for (int i = 0, n = lens_registry(defs, LENS_MAX); i < n; i++)
+		if (defs[i]->one_machine && defs[i]->wanted && defs[i]->wanted(m)) {
+			char what[160];
+			snprintf(
+			    what, sizeof(what), "%s (the %s lens reads the disks of one machine)",
+			    defs[i]->opts ? defs[i]->opts[0].name : defs[i]->name, defs[i]->name);
+			return usage_error("two kernels do not go with %s", what);
+		}
 	if (resolve_kernel(a->kernel, PATH_MAX) || resolve_kernel(a->kernel_b, PATH_MAX))
 		return EXIT_USAGE;
 	m->fs[m->nfs++] = m->fs[0];
@@ -571,7 +567,7 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 	/* A worker waiting for its checkers (host processes) leaves its core
 	 * idle: one worker more fills it (ext4 xfs depth 2 on 2 cores: 1.14x
 	 * with --fsck, 1.23x with --crash --fsck; none for --crash alone). */
-	if (!a->jobs_given && c->m.fsck && c->jobs < EXPLORE_MAX_JOBS)
+	if (!a->jobs_given && c->jobs < EXPLORE_MAX_JOBS && waits_on_host(&c->m))
 		c->jobs++;
 	if (c->swarm || c->baseline || c->profile_every)
 		c->jobs = 1; /* each is one search in one process */
@@ -834,18 +830,21 @@ static int put_kinds(FILE *f, int col, const char *lead, uint32_t mask, const ch
 	return col + fprintf(f, "%s", end);
 }
 
-/* The help, its default scope made from op_table.h (@OPS@). */
+/* The help, its default scope made from op_table.h (@OPS@) and the
+ * lenses' options from theirs (@LENS@). */
 static void put_help(FILE *f)
 {
-	const char *at = strstr(explore_help, "@OPS@");
-	fwrite(explore_help, 1, (size_t)(at - explore_help), f);
+	const char *ops = strstr(explore_help, "@OPS@"), *lens = strstr(explore_help, "@LENS@");
+	fwrite(explore_help, 1, (size_t)(ops - explore_help), f);
 	fprintf(f, "%22s", "");
 	uint32_t scope = op_scope_mask(), time = op_flag_mask(OPF_TIME) & ~scope;
 	uint32_t rest = OP_ALL_MASK & ~scope & ~time;
 	int col = put_kinds(f, 22, "supports: ", scope, ";");
 	col = put_kinds(f, col, " --time adds ", time, ";");
 	put_kinds(f, col, " 'all' is every one: ", rest, " too)\n");
-	fputs(at + 5, f);
+	fwrite(ops + 5, 1, (size_t)(lens - ops - 5), f);
+	lens_options_help(f, 22);
+	fputs(lens + 6, f);
 }
 
 int cmd_explore(int argc, char **argv)

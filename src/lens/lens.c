@@ -1,5 +1,7 @@
 /* lens.c - see lens.h: the registry (a linker section every lens file adds
  * one pointer to) and the set of lenses one run uses. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +47,82 @@ void lens_names(char *out, size_t cap)
 		if (!defs[i]->always)
 			used += (size_t)snprintf(out + used, cap - used, "%s%s", used ? ", " : "",
 						 defs[i]->name);
+}
+
+const struct lens_opt *lens_option(const char *name, const struct lens_def **owner)
+{
+	for (const struct lens_def *const *p = __start_themis_lenses; p < __stop_themis_lenses; p++)
+		for (const struct lens_opt *o = (*p)->opts; o && o->name; o++)
+			if (!strcmp(o->name, name)) {
+				if (owner)
+					*owner = *p;
+				return o;
+			}
+	return NULL;
+}
+
+void lens_options_help(FILE *f, int indent)
+{
+	const struct lens_def *defs[LENS_MAX];
+	int n = lens_registry(defs, LENS_MAX);
+	for (int i = 0; i < n; i++)
+		for (const struct lens_opt *o = defs[i]->opts; o && o->name; o++) {
+			int col = fprintf(f, "  %s%s%s", o->name, o->arg ? " " : "",
+					  o->arg ? o->arg : "");
+			for (const char *h = o->help; *h;) {
+				size_t len = strcspn(h, "\n");
+				if (col >= indent) { /* too wide for the column: its own line */
+					fputc('\n', f);
+					col = 0;
+				}
+				fprintf(f, "%*s%.*s\n", indent - col, "", (int)len, h);
+				col = 0;
+				h += len + (h[len] == '\n');
+			}
+		}
+}
+
+void lens_trace_write(const struct check_machine *m, FILE *f)
+{
+	const struct lens_def *defs[LENS_MAX];
+	int n = lens_registry(defs, LENS_MAX);
+	for (int i = 0; i < n; i++)
+		if (defs[i]->trace_write)
+			defs[i]->trace_write(m, f);
+}
+
+int lens_trace_parse(struct check_machine *m, const char *line, char *why, size_t whylen)
+{
+	for (const struct lens_def *const *p = __start_themis_lenses; p < __stop_themis_lenses;
+	     p++) {
+		int rc = (*p)->trace_parse ? (*p)->trace_parse(m, line, why, whylen) : 0;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+bool lens_number(const char *text, unsigned long long min, unsigned long long max,
+		 unsigned long long *u)
+{
+	char *end;
+	errno = 0;
+	*u = strtoull(text, &end, 10);
+	return *text && !*end && strspn(text, "0123456789") == strlen(text) && !errno &&
+	       *u >= min && *u <= max;
+}
+
+int lens_trace_number(const char *line, const char *word, unsigned long long min,
+		      unsigned long long max, unsigned long long *u, char *why, size_t whylen)
+{
+	size_t n = strlen(word);
+	if (strncmp(line, word, n) || line[n] != ' ')
+		return 0;
+	if (!lens_number(line + n + 1, min, max, u)) {
+		snprintf(why, whylen, "%s needs a whole number from %llu to %llu", word, min, max);
+		return -1;
+	}
+	return 1;
 }
 
 static bool asked(const char *names, const char *name)

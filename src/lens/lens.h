@@ -46,6 +46,15 @@ struct lens_out {
 	size_t whylen, siglen;
 };
 
+/* An option a lens owns: explore offers it (its help lists it under the
+ * lens) and set() writes what it means into the run's machine, where
+ * replay and the minimizer find it too. arg NULL: a flag (val is NULL).
+ * 0, or -1 with err. */
+struct lens_opt {
+	const char *name, *arg, *help; /* "--crash-states", "K", the help's lines */
+	int (*set)(struct check_machine *m, const char *val, char *err, size_t errlen);
+};
+
 struct lens_def {
 	const char *name, *help;
 	int order;	   /* lower runs first */
@@ -73,6 +82,24 @@ struct lens_def {
 	void (*note)(const void *state, char *out, size_t cap);
 	void (*report)(const void *state, const uint64_t *words, FILE *f, bool json);
 	void (*detach)(void *state);
+
+	/* What the lens adds to a run through explore's options, ended by a
+	 * NULL name (NULL: none), and whether a machine's settings ask for
+	 * its work (an option of it was given). */
+	const struct lens_opt *opts;
+	bool (*wanted)(const struct check_machine *m);
+	/* It reads the disks of one machine: explore refuses it with two
+	 * kernels. */
+	bool one_machine;
+	/* Its work waits for host processes (the checkers), leaving a core
+	 * idle: explore adds a worker when it is wanted and --jobs is not
+	 * given. */
+	bool waits_on_host;
+	/* Its lines of a trace's header: write the machine's settings it
+	 * owns; parse one line, 1 taken, 0 not its own, -1 malformed (why
+	 * says how). NULL: none. */
+	void (*trace_write)(const struct check_machine *m, FILE *f);
+	int (*trace_parse)(struct check_machine *m, const char *line, char *why, size_t whylen);
 };
 
 /* Put a lens in the registry (at file scope, once per lens file). */
@@ -94,6 +121,23 @@ int lens_registry(const struct lens_def **defs, int max);
 const struct lens_def *lens_by_name(const char *name);
 /* "io, ..." the optional lenses, for --help and errors. */
 void lens_names(char *out, size_t cap);
+/* The option named `name` of any lens, and its lens; NULL if none has it. */
+const struct lens_opt *lens_option(const char *name, const struct lens_def **owner);
+/* Every lens's options as help lines: the option and its argument in a
+ * column of `indent`, its help lines beside it. */
+void lens_options_help(FILE *f, int indent);
+/* Every lens's trace header lines for m; offer a line to every lens: 1
+ * taken, 0 none's, -1 malformed (why). */
+void lens_trace_write(const struct check_machine *m, FILE *f);
+int lens_trace_parse(struct check_machine *m, const char *line, char *why, size_t whylen);
+/* text is a whole decimal number from min to max (into *u). */
+bool lens_number(const char *text, unsigned long long min, unsigned long long max,
+		 unsigned long long *u);
+/* For a lens's trace_parse: line is "WORD N" with N a whole number from
+ * min to max: 1 (N in *u); 0 not WORD's line; -1 WORD with a bad number
+ * (why says so). */
+int lens_trace_number(const char *line, const char *word, unsigned long long min,
+		      unsigned long long max, unsigned long long *u, char *why, size_t whylen);
 
 /* Open a set: the always-on lenses plus a comma list of names (NULL or ""
  * for none), attached to the run. 0, or -1 with err (unknown name, a lens

@@ -958,6 +958,80 @@ static void crash_report(const void *state, const uint64_t *w, FILE *f, bool jso
 		(unsigned long long)w[CR_FSCK_HITS], (unsigned long long)w[CR_DIVERGED]);
 }
 
+static int set_crash(struct check_machine *m, const char *val, char *err, size_t errlen)
+{
+	(void)val, (void)err, (void)errlen;
+	if (!m->crash_states)
+		m->crash_states = CHECK_CRASH_STATES_DEFAULT;
+	return 0;
+}
+
+static int set_crash_states(struct check_machine *m, const char *val, char *err, size_t errlen)
+{
+	unsigned long long u;
+	if (!lens_number(val, 1, CHECK_CRASH_STATES_MAX, &u)) {
+		snprintf(err, errlen,
+			 "--crash-states needs a count of crash states per operation from 1 to "
+			 "%d, got '%s'",
+			 CHECK_CRASH_STATES_MAX, val);
+		return -1;
+	}
+	m->crash_states = (unsigned)u;
+	return 0;
+}
+
+static int set_crash_memo(struct check_machine *m, const char *val, char *err, size_t errlen)
+{
+	if (strcmp(val, "on") && strcmp(val, "off") && strcmp(val, "check")) {
+		snprintf(err, errlen, "--crash-memo needs on, off or check, got '%s'", val);
+		return -1;
+	}
+	m->crash_no_memo = !strcmp(val, "off");
+	m->crash_memo_check = !strcmp(val, "check");
+	return 0;
+}
+
+static const struct lens_opt crash_opts[] = {
+    {"--crash", NULL,
+     "crash states at every operation that reached a disk: the\n"
+     "operation's end, every flush it completed, and seeded\n"
+     "subsets of the writes a flush had not yet made durable;\n"
+     "each recovered in the guest and judged (mounts, what\n"
+     "sync and fsync promised is there: see the README)",
+     set_crash},
+    {"--crash-states", "K", "subsets per operation (default 8; implies --crash)", set_crash_states},
+    {"--crash-memo", "M",
+     "on (default): a crash disk whose content an earlier crash\n"
+     "recovered cleanly is answered from that; off: every one\n"
+     "recovered in the guest (to measure the memo); check:\n"
+     "recovered in the guest and compared with the memo's answer",
+     set_crash_memo},
+    {NULL, NULL, NULL, NULL},
+};
+
+static bool crash_wanted(const struct check_machine *m)
+{
+	return m->crash_states > 0;
+}
+
+/* "crash-states K": replay and the minimizer crash the points the run
+ * did (they are drawn from a seed the state gives). */
+static void crash_trace_write(const struct check_machine *m, FILE *f)
+{
+	if (m->crash_states)
+		fprintf(f, "crash-states %u\n", m->crash_states);
+}
+
+static int crash_trace_parse(struct check_machine *m, const char *line, char *why, size_t whylen)
+{
+	unsigned long long u;
+	int rc =
+	    lens_trace_number(line, "crash-states", 1, CHECK_CRASH_STATES_MAX, &u, why, whylen);
+	if (rc == 1)
+		m->crash_states = (unsigned)u;
+	return rc;
+}
+
 static const struct lens_def crash_lens = {
     .name = "crash",
     .help = "crash states at every operation (explore --crash): power cut, recovery, "
@@ -972,5 +1046,10 @@ static const struct lens_def crash_lens = {
     .before = crash_before,
     .after = crash_after,
     .report = crash_report,
+    .opts = crash_opts,
+    .wanted = crash_wanted,
+    .one_machine = true,
+    .trace_write = crash_trace_write,
+    .trace_parse = crash_trace_parse,
 };
 LENS_REGISTER(crash_lens);

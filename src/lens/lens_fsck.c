@@ -147,6 +147,63 @@ static void fsck_report(const void *state, const uint64_t *w, FILE *f, bool json
 			(unsigned long long)w[FW_CHECKED], (unsigned long long)w[FW_MISMATCHES]);
 }
 
+static int set_fsck(struct check_machine *m, const char *val, char *err, size_t errlen)
+{
+	(void)val, (void)err, (void)errlen;
+	m->fsck = true;
+	return 0;
+}
+
+static int set_fsck_memo(struct check_machine *m, const char *val, char *err, size_t errlen)
+{
+	int memo = crash_fsck_memo_parse(val);
+	if (memo < 0) {
+		snprintf(err, errlen, "--fsck-memo needs on, exact, off or check, got '%s'", val);
+		return -1;
+	}
+	m->fsck_memo = (enum crash_fsck_memo)memo;
+	return 0;
+}
+
+static const struct lens_opt fsck_opts[] = {
+    {"--fsck", NULL,
+     "the filesystems' own checkers judge every state's disks\n"
+     "remounted read-only (as a clean unmount leaves them), in\n"
+     "a fork (memoized by content)",
+     set_fsck},
+    {"--fsck-memo", "M",
+     "the checkers' memo (--fsck, and --crash's checkers): on\n"
+     "(default): a disk that differs from one a checker judged\n"
+     "only in times, generations, checksums, log positions,\n"
+     "free space and regular files' bytes is answered by that\n"
+     "verdict; exact: only the same bytes; off: the checker\n"
+     "every time; check: on, and the checker run anyway where\n"
+     "the bytes differ, counting verdicts that differ\n"
+     "(docs/fsck.md)",
+     set_fsck_memo},
+    {NULL, NULL, NULL, NULL},
+};
+
+static bool fsck_wanted(const struct check_machine *m)
+{
+	return m->fsck;
+}
+
+static void fsck_trace_write(const struct check_machine *m, FILE *f)
+{
+	if (m->fsck)
+		fprintf(f, "fsck 1\n");
+}
+
+static int fsck_trace_parse(struct check_machine *m, const char *line, char *why, size_t whylen)
+{
+	unsigned long long u;
+	int rc = lens_trace_number(line, "fsck", 1, 1, &u, why, whylen);
+	if (rc == 1)
+		m->fsck = true;
+	return rc;
+}
+
 static const struct lens_def fsck_lens = {
     .name = "fsck",
     .help = "the filesystems' own checkers on every state's disks (explore --fsck)",
@@ -159,5 +216,11 @@ static const struct lens_def fsck_lens = {
     .detach = fsck_detach,
     .after = fsck_after,
     .report = fsck_report,
+    .opts = fsck_opts,
+    .wanted = fsck_wanted,
+    .one_machine = true,
+    .waits_on_host = true,
+    .trace_write = fsck_trace_write,
+    .trace_parse = fsck_trace_parse,
 };
 LENS_REGISTER(fsck_lens);
