@@ -225,7 +225,7 @@ int main(int argc, char **argv)
 	rmdir(repro_dir);
 	for (int i = 0; i < 2; i++)
 		remove(img[i]);
-	remove(kernel), remove(initrd), remove(path), rmdir(dir);
+	remove(kernel), remove(kernel_b), remove(initrd), remove(path), rmdir(dir);
 	free(t), free(b.p), free(seedbuf.p), free(seed2.p), free(seed3.p);
 	return 0;
 }
