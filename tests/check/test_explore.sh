@@ -218,6 +218,23 @@ grep -q 'fallocate f0 collapse_range' "$work"/f7/*.trace 2>/dev/null &&
 	ok "F7 found: $(grep -o "[0-9]* discrepanc[a-z]*" "$work/f7.log" | head -n 1)" ||
 	{ fail "F7 (ntfs3 collapse_range past the end succeeds) not found:"; cat "$work/f7.log"; }
 
+# 1e. F13 (docs/findings.md): on 6.1, gfs2's punched hole past the end of
+#     a file grows it (`write f0 0 4095; fallocate punch_hole,keep_size
+#     4095 2` leaves 4096 bytes); the kernel with its fix agrees with ext4.
+if [ -z "${THEMIS_KERNEL:-}" ]; then
+	need_kernel gfs2-punch-keep-size
+	for k in stock fixed; do
+		kern=$b/guest/Image
+		[ $k = stock ] || kern=$b/guest/Image-gfs2-punch-keep-size
+		"$themis" explore ext4 gfs2 --kernel "$kern" --ops create,write,fallocate --paths f0 \
+			--sizes 0,2,4095 --depth 3 --jobs 1 --out "$work/f13-$k" --quiet >"$work/f13-$k.log" 2>&1
+	done
+	grep -q 'size=4095 on ext4, size=4096 on gfs2' "$work"/f13-stock/*.trace 2>/dev/null &&
+		grep -q '^0 discrepancies' "$work/f13-fixed.log" &&
+		ok "F13 found on the stock kernel, none with its fix" ||
+		{ fail "F13 (gfs2 punch hole past EOF grows the file) not as expected:"; cat "$work"/f13-*.log; }
+fi
+
 # 1c. Benign differences are canonicalized, not reported: btrfs counts no
 #     subdirectories in a directory's nlink, FAT keeps no modes, link counts
 #     or xattrs. (Controls run by hand: without the agent's btrfs nlink rule,
