@@ -35,6 +35,7 @@ struct op;
 struct check_config;
 struct check_machine;
 struct check_step;
+struct json_t; /* jansson's */
 
 #define LENS_MAX       16
 #define LENS_WORDS_MAX 512 /* words of every lens of a run together */
@@ -100,6 +101,10 @@ struct lens_def {
 	 * says how). NULL: none. */
 	void (*trace_write)(const struct check_machine *m, FILE *f);
 	int (*trace_parse)(struct check_machine *m, const char *line, char *why, size_t whylen);
+	/* Its section of the HTML report, from its value in report.json's
+	 * "lenses" (src/report/: the page's helpers are there). NULL: its
+	 * JSON in a <details>, when it counted anything. */
+	void (*html)(FILE *f, const struct json_t *value);
 };
 
 /* Put a lens in the registry (at file scope, once per lens file). */

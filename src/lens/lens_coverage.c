@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../check/check.h"
+#include "../report/report_lens.h"
 #include "lens.h"
 
 /* Words: per kind, COV_ARGS argument sets then the outcome set. */
@@ -85,5 +86,6 @@ static const struct lens_def coverage_lens = {
     .attach = cov_attach,
     .after = cov_after,
     .report = cov_report,
+    .html = report_coverage,
 };
 LENS_REGISTER(coverage_lens);

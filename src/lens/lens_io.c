@@ -15,6 +15,7 @@
 
 #include "../check/check.h"
 #include "../format/layout.h"
+#include "../report/report_lens.h"
 #include "lens.h"
 
 enum { IO_CALLS, IO_READ, IO_WRITTEN, IO_FLUSHES, IO_RSET, IO_WSET, IO_WORDS };
@@ -229,5 +230,6 @@ static const struct lens_def io_lens = {
     .note = io_note,
     .report = io_report,
     .detach = io_detach,
+    .html = report_io,
 };
 LENS_REGISTER(io_lens);

@@ -24,6 +24,7 @@
 
 #include "../check/check.h"
 #include "../util/json.h"
+#include "../report/report_lens.h"
 #include "lens.h"
 
 struct rules_lens {
@@ -165,5 +166,6 @@ static const struct lens_def rules_lens = {
     .attach = rl_attach,
     .after = rl_after,
     .report = rl_report,
+    .html = report_rules,
 };
 LENS_REGISTER(rules_lens);

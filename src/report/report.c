@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lens/lens.h"
 #include "report.h"
 
 #define PICTURE_MAX (8u << 20) /* bytes of an SVG file inlined */
@@ -119,9 +120,8 @@ static void outcomes(FILE *f, const json_t *coverage)
 }
 
 /* The coverage lens: the heat map and the outcome lists. */
-static void coverage(FILE *f, const json_t *root)
+void report_coverage(FILE *f, const json_t *cov)
 {
-	const json_t *cov = json_object_get(json_object_get(root, "lenses"), "coverage");
 	fputs("<section id=\"coverage\">\n<h2>Coverage: operations x arguments</h2>\n", f);
 	report_svg_heatmap(f, cov);
 	if (json_object_size(cov))
@@ -144,27 +144,42 @@ static bool idle(const json_t *v)
 	return true;
 }
 
-/* The other lenses: io as its chart, each with its JSON (rules have a
- * section of their own, report_rules.c); none that counted nothing. */
+/* A lens's section: its chart (NULL: none) and its JSON; nothing for a
+ * lens that counted nothing. */
+static void lens_section(FILE *f, const char *name, const json_t *v,
+			 void (*chart)(FILE *, const json_t *))
+{
+	if (!json_object_size(v) || idle(v))
+		return;
+	fputs("<section class=\"lens\">\n<h2>Lens: ", f);
+	report_html_text(f, name);
+	fputs("</h2>\n", f);
+	if (chart)
+		chart(f, v);
+	char *text = json_dumps(v, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (text)
+		report_html_details(f, "its data in report.json", text, strlen(text));
+	free(text);
+	fputs("</section>\n", f);
+}
+
+void report_io(FILE *f, const json_t *io)
+{
+	lens_section(f, "io", io, report_svg_io);
+}
+
+/* Every lens of this build with a value in report.json, in the lenses'
+ * order: its own section (its html hook), or its JSON. */
 static void lenses(FILE *f, const json_t *root)
 {
-	const char *name;
-	json_t *v;
-	json_object_foreach(json_object_get(root, "lenses"), name, v)
-	{
-		if (!strcmp(name, "coverage") || !strcmp(name, "rules") || !json_object_size(v) ||
-		    idle(v))
-			continue;
-		fputs("<section class=\"lens\">\n<h2>Lens: ", f);
-		report_html_text(f, name);
-		fputs("</h2>\n", f);
-		if (!strcmp(name, "io"))
-			report_svg_io(f, v);
-		char *text = json_dumps(v, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		if (text)
-			report_html_details(f, "its data in report.json", text, strlen(text));
-		free(text);
-		fputs("</section>\n", f);
+	const json_t *all = json_object_get(root, "lenses");
+	const struct lens_def *defs[LENS_MAX];
+	for (int i = 0, n = lens_registry(defs, LENS_MAX); i < n; i++) {
+		const json_t *v = json_object_get(all, defs[i]->name);
+		if (v && defs[i]->html)
+			defs[i]->html(f, v);
+		else if (v)
+			lens_section(f, defs[i]->name, v, NULL);
 	}
 }
 
@@ -265,10 +280,8 @@ static void page(FILE *f, const char *dir, const json_t *root)
 	report_html_begin(f, title);
 	summary(f, root);
 	report_groups(f, dir, root);
-	report_rules(f, root);
-	coverage(f, root);
+	lenses(f, root); /* the rules it accepted first, then coverage, io... */
 	growth(f, root);
-	lenses(f, root);
 	pictures(f, dir);
 	report_html_end(f);
 }

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "report_lens.h"
+
 /* Write the page for the run in `dir` to `out` (NULL: DIR/report.html).
  * 0, or -1 with a one-line message in err naming the file and what is
  * wrong (no DIR, no or malformed report.json, an unwritable out). */
@@ -55,8 +57,6 @@ void report_svg_io(FILE *f, const json_t *io);
 /* The groups section: report.json's "groups", or each "results" entry as
  * a group of one. */
 void report_groups(FILE *f, const char *dir, const json_t *root);
-/* The rules that masked differences (report_rules.c): a table of each,
- * with its count, reason and source, from the rules lens's data. */
-void report_rules(FILE *f, const json_t *root);
+/* The lenses' sections (their lens_def html hooks): report_lens.h. */
 
 #endif

@@ -15,9 +15,8 @@ static void cell(FILE *f, const json_t *rule, const char *key)
 	fputs("</td>", f);
 }
 
-void report_rules(FILE *f, const json_t *root)
+void report_rules(FILE *f, const json_t *lens)
 {
-	const json_t *lens = json_object_get(json_object_get(root, "lenses"), "rules");
 	const json_t *rules = json_object_get(lens, "rules");
 	if (!json_is_array(rules))
 		return;
