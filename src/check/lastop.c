@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../format/diff.h"
+#include "../lens/lens.h"
 #include "lastop.h"
 #include "trace.h"
 
@@ -30,9 +31,7 @@ int lastop_open(struct lastop **out, const struct check_machine *m, char *err, s
 	}
 	x->m = *m;
 	x->m.lens_words = NULL;
-	x->m.crash_states = 0;
-	x->m.crash_at = NULL;
-	x->m.fsck = false;
+	lens_all_off(&x->m); /* it only looks: no crash states, no checkers */
 	x->m.console = NULL;
 	if (check_boot(&x->v, &x->m, err, errlen)) {
 		free(x);

@@ -914,8 +914,7 @@ int check_state(struct virt *v, const struct check_machine *m, const struct op *
 	waivers_follow(op, s);
 	s->time_rule = -1;
 	if (rc == 0) {
-		if (m->crash_states) /* only the crash lens reads them */
-			chain_names(op, parent, s);
+		chain_names(op, parent, s); /* for a lens that judges atomicity (crash) */
 		memcpy(s->plain, s->fp, sizeof(s->plain));
 		struct check_step t;
 		if (m->time && check_apply(v, m->nfs, AGENT_WORD(fp, " time"), &t, why, whylen))

@@ -91,6 +91,13 @@ void lens_trace_write(const struct check_machine *m, FILE *f)
 			defs[i]->trace_write(m, f);
 }
 
+void lens_all_off(struct check_machine *m)
+{
+	for (const struct lens_def *const *p = __start_themis_lenses; p < __stop_themis_lenses; p++)
+		if ((*p)->off)
+			(*p)->off(m);
+}
+
 int lens_trace_parse(struct check_machine *m, const char *line, char *why, size_t whylen)
 {
 	for (const struct lens_def *const *p = __start_themis_lenses; p < __stop_themis_lenses;

@@ -101,6 +101,9 @@ struct lens_def {
 	 * says how). NULL: none. */
 	void (*trace_write)(const struct check_machine *m, FILE *f);
 	int (*trace_parse)(struct check_machine *m, const char *line, char *why, size_t whylen);
+	/* Turn its work off in m, for a machine that only looks (lastop.c:
+	 * the last operation's I/O, no judging). NULL: it has none to. */
+	void (*off)(struct check_machine *m);
 	/* Its section of the HTML report, from its value in report.json's
 	 * "lenses" (src/report/: the page's helpers are there). NULL: its
 	 * JSON in a <details>, when it counted anything. */
@@ -134,6 +137,8 @@ void lens_options_help(FILE *f, int indent);
 /* Every lens's trace header lines for m; offer a line to every lens: 1
  * taken, 0 none's, -1 malformed (why). */
 void lens_trace_write(const struct check_machine *m, FILE *f);
+/* Every lens's off(m). */
+void lens_all_off(struct check_machine *m);
 int lens_trace_parse(struct check_machine *m, const char *line, char *why, size_t whylen);
 /* text is a whole decimal number from min to max (into *u). */
 bool lens_number(const char *text, unsigned long long min, unsigned long long max,

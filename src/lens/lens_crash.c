@@ -1032,6 +1032,12 @@ static int crash_trace_parse(struct check_machine *m, const char *line, char *wh
 	return rc;
 }
 
+static void crash_off(struct check_machine *m)
+{
+	m->crash_states = 0;
+	m->crash_at = NULL;
+}
+
 static const struct lens_def crash_lens = {
     .name = "crash",
     .help = "crash states at every operation (explore --crash): power cut, recovery, "
@@ -1051,5 +1057,6 @@ static const struct lens_def crash_lens = {
     .one_machine = true,
     .trace_write = crash_trace_write,
     .trace_parse = crash_trace_parse,
+    .off = crash_off,
 };
 LENS_REGISTER(crash_lens);

@@ -204,6 +204,11 @@ static int fsck_trace_parse(struct check_machine *m, const char *line, char *why
 	return rc;
 }
 
+static void fsck_off(struct check_machine *m)
+{
+	m->fsck = false;
+}
+
 static const struct lens_def fsck_lens = {
     .name = "fsck",
     .help = "the filesystems' own checkers on every state's disks (explore --fsck)",
@@ -222,5 +227,6 @@ static const struct lens_def fsck_lens = {
     .waits_on_host = true,
     .trace_write = fsck_trace_write,
     .trace_parse = fsck_trace_parse,
+    .off = fsck_off,
 };
 LENS_REGISTER(fsck_lens);
