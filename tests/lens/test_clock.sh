@@ -154,6 +154,24 @@ else
 	fail "F11: themis clock ntfs3 exited $st:"
 	tail -n 5 "$work/n.md" "$work/n.err"
 fi
+# With F11's fix (guest/fixes/ntfs3-time-range: the range a FILETIME
+# holds, declared), the VFS clamps 10^12 s to the last second below 2^63
+# hundred-nanoseconds from 1601 (and 6.1 needs F6's fix as well: all).
+case ${THEMIS_KERNEL:-} in
+*6.12*)
+	need_kernel --version 6.12 ntfs3-time-range
+	fixed=$b/guest/Image-6.12-ntfs3-time-range ;;
+*)
+	need_kernel all
+	fixed=$b/guest/Image-all ;;
+esac
+"$themis" clock ntfs3 --kernel "$fixed" --times epoch,far_future >"$work/nf.md" 2>"$work/nf.err"
+if grep -q 'far_future (@1000000000000): stored 910692730085.000000000' "$work/nf.md"; then
+	ok "F11 fixed: ntfs3 clamps 10^12 s to 910692730085, a FILETIME below 2^63"
+else
+	fail "F11's fix: themis clock ntfs3 --kernel $fixed did not clamp:"
+	tail -n 5 "$work/nf.md" "$work/nf.err"
+fi
 
 # Bad input.
 expect 2 "unknown variant or driver 'ext9'" -- "$themis" clock ext9
