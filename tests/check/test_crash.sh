@@ -83,11 +83,16 @@ set -u
 test_setup "$@"
 need_kernel ext4-fsync-async ext4-rename-split ext4-range-nodata f2fs-isize-recover \
 	f2fs-recovery-nodes nilfs2-fsync-new jfs-flush reiserfs-first-commit ocfs2-barrier all
+need_kernel gfs2-remount-freeze
 f8_fixed=$b/guest/Image-reiserfs-first-commit f10_fixed=$b/guest/Image-ocfs2-barrier
+# F14 on 6.1: the stock kernel BUGs at the checkers' read-only remount
+# of a gfs2 (F9), so its "stock" has F9's fix alone, and its fix is all.
+f14_stock=$b/guest/Image-gfs2-remount-freeze f14_fixed=$b/guest/Image-all
 case ${THEMIS_KERNEL:-} in
 */Image-6.12)
 	need_kernel --version 6.12 f2fs-recovery-nodes jfs-flush all
-	f8_fixed=$b/guest/Image-6.12-all f10_fixed=$b/guest/Image-6.12-all ;;
+	f8_fixed=$b/guest/Image-6.12-all f10_fixed=$b/guest/Image-6.12-all
+	f14_stock=$THEMIS_KERNEL f14_fixed=$b/guest/Image-6.12-all ;;
 esac
 
 scope="--depth 2 --ops create,write,fsync,sync,rename --paths f0,f1 --sizes 0,4096 --quiet"
@@ -376,13 +381,16 @@ clean link-range "an O_SYNC write through a symlink, stock ext4 and btrfs: its b
 	ext4 btrfs --ops create,symlink,write --paths f0,f1 --sizes 0,4096 --depth 3
 
 # found_and_fixed NAME FS KERNEL SIGNATURE PATTERN WHAT SCOPE...: a
-# finding of docs/findings.md on the stock kernel and gone with its fix:
-# explore ext4 FS --crash SCOPE on both, the stock run's first SIGNATURE
-# trace (left in $t) matching PATTERN, the fixed run clean.
+# finding of docs/findings.md on the stock kernel (or $stock_kernel when
+# set) and gone with its fix: explore ext4 FS --crash SCOPE on both, the
+# stock run's first SIGNATURE trace (left in $t) matching PATTERN, the
+# fixed run clean.
+stock_kernel=""
 found_and_fixed() {
 	name=$1 fs=$2 fixed=$3 sig=$4 pat=$5 what=$6
 	shift 6
-	"$themis" explore ext4 "$fs" --crash "$@" --quiet --out "$work/$name" >"$work/$name.out" 2>&1
+	"$themis" explore ext4 "$fs" --crash "$@" ${stock_kernel:+--kernel "$stock_kernel"} \
+		--quiet --out "$work/$name" >"$work/$name.out" 2>&1
 	st=$?
 	"$themis" explore ext4 "$fs" --crash "$@" --quiet --kernel "$fixed" --out "$work/$name-fixed" \
 		>"$work/$name-fixed.out" 2>&1
@@ -425,6 +433,16 @@ found_and_fixed f10 ocfs2 "$f10_fixed" crash:unmountable \
 	"^discrepancy crash:unmountable ocfs2's crash disk does not mount (EROFS) (crash point: ocfs2 lost power with [0-9]* of the [0-9]* writes from 0 in flight" \
 	"F10: ocfs2 without barriers does not mount after a power cut; with the fix it does" \
 	--ops create,write --paths f0 --sizes 0,4096 --depth 2
+
+# F14: gfs2's msync(MS_SYNC) after a store into a hole returns with the
+# blocks the fault allocated still in the log; with
+# guest/fixes/gfs2-mkwrite-datasync it flushes them.
+stock_kernel=$f14_stock
+found_and_fixed f14 gfs2 "$f14_fixed" crash:lost-fsync \
+	"^discrepancy crash:lost-fsync gfs2: a crash lost what 'mwrite f0 [0-9]* [0-9]* 1' made durable" \
+	"F14: gfs2 loses the bytes msync(MS_SYNC) returned on after a store into a hole; with the fix it keeps them" \
+	--ops create,write,mwrite,sync --paths f0 --sizes 0,4096 --depth 3 --jobs 1
+stock_kernel=""
 
 # jfs: the kernel does not replay its log; jfs_fsck does, on the host.
 "$themis" explore ext4 jfs --crash --ops create,fsync --paths f0 --depth 2 --quiet \
