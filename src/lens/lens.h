@@ -13,7 +13,11 @@
  *   - count into words of its own, which the share (shared memory or
  *     Redis) merges across workers word by word, each word by its kind:
  *     's' summed, 'm' kept as a maximum, 'o' OR-ed (32-bit sets);
- *   - report its words as text and as a JSON value.
+ *   - report its words as text and as a JSON value;
+ *   - own what it adds to a run: its explore options (parsed and listed
+ *     in explore's help from its table), its lines of a trace's header,
+ *     its section of the HTML report, and how a machine that only looks
+ *     turns it off. Nothing outside the lens names them.
  *
  * Each lens is one file (src/lens/lens_NAME.c) that registers itself with
  * LENS_REGISTER in a linker section: adding one edits no other lens, no
