@@ -36,7 +36,7 @@
 #define STR_(x) #x
 #define STR(x)	STR_(x)
 
-static const char explore_help[] =
+static const char explore_help_head[] =
     "usage: themis explore [FS FS...] [options]     (default: " FS_EXPLORE_WORDS ")\n"
     "       themis explore FS --kernel A --kernel B [options]\n"
     "       themis explore --worker redis://HOST:PORT [--jobs N] [machine options]\n"
@@ -46,86 +46,9 @@ static const char explore_help[] =
     "and the state each leaves, live (page cache) and on disk (after sync, caches\n"
     "dropped), across the filesystems and within each one; writes a replayable\n"
     "trace for every discrepancy.\n"
-    "\n"
-    "The search:\n"
-    "  --depth N           operations deep (default 3)\n"
-    "  --branch K|all      'all' (default): every operation of the scope at every\n"
-    "                      state, exhaustive with the visited set; K: K operations\n"
-    "                      drawn at random (seeded) from the pools\n"
-    "  --swarm N           N exhaustive searches of small random slices of the\n"
-    "                      scope (a few operations, paths and sizes each)\n"
-    "  --ops LIST          comma list of operations (default: the scope every fs\n"
-    "@OPS@"
-    "  --rules DIR         the documented differences to accept, DIR/FS.rules per\n"
-    "                      filesystem and DIR/common.rules (default: the build's\n"
-    "                      rules/; docs/rules.md)\n"
-    "  --lens LIST         lenses to add, comma-separated: io (each operation's\n"
-    "                      disk requests by structure, in the report and in every\n"
-    "                      discrepancy); coverage, the on-disk view and the guest's\n"
-    "                      instructions per state by phase are always on\n"
-    "  --profile-guest N   sample the guest's pc and kernel stack every N\n"
-    "                      instructions (in one process: --jobs 1), named by the\n"
-    "                      kernel's System.map (KERNEL.map): the top functions and\n"
-    "                      their callers overall, per phase and per operation kind\n"
-    "                      in OUT/guest-profile.txt, OUT/guest-profile.svg (phase,\n"
-    "                      function, kind), the stacks folded in\n"
-    "                      OUT/guest-stacks.folded and drawn in OUT/guest-flame.svg\n"
-    "  --paths LIST        path pool, comma list, directories end in / (default:\n"
-    "                      f0,f1,f2,d0/f0,d0/f1,d0/f2,d1/f0,d0/,d1/,d0/d0/,d0/d1/)\n"
-    "  --sizes LIST        offsets and lengths (default: 0,1,4095,4096,4097)\n"
-    "  --seed S            seed of --branch K and --swarm (default 1)\n"
-    "  --durability M      the on-disk view of every state: drop-caches (default:\n"
-    "                      sync, drop every cache, read back), remount (sync,\n"
-    "                      unmount, mount), off\n"
-    "@LENS@"
-    "  --time              fingerprints include mtime and ctime, compared to the\n"
-    "                      coarsest granularity of the filesystems given; the\n"
-    "                      scope adds settime (a rollback, 2038, 2106) and utimes\n"
-    "                      (1969, 2514)\n"
-    "\n"
-    "Limits and output:\n"
-    "  --max-states N      stop after N states\n"
-    "  --time-budget T     stop after T seconds (or 90s, 10m, 2h)\n"
-    "  --stop-on-first     stop at the first discrepancy\n"
-    "  --minimize          simplify each trace (NAME.min.trace; groups by it)\n"
-    "  --out DIR           report.json (with coverage) and one trace per discrepancy\n"
-    "                      (default: explore-out/); an earlier run's reports,\n"
-    "                      traces and reproducer folders there are removed first\n"
-    "                      (the run says so)\n"
-    "  --quiet             no progress line (there is one only when stderr is a\n"
-    "                      terminal)\n"
-    "  --verbose           every operation and its results, a line each\n"
-    "\n"
-    "Workers:\n"
-    "  --jobs N            worker processes, each a copy of the booted machine,\n"
-    "                      sharing the work and the visited set (default: the\n"
-    "                      host's cores; one more with --fsck, whose workers\n"
-    "                      wait for their checkers)\n"
-    "  --redis URL         share the run through a Redis server (redis://HOST:PORT):\n"
-    "                      workers on any host join it with --worker URL\n"
-    "  --lease T           with --redis: a worker unheard from for T (default 30s:\n"
-    "                      its process or host died) loses its work item to the\n"
-    "                      others, who redo it\n"
-    "  --worker URL        join the run at URL: its options come from there; this\n"
-    "                      host's build, kernel, initramfs and images must match\n"
-    "  --wait T            with --worker: wait up to T for the run to start\n"
-    "                      (default 10m; 0: join a running one or stop)\n"
-    "\n"
-    "The machine:\n"
-    "  --disk IMG          base image, one per filesystem in order (default\n"
-    "                      build/images/FS.img; never written)\n"
-    "  --kernel, --initrd, --mem, --clock, --machine-seed: as for boot\n"
-    "  --kernel A --kernel B  one FS on two machines, kernel A's and kernel B's,\n"
-    "                      compared as two filesystems are (a regression finder:\n"
-    "                      discrepancies name FS@A and FS@B); not with --crash,\n"
-    "                      --fsck, --time, --lens io, --load, --redis, --worker\n"
-    "  --load FILE         start from a saved machine (themis boot --save, with one\n"
-    "                      disk per filesystem, in order) instead of booting\n"
-    "  --op-budget N       instructions an operation may take before it counts as\n"
-    "                      a hang (a finding; default 8e9)\n"
-    "  --baseline-remount  (benchmarks) backtrack without the fork, as an in-OS\n"
-    "                      checker must: unmount, write saved images back, mount\n"
-    "\n"
+    "\n";
+
+static const char explore_help_foot[] =
     "Operations a filesystem given cannot do (its rules: FAT's chmod, chown,\n"
     "links, xattrs, fallocate...) are left out of the scope for all of them; the\n"
     "run says which at its start, and counts what each rule masked at its end.\n"
@@ -137,6 +60,145 @@ static const char explore_help[] =
     "--max-states): the summary says why.\n"
     "replay exit status: 0 not reproduced; 1 reproduced; 2 usage, bad input or a\n"
     "malformed trace.\n";
+
+/* explore's own options, the one list its parser and its help come from
+ * (the lenses' options come from their tables, lens.h): X(ID, NAME, ARG
+ * (NULL: a flag), SECTION, HELP), HELP a line each, \n between them, for
+ * the column beside the option. apply_option switches over every ID: an
+ * option without a case does not compile. */
+#define EXPLORE_OPTIONS(X)                                                                         \
+	X(depth, "--depth", "N", SEC_SEARCH, "operations deep (default 3)")                        \
+	X(branch, "--branch", "K|all", SEC_SEARCH,                                                 \
+	  "'all' (default): every operation of the scope at every\n"                               \
+	  "state, exhaustive with the visited set; K: K operations\n"                              \
+	  "drawn at random (seeded) from the pools")                                               \
+	X(swarm, "--swarm", "N", SEC_SEARCH,                                                       \
+	  "N exhaustive searches of small random slices of the\n"                                  \
+	  "scope (a few operations, paths and sizes each)")                                        \
+	X(ops, "--ops", "LIST", SEC_SEARCH,                                                        \
+	  "comma list of operations (default: the scope every fs\n@OPS@")                          \
+	X(rules, "--rules", "DIR", SEC_SEARCH,                                                     \
+	  "the documented differences to accept, DIR/FS.rules per\n"                               \
+	  "filesystem and DIR/common.rules (default: the build's\n"                                \
+	  "rules/; docs/rules.md)")                                                                \
+	X(lens, "--lens", "LIST", SEC_SEARCH,                                                      \
+	  "lenses to add, comma-separated: io (each operation's\n"                                 \
+	  "disk requests by structure, in the report and in every\n"                               \
+	  "discrepancy); coverage, the on-disk view and the guest's\n"                             \
+	  "instructions per state by phase are always on")                                         \
+	X(profile_guest, "--profile-guest", "N", SEC_SEARCH,                                       \
+	  "sample the guest's pc and kernel stack every N\n"                                       \
+	  "instructions (in one process: --jobs 1), named by the\n"                                \
+	  "kernel's System.map (KERNEL.map): the top functions and\n"                              \
+	  "their callers overall, per phase and per operation kind\n"                              \
+	  "in OUT/guest-profile.txt, OUT/guest-profile.svg (phase,\n"                              \
+	  "function, kind), the stacks folded in\n"                                                \
+	  "OUT/guest-stacks.folded and drawn in OUT/guest-flame.svg")                              \
+	X(paths, "--paths", "LIST", SEC_SEARCH,                                                    \
+	  "path pool, comma list, directories end in / (default:\n"                                \
+	  "f0,f1,f2,d0/f0,d0/f1,d0/f2,d1/f0,d0/,d1/,d0/d0/,d0/d1/)")                               \
+	X(sizes, "--sizes", "LIST", SEC_SEARCH,                                                    \
+	  "offsets and lengths (default: 0,1,4095,4096,4097)")                                     \
+	X(seed, "--seed", "S", SEC_SEARCH, "seed of --branch K and --swarm (default 1)")           \
+	X(durability, "--durability", "M", SEC_SEARCH,                                             \
+	  "the on-disk view of every state: drop-caches (default:\n"                               \
+	  "sync, drop every cache, read back), remount (sync,\n"                                   \
+	  "unmount, mount), off")                                                                  \
+	X(time, "--time", NULL, SEC_SEARCH,                                                        \
+	  "fingerprints include mtime and ctime, compared to the\n"                                \
+	  "coarsest granularity of the filesystems given; the\n"                                   \
+	  "scope adds settime (a rollback, 2038, 2106) and utimes\n"                               \
+	  "(1969, 2514)")                                                                          \
+	X(max_states, "--max-states", "N", SEC_LIMITS, "stop after N states")                      \
+	X(time_budget, "--time-budget", "T", SEC_LIMITS, "stop after T seconds (or 90s, 10m, 2h)") \
+	X(stop_on_first, "--stop-on-first", NULL, SEC_LIMITS, "stop at the first discrepancy")     \
+	X(minimize, "--minimize", NULL, SEC_LIMITS,                                                \
+	  "simplify each trace (NAME.min.trace; groups by it)")                                    \
+	X(out, "--out", "DIR", SEC_LIMITS,                                                         \
+	  "report.json (with coverage) and one trace per discrepancy\n"                            \
+	  "(default: explore-out/); an earlier run's reports,\n"                                   \
+	  "traces and reproducer folders there are removed first\n"                                \
+	  "(the run says so)")                                                                     \
+	X(quiet, "--quiet", NULL, SEC_LIMITS,                                                      \
+	  "no progress line (there is one only when stderr is a\n"                                 \
+	  "terminal)")                                                                             \
+	X(verbose, "--verbose", NULL, SEC_LIMITS, "every operation and its results, a line each")  \
+	X(jobs, "--jobs", "N", SEC_WORKERS,                                                        \
+	  "worker processes, each a copy of the booted machine,\n"                                 \
+	  "sharing the work and the visited set (default: the\n"                                   \
+	  "host's cores; one more with --fsck, whose workers\n"                                    \
+	  "wait for their checkers)")                                                              \
+	X(redis, "--redis", "URL", SEC_WORKERS,                                                    \
+	  "share the run through a Redis server (redis://HOST:PORT):\n"                            \
+	  "workers on any host join it with --worker URL")                                         \
+	X(lease, "--lease", "T", SEC_WORKERS,                                                      \
+	  "with --redis: a worker unheard from for T (default 30s:\n"                              \
+	  "its process or host died) loses its work item to the\n"                                 \
+	  "others, who redo it")                                                                   \
+	X(worker, "--worker", "URL", SEC_WORKERS,                                                  \
+	  "join the run at URL: its options come from there; this\n"                               \
+	  "host's build, kernel, initramfs and images must match")                                 \
+	X(wait, "--wait", "T", SEC_WORKERS,                                                        \
+	  "with --worker: wait up to T for the run to start\n"                                     \
+	  "(default 10m; 0: join a running one or stop)")                                          \
+	X(disk, "--disk", "IMG", SEC_MACHINE,                                                      \
+	  "base image, one per filesystem in order (default\n"                                     \
+	  "build/images/FS.img; never written)")                                                   \
+	X(kernel, "--kernel", "IMAGE", SEC_MACHINE,                                                \
+	  "a RISC-V Linux Image (default: $THEMIS_KERNEL if set,\n"                                \
+	  "else build/guest/Image). Twice, --kernel A --kernel B:\n"                               \
+	  "one FS on two machines, kernel A's and kernel B's,\n"                                   \
+	  "compared as two filesystems are (a regression finder:\n"                                \
+	  "discrepancies name FS@A and FS@B); not with --crash,\n"                                 \
+	  "--fsck, --time, --lens io, --load, --redis, --worker")                                  \
+	X(initrd, "--initrd", "FILE", SEC_MACHINE,                                                 \
+	  "initramfs (default: build/guest/initramfs.cpio.gz)")                                    \
+	X(mem, "--mem", "SIZE", SEC_MACHINE, "RAM (default 256M)")                                 \
+	X(clock, "--clock", "T", SEC_MACHINE,                                                      \
+	  "wall clock at power-on: 2026-01-01T00:00:00Z (default),\n"                              \
+	  "@SECONDS, or 'host' (nondeterministic)")                                                \
+	X(machine_seed, "--machine-seed", "N", SEC_MACHINE,                                        \
+	  "seed of the guest's random numbers (default 0)")                                        \
+	X(load, "--load", "FILE", SEC_MACHINE,                                                     \
+	  "start from a saved machine (themis boot --save, with one\n"                             \
+	  "disk per filesystem, in order) instead of booting")                                     \
+	X(op_budget, "--op-budget", "N", SEC_MACHINE,                                              \
+	  "instructions an operation may take before it counts as\n"                               \
+	  "a hang (a finding; default 8e9)")                                                       \
+	X(baseline_remount, "--baseline-remount", NULL, SEC_MACHINE,                               \
+	  "(benchmarks) backtrack without the fork, as an in-OS\n"                                 \
+	  "checker must: unmount, write saved images back, mount")
+
+/* The help's sections, in order; the lenses' options follow the search's. */
+enum { SEC_SEARCH, SEC_LIMITS, SEC_WORKERS, SEC_MACHINE, SEC_COUNT };
+static const char *const section_titles[SEC_COUNT] = {
+    "The search:", "Limits and output:", "Workers:", "The machine:"};
+
+enum explore_opt {
+#define EXPLORE_OPT_ENUM(id, name, arg, section, help) OPT_##id,
+	EXPLORE_OPTIONS(EXPLORE_OPT_ENUM)
+#undef EXPLORE_OPT_ENUM
+	    OPT_COUNT
+};
+
+static const struct {
+	const char *name, *arg;
+	int section;
+	const char *help;
+} explore_opts[OPT_COUNT] = {
+#define EXPLORE_OPT_ROW(id, name, arg, section, help) {name, arg, section, help},
+    EXPLORE_OPTIONS(EXPLORE_OPT_ROW)
+#undef EXPLORE_OPT_ROW
+};
+
+/* opt's row of explore_opts, or -1. */
+static int option_id(const char *opt)
+{
+	for (int i = 0; i < OPT_COUNT; i++)
+		if (!strcmp(explore_opts[i].name, opt))
+			return i;
+	return -1;
+}
 
 struct explore_args {
 	struct check_config cfg;
@@ -170,13 +232,6 @@ static bool parse_duration(const char *s, double *out)
 	return true;
 }
 
-/* Is opt a flag some lens owns? */
-static bool lens_flag(const char *opt)
-{
-	const struct lens_opt *o = lens_option(opt, NULL);
-	return o && !o->arg;
-}
-
 /* A lens's option (lens.h): its own set() says what it means. */
 static int lens_option_given(struct explore_args *a, const char *opt, const char *val)
 {
@@ -199,23 +254,31 @@ static bool waits_on_host(const struct check_machine *m)
 	return false;
 }
 
-static int parse_value(struct explore_args *a, const char *opt, const char *val)
+/* Option id with its value (NULL for a flag): 0, or a usage error said. */
+static int apply_option(struct explore_args *a, enum explore_opt id, const char *val)
 {
 	struct check_config *c = &a->cfg;
 	uint64_t u;
-	if (!strcmp(opt, "--depth")) {
+	switch (id) {
+	case OPT_depth: {
 		if (!parse_u64(val, &u) || u < 1 || u > CHECK_MAX_DEPTH)
 			return usage_error(
 			    "--depth needs a number from 1 to " STR(CHECK_MAX_DEPTH) ", got '%s'",
 			    val);
 		c->depth = (int)u;
-	} else if (!strcmp(opt, "--seed")) {
+		break;
+	}
+	case OPT_seed: {
 		if (!parse_u64(val, &c->seed))
 			return usage_error("--seed needs a whole number, got '%s'", val);
-	} else if (!strcmp(opt, "--machine-seed")) {
+		break;
+	}
+	case OPT_machine_seed: {
 		if (!parse_u64(val, &c->m.machine_seed))
 			return usage_error("--machine-seed needs a whole number, got '%s'", val);
-	} else if (!strcmp(opt, "--branch")) {
+		break;
+	}
+	case OPT_branch: {
 		if (!strcmp(val, "all"))
 			c->branch = 0;
 		else if (!parse_u64(val, &u) || u < 1 || u > 1000)
@@ -223,124 +286,155 @@ static int parse_value(struct explore_args *a, const char *opt, const char *val)
 			    "--branch needs a number from 1 to 1000 or 'all', got '%s'", val);
 		else
 			c->branch = (int)u;
-	} else if (!strcmp(opt, "--swarm")) {
+		break;
+	}
+	case OPT_swarm: {
 		if (!parse_u64(val, &u) || u < 1 || u > 100000)
 			return usage_error(
 			    "--swarm needs a number of members from 1 to 100000, got '%s'", val);
 		c->swarm = (int)u;
-	} else if (!strcmp(opt, "--paths")) {
+		break;
+	}
+	case OPT_paths: {
 		snprintf(a->paths, sizeof(a->paths), "%s", val);
 		if (op_pools_set_paths(&c->pools, a->paths))
 			return usage_error("--paths needs a comma list of relative paths (dirs end "
 					   "in /), at most 32 of each, got '%s'",
 					   val);
-	} else if (!strcmp(opt, "--sizes")) {
+		break;
+	}
+	case OPT_sizes: {
 		if (op_pools_set_sizes(&c->pools, val))
 			return usage_error(
 			    "--sizes needs a comma list of numbers up to 2^30, got '%s'", val);
-	} else if (!strcmp(opt, "--max-states")) {
+		break;
+	}
+	case OPT_max_states: {
 		if (!parse_u64(val, &c->max_states) || !c->max_states)
 			return usage_error("--max-states needs a positive count, got '%s'", val);
-	} else if (!strcmp(opt, "--op-budget")) {
+		break;
+	}
+	case OPT_op_budget: {
 		if (!parse_u64(val, &c->m.op_budget) || !c->m.op_budget)
 			return usage_error(
 			    "--op-budget needs a positive instruction count, got '%s'", val);
-	} else if (!strcmp(opt, "--jobs")) {
+		break;
+	}
+	case OPT_jobs: {
 		if (!parse_u64(val, &u) || u < 1 || u > EXPLORE_MAX_JOBS)
 			return usage_error(
 			    "--jobs needs 1 to " STR(EXPLORE_MAX_JOBS) " workers, got '%s'", val);
 		c->jobs = (int)u;
 		a->jobs_given = true;
-	} else if (!strcmp(opt, "--durability")) {
+		break;
+	}
+	case OPT_durability: {
 		int d = check_durability_by_name(val);
 		if (d < 0)
 			return usage_error(
 			    "--durability needs off, drop-caches or remount, got '%s'", val);
 		c->m.durability = (enum check_durability)d;
-	} else if (!strcmp(opt, "--time-budget")) {
+		break;
+	}
+	case OPT_time_budget: {
 		if (!parse_duration(val, &c->time_budget) || c->time_budget <= 0)
 			return usage_error(
 			    "--time-budget needs seconds (or 90s, 10m, 2h), got '%s'", val);
-	} else if (!strcmp(opt, "--redis")) {
+		break;
+	}
+	case OPT_redis: {
 		if (strncmp(val, "redis://", 8))
 			return usage_error("--redis needs redis://HOST:PORT, got '%s'", val);
 		c->redis = val;
-	} else if (!strcmp(opt, "--lease")) {
+		break;
+	}
+	case OPT_lease: {
 		double t;
 		if (!parse_duration(val, &t) || t < 1 || t > 86400 || t != (double)(int)t)
 			return usage_error("--lease needs whole seconds from 1 to 86400 (or 30s, "
 					   "5m), got '%s'",
 					   val);
 		c->lease = (int)t;
-	} else if (!strcmp(opt, "--worker")) {
+		break;
+	}
+	case OPT_worker: {
 		if (strncmp(val, "redis://", 8))
 			return usage_error("--worker needs redis://HOST:PORT, got '%s'", val);
 		a->worker = val;
-	} else if (!strcmp(opt, "--wait")) {
+		break;
+	}
+	case OPT_wait: {
 		if (!parse_duration(val, &a->wait) || a->wait > 86400)
 			return usage_error(
 			    "--wait needs seconds from 0 to 86400 (or 30s, 10m), got '%s'", val);
-	} else if (!strcmp(opt, "--load")) {
+		break;
+	}
+	case OPT_load: {
 		c->m.load = val;
-	} else if (!strcmp(opt, "--ops")) {
+		break;
+	}
+	case OPT_ops: {
 		a->ops = val;
-	} else if (!strcmp(opt, "--rules")) {
+		break;
+	}
+	case OPT_rules: {
 		a->rules_dir = val;
-	} else if (!strcmp(opt, "--lens")) {
+		break;
+	}
+	case OPT_lens: {
 		c->lens_names = val;
-	} else if (!strcmp(opt, "--profile-guest")) {
+		break;
+	}
+	case OPT_profile_guest: {
 		if (!parse_u64(val, &c->profile_every) || c->profile_every < 1000 ||
 		    c->profile_every > 1000000000)
 			return usage_error(
 			    "--profile-guest needs the instructions between samples, "
 			    "from 1000 to 1e9, got '%s'",
 			    val);
-	} else if (!strcmp(opt, "--out")) {
+		break;
+	}
+	case OPT_out: {
 		c->out_dir = val;
-	} else if (!strcmp(opt, "--kernel")) {
+		break;
+	}
+	case OPT_kernel: {
 		if (a->nkernels == 2)
 			return usage_error("%s", "--kernel at most twice (two kernels compare one "
 						 "filesystem across them)");
 		char *to = a->nkernels++ ? a->kernel_b : a->kernel;
 		snprintf(to, PATH_MAX, "%s", val);
-	} else if (!strcmp(opt, "--initrd")) {
+		break;
+	}
+	case OPT_initrd: {
 		snprintf(a->initrd, sizeof(a->initrd), "%s", val);
-	} else if (!strcmp(opt, "--disk")) {
+		break;
+	}
+	case OPT_disk: {
 		if (a->ndisks == CHECK_MAX_FS)
 			return usage_error("at most %s disks", STR(CHECK_MAX_FS));
 		a->disks[a->ndisks++] = val;
-	} else if (!strcmp(opt, "--mem")) {
+		break;
+	}
+	case OPT_mem: {
 		if (!parse_size(val, &c->m.mem) || c->m.mem < (64ULL << 20) || c->m.mem % (1 << 20))
 			return usage_error("--mem needs a size in MiB, at least 64M, got '%s'",
 					   val);
-	} else if (!strcmp(opt, "--clock")) {
+		break;
+	}
+	case OPT_clock: {
 		if (!parse_clock(val, &c->m.clock_ns))
 			return usage_error("--clock needs " CLOCK_FORMS ", got '%s'", val);
-	} else {
-		return lens_option_given(a, opt, val);
+		break;
 	}
-	return 0;
-}
-
-static int parse_flag(struct explore_args *a, const char *opt)
-{
-	struct check_config *c = &a->cfg;
-	if (!strcmp(opt, "--time"))
-		c->m.time = true;
-	else if (!strcmp(opt, "--stop-on-first"))
-		c->stop_on_first = true;
-	else if (!strcmp(opt, "--minimize"))
-		c->minimize = true;
-	else if (!strcmp(opt, "--quiet"))
-		c->progress = false;
-	else if (!strcmp(opt, "--verbose"))
-		c->verbose = true;
-	else if (!strcmp(opt, "--baseline-remount"))
-		c->baseline = true;
-	else if (lens_flag(opt))
-		return lens_option_given(a, opt, NULL);
-	else
-		return -1;
+	case OPT_time: c->m.time = true; break;
+	case OPT_stop_on_first: c->stop_on_first = true; break;
+	case OPT_minimize: c->minimize = true; break;
+	case OPT_quiet: c->progress = false; break;
+	case OPT_verbose: c->verbose = true; break;
+	case OPT_baseline_remount: c->baseline = true; break;
+	case OPT_COUNT: break;
+	}
 	return 0;
 }
 
@@ -527,11 +621,21 @@ static int parse_explore(int argc, char **argv, struct explore_args *a)
 				return usage_error("at most %s filesystems at once",
 						   STR(CHECK_MAX_FS));
 			c->m.fs[c->m.nfs++] = arg;
-		} else if (parse_flag(a, arg) != 0) {
-			bool missing = i + 1 == argc; /* an unknown option is said first */
-			int rc = parse_value(a, arg, missing ? "" : argv[++i]);
-			if (rc || missing)
-				return rc ? rc : missing_value(arg);
+		} else {
+			int id = option_id(arg);
+			const struct lens_opt *lo = id < 0 ? lens_option(arg, NULL) : NULL;
+			if (id < 0 && !lo)
+				return unknown_option(arg);
+			const char *val = NULL;
+			if (id >= 0 ? explore_opts[id].arg != NULL : lo->arg != NULL) {
+				if (i + 1 == argc)
+					return missing_value(arg);
+				val = argv[++i];
+			}
+			int rc = id >= 0 ? apply_option(a, (enum explore_opt)id, val)
+					 : lens_option_given(a, arg, val);
+			if (rc)
+				return rc;
 		}
 	}
 	size_t used = 0;
@@ -830,21 +934,53 @@ static int put_kinds(FILE *f, int col, const char *lead, uint32_t mask, const ch
 	return col + fprintf(f, "%s", end);
 }
 
-/* The help, its default scope made from op_table.h (@OPS@) and the
- * lenses' options from theirs (@LENS@). */
-static void put_help(FILE *f)
+/* The default scope's line of --ops (op_table.h's flags). */
+static void put_scope(FILE *f)
 {
-	const char *ops = strstr(explore_help, "@OPS@"), *lens = strstr(explore_help, "@LENS@");
-	fwrite(explore_help, 1, (size_t)(ops - explore_help), f);
 	fprintf(f, "%22s", "");
 	uint32_t scope = op_scope_mask(), time = op_flag_mask(OPF_TIME) & ~scope;
 	uint32_t rest = OP_ALL_MASK & ~scope & ~time;
 	int col = put_kinds(f, 22, "supports: ", scope, ";");
 	col = put_kinds(f, col, " --time adds ", time, ";");
 	put_kinds(f, col, " 'all' is every one: ", rest, " too)\n");
-	fwrite(ops + 5, 1, (size_t)(lens - ops - 5), f);
-	lens_options_help(f, 22);
-	fputs(lens + 6, f);
+}
+
+/* One option's lines: the option and its argument, its help beside it
+ * in the column at 22 (on a line of its own when the option is wider). */
+static void put_option(FILE *f, const char *name, const char *arg, const char *help)
+{
+	int col = fprintf(f, "  %s%s%s", name, arg ? " " : "", arg ? arg : "");
+	for (const char *h = help; *h;) {
+		size_t len = strcspn(h, "\n");
+		if (col >= 22) {
+			fputc('\n', f);
+			col = 0;
+		}
+		if (!strncmp(h, "@OPS@", 5)) /* the default scope, from op_table.h */
+			put_scope(f);
+		else
+			fprintf(f, "%*s%.*s\n", 22 - col, "", (int)len, h);
+		col = 0;
+		h += len + (h[len] == '\n');
+	}
+}
+
+/* The help: its sections from explore_opts, the lenses' options after
+ * the search's. */
+static void put_help(FILE *f)
+{
+	fputs(explore_help_head, f);
+	for (int sec = 0; sec < SEC_COUNT; sec++) {
+		fprintf(f, "%s\n", section_titles[sec]);
+		for (int i = 0; i < OPT_COUNT; i++)
+			if (explore_opts[i].section == sec)
+				put_option(f, explore_opts[i].name, explore_opts[i].arg,
+					   explore_opts[i].help);
+		if (sec == SEC_SEARCH)
+			lens_options_help(f, 22);
+		fputc('\n', f);
+	}
+	fputs(explore_help_foot, f);
 }
 
 int cmd_explore(int argc, char **argv)
