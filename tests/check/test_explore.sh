@@ -382,9 +382,19 @@ expect 2 "No such file" -- "$themis" replay "$work/missing.trace"
 expect 2 "durability needs" -- "$themis" explore ext4 xfs --durability sometimes
 expect 2 "jobs needs" -- "$themis" explore ext4 xfs --jobs 0
 expect 2 "time-budget needs" -- "$themis" explore ext4 xfs --time-budget soon
-expect 2 "depth needs a number from 1 to 64, got ''" -- "$themis" explore ext4 xfs --depth
+expect 2 "depth needs a number from 1 to 64, got ''" -- "$themis" explore ext4 xfs --depth ""
+expect 2 "option '--depth' needs a value" -- "$themis" explore ext4 xfs --depth
+expect 2 "option '--crash-states' needs a value" -- "$themis" explore ext4 xfs --crash-states
+expect 2 "unknown option '--bogus'" -- "$themis" explore ext4 xfs --bogus --depth
 expect 0 "--swarm N" -- "$themis" explore --help
 expect 0 "--durability M" -- "$themis" explore ext4 --help
+# The help lists every option the parser takes, its own table's and the
+# lenses' (each option of the help is accepted: not unknown).
+for o in $("$themis" explore --help | grep -o '^  --[a-z-]*' | sort -u); do
+	"$themis" explore ext4 xfs "$o" --depth 0 2>&1 | grep -q "unknown option" &&
+		fail "help lists $o, the parser refuses it"
+done
+ok "every option of explore's help is one its parser knows"
 
 # 7. A discrepancy at the root (a disk that is not empty) is a trace
 #    without operations, which replays.
