@@ -243,21 +243,6 @@ int trace_write(const char *path, struct trace_head *head, const struct check_ma
 	return 0;
 }
 
-/* A whole decimal number after `word `, and nothing else. */
-static bool number_line(const char *line, const char *word, unsigned long long *u)
-{
-	size_t n = strlen(word);
-	if (strncmp(line, word, n) || line[n] != ' ')
-		return false;
-	const char *d = line + n + 1;
-	char *end;
-	if (!*d || strspn(d, "0123456789") != strlen(d) || strlen(d) > 20)
-		return false;
-	errno = 0;
-	*u = strtoull(d, &end, 10);
-	return errno == 0;
-}
-
 /* "kernel-b PATH HASH": read as an identity's kernel line is. */
 static int parse_kernel_b(struct trace *t, const char *rest, char *why, size_t whylen)
 {
@@ -276,25 +261,22 @@ static int parse_kernel_b(struct trace *t, const char *rest, char *why, size_t w
 	return rc;
 }
 
-static bool in_range(unsigned long long u, unsigned long long min, unsigned long long max)
-{
-	return u >= min && u <= max;
-}
-
-/* A number line of TRACE_NUMBERS into m, its value in range: true if
- * line is one (a required line's bit set in seen). */
-static bool parse_number(const char *line, struct check_machine *m, unsigned *seen)
+/* A number line of TRACE_NUMBERS into m: 1 (a required line's bit set in
+ * seen), 0 not one, -1 its number out of range (why says so). */
+static int parse_number(const char *line, struct check_machine *m, unsigned *seen, char *why,
+			size_t whylen)
 {
 	unsigned long long u;
+	int rc;
 #define TRACE_PARSE_NUMBER(word, member, min, max, need, value)                                    \
-	if (number_line(line, word, &u) && in_range(u, min, max)) {                                \
+	if ((rc = lens_trace_number(line, word, min, max, &u, why, whylen)) != 0) {                \
 		m->member = (__typeof__(m->member))u;                                              \
 		*seen |= (need);                                                                   \
-		return true;                                                                       \
+		return rc;                                                                         \
 	}
 	TRACE_NUMBERS(TRACE_PARSE_NUMBER)
 #undef TRACE_PARSE_NUMBER
-	return false;
+	return 0;
 }
 
 /* One line (without its newline): 0, or -1 with why. */
@@ -304,7 +286,7 @@ static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, c
 	struct check_machine *m = &t->m;
 	char b[64];
 	unsigned long long u;
-	int n, lens = 0, id = identity_parse_line(&t->id, line);
+	int n, taken = 0, id = identity_parse_line(&t->id, line);
 	if (id) {
 		if (id < 0)
 			snprintf(why, whylen, "malformed or repeated identity line");
@@ -356,7 +338,7 @@ static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, c
 	} else if (!strncmp(line, "options ", 8)) {
 		snprintf(t->options, sizeof(t->options), "%.*s", (int)sizeof(t->options) - 1,
 			 line + 8);
-	} else if (parse_number(line, m, seen)) {
+	} else if ((taken = parse_number(line, m, seen, why, whylen)) != 0) {
 	} else if (sscanf(line, "durability %63s", b) == 1) {
 		int d = check_durability_by_name(b);
 		if (d < 0) {
@@ -382,11 +364,11 @@ static int parse_line(struct trace *t, char *line, unsigned *seen, bool *done, c
 		snprintf(t->detail + have, sizeof(t->detail) - have, "\n%s", line + 5);
 	} else if (!strcmp(line, "end")) {
 		*done = true;
-	} else if ((lens = lens_trace_parse(m, line, why, whylen)) == 0) {
+	} else if ((taken = lens_trace_parse(m, line, why, whylen)) == 0) {
 		snprintf(why, whylen, "not a line of a trace (docs/trace.md lists them)");
 		return -1;
 	}
-	return lens < 0 ? -1 : 0;
+	return taken < 0 ? -1 : 0;
 }
 
 /* ---- finding the trace's files ---- */

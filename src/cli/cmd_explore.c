@@ -976,8 +976,11 @@ static void put_help(FILE *f)
 			if (explore_opts[i].section == sec)
 				put_option(f, explore_opts[i].name, explore_opts[i].arg,
 					   explore_opts[i].help);
-		if (sec == SEC_SEARCH)
-			lens_options_help(f, 22);
+		const struct lens_def *defs[LENS_MAX];
+		for (int d = 0, n = sec == SEC_SEARCH ? lens_registry(defs, LENS_MAX) : 0; d < n;
+		     d++)
+			for (const struct lens_opt *o = defs[d]->opts; o && o->name; o++)
+				put_option(f, o->name, o->arg, o->help);
 		fputc('\n', f);
 	}
 	fputs(explore_help_foot, f);

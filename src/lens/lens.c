@@ -61,27 +61,6 @@ const struct lens_opt *lens_option(const char *name, const struct lens_def **own
 	return NULL;
 }
 
-void lens_options_help(FILE *f, int indent)
-{
-	const struct lens_def *defs[LENS_MAX];
-	int n = lens_registry(defs, LENS_MAX);
-	for (int i = 0; i < n; i++)
-		for (const struct lens_opt *o = defs[i]->opts; o && o->name; o++) {
-			int col = fprintf(f, "  %s%s%s", o->name, o->arg ? " " : "",
-					  o->arg ? o->arg : "");
-			for (const char *h = o->help; *h;) {
-				size_t len = strcspn(h, "\n");
-				if (col >= indent) { /* too wide for the column: its own line */
-					fputc('\n', f);
-					col = 0;
-				}
-				fprintf(f, "%*s%.*s\n", indent - col, "", (int)len, h);
-				col = 0;
-				h += len + (h[len] == '\n');
-			}
-		}
-}
-
 void lens_trace_write(const struct check_machine *m, FILE *f)
 {
 	const struct lens_def *defs[LENS_MAX];

@@ -135,9 +135,6 @@ const struct lens_def *lens_by_name(const char *name);
 void lens_names(char *out, size_t cap);
 /* The option named `name` of any lens, and its lens; NULL if none has it. */
 const struct lens_opt *lens_option(const char *name, const struct lens_def **owner);
-/* Every lens's options as help lines: the option and its argument in a
- * column of `indent`, its help lines beside it. */
-void lens_options_help(FILE *f, int indent);
 /* Every lens's trace header lines for m; offer a line to every lens: 1
  * taken, 0 none's, -1 malformed (why). */
 void lens_trace_write(const struct check_machine *m, FILE *f);
