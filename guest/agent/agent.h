@@ -1,6 +1,6 @@
 /* The guest agent's pieces shared between agent.c (PID 1: mounts, the
  * doorbell, power off), fsops.c (the fixed script of filesystem
- * operations), work.c (pseudo-random work) and check.c (the model
+ * operations), work.c (pseudo-random work) and check.c, walk.c and bytes.c (the model
  * checker's commands). */
 #ifndef THEMIS_GUEST_AGENT_H
 #define THEMIS_GUEST_AGENT_H

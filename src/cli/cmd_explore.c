@@ -82,10 +82,9 @@ static const char explore_help_foot[] =
 	  "filesystem and DIR/common.rules (default: the build's\n"                                \
 	  "rules/; docs/rules.md)")                                                                \
 	X(lens, "--lens", "LIST", SEC_SEARCH,                                                      \
-	  "lenses to add, comma-separated: io (each operation's\n"                                 \
-	  "disk requests by structure, in the report and in every\n"                               \
-	  "discrepancy); coverage, the on-disk view and the guest's\n"                             \
-	  "instructions per state by phase are always on")                                         \
+	  "lenses to add, comma-separated (coverage, the on-disk\n"                                \
+	  "view and the guest's instructions per state by phase\n"                                 \
+	  "are always on):\n@LENSES@")                                                             \
 	X(profile_guest, "--profile-guest", "N", SEC_SEARCH,                                       \
 	  "sample the guest's pc and kernel stack every N\n"                                       \
 	  "instructions (in one process: --jobs 1), named by the\n"                                \
@@ -568,22 +567,25 @@ static int kernel_pair(struct explore_args *a)
 	    {m->load != NULL, "--load (a saved machine holds one kernel)"},
 	    {m->time, "--time (each kernel's clock runs with its own boot: times differ)"},
 	    {c->baseline, "--baseline-remount (it saves the disks of one machine)"},
-	    {c->lens_names && strstr(c->lens_names, "io"),
-	     "--lens io (it reads the requests of one machine's disks)"},
 	    {a->ndisks > 1, "more than one --disk (the one filesystem has one image)"},
 	};
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		if (refused[i].on)
 			return usage_error("two kernels do not go with %s", refused[i].what);
 	const struct lens_def *defs[LENS_MAX];
-	for (int i = 0, n = lens_registry(defs, LENS_MAX); i < n; i++)
-		if (defs[i]->one_machine && defs[i]->wanted && defs[i]->wanted(m)) {
+	for (int i = 0, n = lens_registry(defs, LENS_MAX); i < n; i++) {
+		const struct lens_def *d = defs[i];
+		bool on =
+		    d->always ? d->wanted && d->wanted(m) : lens_listed(c->lens_names, d->name);
+		if (d->one_machine && on) {
 			char what[160];
-			snprintf(
-			    what, sizeof(what), "%s (the %s lens reads the disks of one machine)",
-			    defs[i]->opts ? defs[i]->opts[0].name : defs[i]->name, defs[i]->name);
+			snprintf(what, sizeof(what),
+				 "%s%s (the %s lens reads the disks of one machine)",
+				 d->always ? "" : "--lens ",
+				 d->always && d->opts ? d->opts[0].name : d->name, d->name);
 			return usage_error("two kernels do not go with %s", what);
 		}
+	}
 	if (resolve_kernel(a->kernel, PATH_MAX) || resolve_kernel(a->kernel_b, PATH_MAX))
 		return EXIT_USAGE;
 	m->fs[m->nfs++] = m->fs[0];
@@ -945,6 +947,35 @@ static void put_scope(FILE *f)
 	put_kinds(f, col, " 'all' is every one: ", rest, " too)\n");
 }
 
+/* text after `col` columns, wrapped at 78 with a 22-column indent. */
+static void put_words(FILE *f, int col, const char *text)
+{
+	for (const char *w = text; *w;) {
+		size_t len = strcspn(w, " ");
+		if (col > 22 && col + 1 + (int)len > 78) {
+			fprintf(f, "\n%22s", "");
+			col = 22;
+		} else if (col > 22) {
+			col += fprintf(f, " ");
+		}
+		col += fprintf(f, "%.*s", (int)len, w);
+		w += len + (w[len] == ' ');
+	}
+	fputc('\n', f);
+}
+
+/* Each optional lens, its name and its help (lens.h's registry). */
+static void put_lenses(FILE *f)
+{
+	const struct lens_def *defs[LENS_MAX];
+	for (int i = 0, n = lens_registry(defs, LENS_MAX); i < n; i++)
+		if (!defs[i]->always) {
+			char lead[40];
+			snprintf(lead, sizeof(lead), "%s:", defs[i]->name);
+			put_words(f, fprintf(f, "%22s%s", "", lead), defs[i]->help);
+		}
+}
+
 /* One option's lines: the option and its argument, its help beside it
  * in the column at 22 (on a line of its own when the option is wider). */
 static void put_option(FILE *f, const char *name, const char *arg, const char *help)
@@ -958,6 +989,8 @@ static void put_option(FILE *f, const char *name, const char *arg, const char *h
 		}
 		if (!strncmp(h, "@OPS@", 5)) /* the default scope, from op_table.h */
 			put_scope(f);
+		else if (!strncmp(h, "@LENSES@", 8)) /* the registry's optional lenses */
+			put_lenses(f);
 		else
 			fprintf(f, "%*s%.*s\n", 22 - col, "", (int)len, h);
 		col = 0;

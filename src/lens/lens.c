@@ -111,7 +111,7 @@ int lens_trace_number(const char *line, const char *word, unsigned long long min
 	return 1;
 }
 
-static bool asked(const char *names, const char *name)
+bool lens_listed(const char *names, const char *name)
 {
 	size_t len = strlen(name);
 	for (const char *p = names; p && *p;) {
@@ -152,7 +152,7 @@ int lens_set_open(struct lens_set *ls, const char *names, const struct check_con
 	int n = lens_registry(defs, LENS_MAX);
 	for (int i = 0; i < n; i++) {
 		const struct lens_def *d = defs[i];
-		if (!d->always && !asked(names, d->name))
+		if (!d->always && !lens_listed(names, d->name))
 			continue;
 		if (ls->words + d->words > LENS_WORDS_MAX) {
 			snprintf(err, errlen, "lens %s: more than %d words in all", d->name,

@@ -93,8 +93,8 @@ struct lens_def {
 	 * its work (an option of it was given). */
 	const struct lens_opt *opts;
 	bool (*wanted)(const struct check_machine *m);
-	/* It reads the disks of one machine: explore refuses it with two
-	 * kernels. */
+	/* It reads the disks of one machine: explore refuses it (wanted, or
+	 * an optional lens named by --lens) with two kernels. */
 	bool one_machine;
 	/* Its work waits for host processes (the checkers), leaving a core
 	 * idle: explore adds a worker when it is wanted and --jobs is not
@@ -131,8 +131,10 @@ struct lens_set {
 /* Every registered lens, sorted by order then name: how many, into defs. */
 int lens_registry(const struct lens_def **defs, int max);
 const struct lens_def *lens_by_name(const char *name);
-/* "io, ..." the optional lenses, for --help and errors. */
+/* "io, ..." the optional lenses, for errors. */
 void lens_names(char *out, size_t cap);
+/* name is one of the comma list names (explore --lens). */
+bool lens_listed(const char *names, const char *name);
 /* The option named `name` of any lens, and its lens; NULL if none has it. */
 const struct lens_opt *lens_option(const char *name, const struct lens_def **owner);
 /* Every lens's trace header lines for m; offer a line to every lens: 1

@@ -221,6 +221,7 @@ static const struct lens_def io_lens = {
     .name = "io",
     .help = "each operation's disk requests: sectors read and written, flushes, structures",
     .order = 20,
+    .one_machine = true,
     .words = OP_NKINDS * IO_WORDS,
     .state_size = sizeof(struct io_state),
     .kinds = io_kinds,
