@@ -94,6 +94,9 @@ struct check_step {
 		int rule;
 	} waived[CHECK_WAIVED_MAX];
 	int nwaived, time_rule;
+	/* The refuses rule that let a filesystem fail this operation where
+	 * another did not (-1: none): a leaf of the search. */
+	int refused_rule;
 };
 
 /* The machine and what the search needs to rebuild it (for traces). */

@@ -375,7 +375,11 @@ static void try_op(struct search *s, const struct op *op, const struct check_ste
 	int remaining = s->cfg->depth - (s->depth + 1);
 	if (rc) {
 		record(s, op->text, sig, why, rc < 0);
-	} else if (remaining > 0) {
+	} else if (remaining > 0 && st->refused_rule < 0) {
+		/* A refusal (a refuses rule) is a leaf: below it the filesystems
+		 * hold different files. Unmarked, its key (the first
+		 * filesystem's views) stays open to a path that reaches that
+		 * state with every call made. */
 		if (mark_state(s, st->key, remaining) > 0) {
 			snprintf(s->path[s->depth], OP_TEXT_MAX, "%s", op->text);
 			s->depth++;

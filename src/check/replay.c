@@ -81,6 +81,7 @@ int replay_once(const struct replay_opts *a, struct trace *t, bool quiet, uint8_
 	/* The root checked first, as the search did: the first operation's
 	 * parent (a crash may recover the root's namespace). */
 	struct check_step st[2], root;
+	int parted = -1, parted_at = 0; /* the refuses rule a step stopped at, and the step */
 	if (rc == 0 && t->nops && check_root(v, &t->m, &root, why, sizeof(why))) {
 		fprintf(stderr, "themis: %s\n", why);
 		rc = -1;
@@ -120,9 +121,17 @@ int replay_once(const struct replay_opts *a, struct trace *t, bool quiet, uint8_
 			       why);
 		if (rc > 0)
 			break;
+		if (st[i & 1].refused_rule >= 0 && i + 1 < n) {
+			parted = st[i & 1].refused_rule, parted_at = i + 1;
+			break;
+		}
 	}
 	machine_hash(v, final);
-	if (!rc && !quiet)
+	if (!rc && !quiet && parted >= 0)
+		printf("not reproduced: step %d is a refusal %s allows; the filesystems part "
+		       "there, and the operations after it are not compared (recorded: %s)\n",
+		       parted_at, t->m.rules->r[parted].where, t->detail);
+	else if (!rc && !quiet)
 		printf("not reproduced: the filesystems agree after all %d operations (recorded: "
 		       "%s)\n",
 		       t->nops, t->detail);

@@ -238,6 +238,20 @@ static int parse_ops(struct parse *p, int line, char *list, uint32_t *ops, const
 	return *ops ? 0 : fail(p, line, "no operation in '%s'", list);
 }
 
+/* A rule's errno names w[0..n) into r->errnos. */
+static int parse_errnos(struct parse *p, int line, char **w, int n, struct rule *r)
+{
+	if (n > RULE_ERRNOS_MAX)
+		return fail(p, line, "more than %d errnos in one rule", RULE_ERRNOS_MAX);
+	for (int i = 0; i < n; i++) {
+		if (!errno_known(w[i]) || strlen(w[i]) >= sizeof(r->errnos[0]))
+			return fail(p, line,
+				    "unknown errno '%s' (a name as errno(3) lists: EEXIST)", w[i]);
+		snprintf(r->errnos[r->nerrnos++], sizeof(r->errnos[0]), "%s", w[i]);
+	}
+	return 0;
+}
+
 /* errno OPS ERRNO ERRNO...: OPS a comma list of operations or "any". */
 static int parse_errno(struct parse *p, int line, char **w, int n, struct rule *r)
 {
@@ -249,15 +263,25 @@ static int parse_errno(struct parse *p, int line, char **w, int n, struct rule *
 		r->ops = OP_ALL_MASK;
 	else if (parse_ops(p, line, w[1], &r->ops, "any, "))
 		return -1;
-	if (n - 2 > RULE_ERRNOS_MAX)
-		return fail(p, line, "more than %d errnos in one rule", RULE_ERRNOS_MAX);
-	for (int i = 2; i < n; i++) {
-		if (!errno_known(w[i]) || strlen(w[i]) >= sizeof(r->errnos[0]))
-			return fail(p, line,
-				    "unknown errno '%s' (a name as errno(3) lists: EEXIST)", w[i]);
-		snprintf(r->errnos[r->nerrnos++], sizeof(r->errnos[0]), "%s", w[i]);
+	return parse_errnos(p, line, w + 2, n - 2, r);
+}
+
+/* refuses OP[:WORD,...] ERRNO...: the errnos of a call it may refuse. */
+static int parse_refuses(struct parse *p, int line, char **w, int n, struct rule *r)
+{
+	if (n < 3)
+		return fail(p, line, "a refuses rule is 'refuses OP[:WORD,...] ERRNO...'");
+	if (strchr(w[1], ':')) {
+		if (parse_refusal(p, line, w[1], r))
+			return -1;
+	} else {
+		int k = op_by_name(w[1]);
+		if (k < 0)
+			return fail(p, line, "unknown operation '%s' (known: %s)", w[1],
+				    op_list());
+		r->ops = 1u << k;
 	}
-	return 0;
+	return parse_errnos(p, line, w + 2, n - 2, r);
 }
 
 /* times OP,... TIME...: TIME atime, mtime or ctime. */
@@ -317,10 +341,13 @@ static int parse_head(struct parse *p, int line, char *text)
 	} else if (!strcmp(w[0], "times")) {
 		r->kind = RULE_TIMES;
 		rc = parse_times(p, line, w, n, r);
+	} else if (!strcmp(w[0], "refuses")) {
+		r->kind = RULE_REFUSES;
+		rc = parse_refuses(p, line, w, n, r);
 	} else {
 		return fail(p, line,
-			    "unknown rule kind '%s' (known: unsupported, ignore, errno, times; a "
-			    "reason: or source: line is indented under its rule)",
+			    "unknown rule kind '%s' (known: unsupported, ignore, errno, times, "
+			    "refuses; a reason: or source: line is indented under its rule)",
 			    w[0]);
 	}
 	if (rc)
@@ -505,20 +532,42 @@ static bool flags_arg(const char *text, int k, char letter, char *out, size_t ca
 	return false;
 }
 
+/* Whether the operation `text` (of kind k) is one of rule x's OP:WORD
+ * refusals. */
+static bool refused_call(const struct rule *x, int k, const char *text)
+{
+	for (int j = 0; j < x->nrefusals; j++) {
+		const struct rule_refusal *f = &x->refusals[j];
+		char arg[64];
+		if (f->op == k && flags_arg(text, k, f->letter, arg, sizeof(arg)) &&
+		    (op_flag_set(f->letter, arg) & f->set))
+			return true;
+	}
+	return false;
+}
+
 bool rules_takes(const struct rules *r, const char *fs, const char *text)
 {
 	int k = op_kind_of_text(text);
 	for (int i = 0; r && k >= 0 && i < r->n; i++)
-		for (int j = 0; r->r[i].kind == RULE_UNSUPPORTED && rules_apply_to(r, i, fs) &&
-				j < r->r[i].nrefusals;
-		     j++) {
-			const struct rule_refusal *x = &r->r[i].refusals[j];
-			char arg[64];
-			if (x->op == k && flags_arg(text, k, x->letter, arg, sizeof(arg)) &&
-			    (op_flag_set(x->letter, arg) & x->set))
-				return false;
-		}
+		if (r->r[i].kind == RULE_UNSUPPORTED && rules_apply_to(r, i, fs) &&
+		    refused_call(&r->r[i], k, text))
+			return false;
 	return true;
+}
+
+static bool names_errno(const struct rule *x, const char *e);
+
+int rules_refusal_rule(const struct rules *r, const char *fs, const char *text, const char *err)
+{
+	int k = op_kind_of_text(text);
+	for (int i = 0; r && k >= 0 && i < r->n; i++) {
+		const struct rule *x = &r->r[i];
+		if (x->kind == RULE_REFUSES && rules_apply_to(r, i, fs) && names_errno(x, err) &&
+		    ((x->ops >> k & 1) || refused_call(x, k, text)))
+			return i;
+	}
+	return -1;
 }
 
 int rules_filter(const struct rules *r, const char *const *fs, int nfs, struct op *ops, int n)

@@ -3,7 +3,7 @@
  * what applies to every one; docs/rules.md is the syntax), so a user sees
  * and extends what the checker accepts instead of finding it hard-coded.
  *
- * Four kinds of rule, each with a reason and a source:
+ * Five kinds of rule, each with a reason and a source:
  *   unsupported OP...        the filesystem cannot do these operations:
  *                            they are left out of a run it is in; an
  *                            OP:WORD,... refuses only the calls with one
@@ -18,6 +18,13 @@
  *                            as it was stamps these times (atime, mtime,
  *                            ctime) of the path it names, it does or does
  *                            not: they may differ there from then on.
+ *   refuses OP[:WORD,...] E...
+ *                            a limitation that depends on the state: it
+ *                            may fail these calls with these errnos where
+ *                            others succeed (reiserfs's direct I/O onto a
+ *                            packed tail); such a state is no discrepancy,
+ *                            and nothing below it is explored (its
+ *                            filesystems no longer hold the same files).
  *
  * A run loads the rules of its filesystems once, before any fork, and
  * every check reads them through check_machine.rules (NULL: no rules);
@@ -40,7 +47,9 @@ enum rule_field {
 };
 
 /* The kinds of rule, the one list: X(ENUM, head word). */
-#define RULE_KINDS(X) X(UNSUPPORTED, unsupported) X(IGNORE, ignore) X(ERRNO, errno) X(TIMES, times)
+#define RULE_KINDS(X)                                                                              \
+	X(UNSUPPORTED, unsupported)                                                                \
+	X(IGNORE, ignore) X(ERRNO, errno) X(TIMES, times) X(REFUSES, refuses)
 
 enum rule_kind {
 #define RULE_KIND_ENUM(e, word) RULE_##e,
@@ -74,8 +83,8 @@ struct rule {
 	char fs[16];		  /* whose file ("common": every filesystem's) */
 	char where[48];		  /* FILE:LINE of its head, "vfat.rules:12" */
 	char text[RULE_TEXT_MAX]; /* the head as written, spaces squeezed */
-	uint32_t ops;		  /* unsupported: the operations; errno, times: its scope */
-	struct rule_refusal refusals[RULE_REFUSALS_MAX]; /* unsupported: OP:WORD,... */
+	uint32_t ops; /* unsupported: the operations; errno, times, refuses: its scope */
+	struct rule_refusal refusals[RULE_REFUSALS_MAX]; /* unsupported, refuses: OP:WORD,... */
 	int nrefusals;
 	unsigned fields; /* ignore: bits of RULE_FIELDS */
 	unsigned times;	 /* times: bits of RULE_TIME_NAMES */
@@ -114,6 +123,10 @@ int rules_parse(struct rules *r, const char *fs, const char *name, const char *t
 		size_t errlen);
 /* Compute r->hash over the rules read (rules_load does). */
 void rules_rehash(struct rules *r);
+
+/* The refuses rule that lets filesystem fs fail the operation `text`
+ * with errno err, or -1. */
+int rules_refusal_rule(const struct rules *r, const char *fs, const char *text, const char *err);
 
 /* The first times rule naming op kind k that applies to one of fs[0..nfs),
  * or -1. */

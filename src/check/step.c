@@ -265,26 +265,52 @@ static void chain_names(const struct op *op, const struct check_step *parent, st
 	s->names[s->nnames++] = check_names_of_view(&s->view);
 }
 
-/* Results differ unless return values are equal and the errnos are, or
- * an errno rule (rules/FS.rules) makes them one answer to this operation
- * (xfs's EEXIST for ENOTEMPTY on rename, which POSIX allows). */
-static int compare_results(const struct check_machine *m, int kind, const struct check_step *s,
+/* Filesystems a and b gave one answer: equal return values and errnos,
+ * or errnos an errno rule (rules/FS.rules) makes one answer to this
+ * operation (xfs's EEXIST for ENOTEMPTY on rename, which POSIX allows). */
+static bool same_answer(const struct check_machine *m, int kind, const struct check_step *s, int a,
+			int b)
+{
+	return s->ret[a] == s->ret[b] &&
+	       (!strcmp(s->err[a], s->err[b]) ||
+		rules_errno_match(m->rules, kind, m->fs[a], s->err[a], m->fs[b], s->err[b]) >= 0);
+}
+
+/* The answers differ only where a refuses rule lets a filesystem fail the
+ * call: the rule (s->refused_rule), else -1. */
+static int refusal_only(const struct check_machine *m, const struct op *op,
+			const struct check_step *s)
+{
+	int rule = -1, base = -1;
+	for (int i = 0; i < m->nfs; i++) {
+		int r = s->ret[i] < 0 ? rules_refusal_rule(m->rules, m->fs[i], op->text, s->err[i])
+				      : -1;
+		if (r >= 0)
+			rule = r;
+		else if (base < 0)
+			base = i;
+		else if (!same_answer(m, (int)op->kind, s, base, i))
+			return -1;
+	}
+	return rule;
+}
+
+/* Results differ unless every filesystem gave one answer, or those that
+ * did not failed as a refuses rule lets them (then s->refused_rule). */
+static int compare_results(const struct check_machine *m, const struct op *op, struct check_step *s,
 			   char *why, size_t whylen)
 {
-	for (int i = 1; i < m->nfs; i++)
-		if (s->ret[i] != s->ret[0] ||
-		    (strcmp(s->err[i], s->err[0]) &&
-		     rules_errno_match(m->rules, kind, m->fs[0], s->err[0], m->fs[i], s->err[i]) <
-			 0)) {
-			size_t n = (size_t)snprintf(why, whylen, "return values differ:");
-			char l[CHECK_LABEL_MAX];
-			for (int k = 0; k < m->nfs && n < whylen; k++)
-				n += (size_t)snprintf(why + n, whylen - n, " %s %lld %s",
-						      check_label(m, k, l), (long long)s->ret[k],
-						      s->err[k]);
-			return 1;
-		}
-	return 0;
+	int i = 1;
+	while (i < m->nfs && same_answer(m, (int)op->kind, s, 0, i))
+		i++;
+	if (i == m->nfs || (s->refused_rule = refusal_only(m, op, s)) >= 0)
+		return 0;
+	size_t n = (size_t)snprintf(why, whylen, "return values differ:");
+	char l[CHECK_LABEL_MAX];
+	for (int k = 0; k < m->nfs && n < whylen; k++)
+		n += (size_t)snprintf(why + n, whylen - n, " %s %lld %s", check_label(m, k, l),
+				      (long long)s->ret[k], s->err[k]);
+	return 1;
 }
 
 /* The dump line of disk i for `path` and its fields; NULL if absent. */
@@ -713,16 +739,16 @@ static void waiver_after(const struct check_machine *m, const struct waiver_befo
 	}
 }
 
-static int compare_live(struct virt *v, const struct check_machine *m, int kind,
+static int compare_live(struct virt *v, const struct check_machine *m, const struct op *op,
 			const struct waiver_before *wb, struct check_step *s, char *why,
 			size_t whylen, char *sig, size_t siglen)
 {
-	if (compare_results(m, kind, s, why, whylen)) {
+	if (compare_results(m, op, s, why, whylen)) {
 		snprintf(sig, siglen, "result");
 		return 1;
 	}
 	int k = first_unlike(s->fp, m->nfs);
-	if (k == m->nfs)
+	if (k == m->nfs || s->refused_rule >= 0) /* a refusal: their trees part here */
 		return 0;
 	char err[256];
 	char *log = check_dump(v, m->nfs, m->time ? AGENT_WORD(dump, " time") : AGENT_WORD(dump),
@@ -756,7 +782,7 @@ static void explain_disk(struct virt *v, const struct check_machine *m, const st
 	snprintf(cmd, sizeof(cmd), AGENT_WORD(durable, " %s dump"),
 		 check_durability_name(m->durability));
 	char *disk = check_dump(v, m->nfs, cmd, err, sizeof(err));
-	int k = first_unlike(s->disk, m->nfs);
+	int k = s->refused_rule < 0 ? first_unlike(s->disk, m->nfs) : m->nfs;
 	if (k < m->nfs) { /* the filesystems' disks disagree */
 		snprintf(names[0], sizeof(names[0]), "%s's disk", check_label(m, 0, l));
 		snprintf(names[1], sizeof(names[1]), "%s's disk", check_label(m, k, l));
@@ -818,7 +844,8 @@ static int check_durable(struct virt *v, const struct check_machine *m, struct c
 	}
 	memcpy(s->disk, d.fp, sizeof(s->disk));
 	int rc = 0;
-	bool cross = first_unlike(s->disk, m->nfs) < m->nfs;
+	/* After a refusal each filesystem is held to its own live view only. */
+	bool cross = s->refused_rule < 0 && first_unlike(s->disk, m->nfs) < m->nfs;
 	bool own = memcmp(s->disk, s->plain, 16 * (size_t)m->nfs) != 0;
 	if (cross || own) {
 		virt_restore(v);
@@ -913,6 +940,7 @@ int check_state(struct virt *v, const struct check_machine *m, const struct op *
 		memcpy(s->waived, parent->waived, sizeof(s->waived));
 	waivers_follow(op, s);
 	s->time_rule = -1;
+	s->refused_rule = -1;
 	if (rc == 0) {
 		chain_names(op, parent, s); /* for a lens that judges atomicity (crash) */
 		memcpy(s->plain, s->fp, sizeof(s->plain));
@@ -927,7 +955,7 @@ int check_state(struct virt *v, const struct check_machine *m, const struct op *
 	}
 	s->time_clamped = false;
 	if (rc == 0)
-		rc = compare_live(v, m, (int)op->kind, &wb, s, why, whylen, sig, siglen);
+		rc = compare_live(v, m, op, &wb, s, why, whylen, sig, siglen);
 	s->verdict = rc;
 	if (rc < 0)
 		snprintf(sig, siglen, "finding");

@@ -71,6 +71,7 @@ static bool masks(const struct rules *r, int i, const struct check_machine *m, i
 		return (x->ops & r->dropped) && kind < OP_NKINDS;
 	case RULE_IGNORE: return masked_field(r, i, m, s);
 	case RULE_TIMES: return s->time_rule == i;
+	case RULE_REFUSES: return s->refused_rule == i;
 	case RULE_ERRNO:
 		for (int k = 1; k < m->nfs; k++)
 			if (s->ret[k] == s->ret[0] &&
@@ -103,7 +104,9 @@ static const char *counted(const struct rule *x)
 	return x->kind == RULE_ERRNO	? "operations whose errnos it made one answer"
 	       : x->kind == RULE_IGNORE ? "states where the field it left out differed"
 	       : x->kind == RULE_TIMES	? "states where the times it lets differ differed"
-					: "states where the operation was left out";
+	       : x->kind == RULE_REFUSES
+		   ? "states where it refused a call another did (nothing below them explored)"
+		   : "states where the operation was left out";
 }
 
 static void report_json(const struct rules *r, const uint64_t *w, FILE *f)

@@ -117,6 +117,35 @@ st=$?
 	ok "without the errno rule: ext4's ENOTEMPTY and xfs's EEXIST differ" ||
 	{ fail "without the errno rule: exit $st:"; cat "$work/noerrno.out"; }
 
+# The refuses rule: reiserfs's direct I/O refuses a block packed into the
+# tree as a tail (EINVAL) where ext4 writes: no discrepancy, the state a
+# leaf, counted; without the rule, the same scope reports the difference,
+# and its trace replays as no longer a discrepancy under the rule.
+refuses_at=$(at reiserfs.rules "refuses write:direct EINVAL")
+tails="ext4 reiserfs --ops create,truncate,write --paths f0 --depth 3 --durability off --quiet"
+# shellcheck disable=SC2086
+"$themis" explore $tails --out "$work/tails" >"$work/tails.out" 2>&1
+st=$?
+n=$(count "$work/tails.out" "${refuses_at}")
+[ "$st" -eq 0 ] && [ "$n" -gt 0 ] && grep -q '0 discrepancies' "$work/tails.out" &&
+	ok "ext4 vs reiserfs, direct writes onto a packed tail: the refuses rule let $n states part" ||
+	{ fail "ext4 vs reiserfs under the refuses rule: exit $st, count '$n':"; cat "$work/tails.out"; }
+without norefuses "refuses write:direct EINVAL" reiserfs.rules
+# shellcheck disable=SC2086
+"$themis" explore $tails --rules "$work/norefuses" --out "$work/norefuses-out" >"$work/norefuses.out" 2>&1
+st=$?
+[ "$st" -eq 1 ] && grep -q 'return values differ: ext4 4096 0 reiserfs -1 EINVAL' "$work/norefuses.out" &&
+	ok "without the refuses rule: $(grep -m1 'return values differ' "$work/norefuses.out")" ||
+	{ fail "without the refuses rule: exit $st:"; cat "$work/norefuses.out"; }
+expect 0 'not reproduced' -- "$themis" replay "$work/norefuses-out/discrepancy-0001.trace" \
+	--rules "$top/rules"
+# A refusal is a leaf: replaying past it compares nothing more (ext4's f0
+# holds 4096 bytes there, reiserfs's 1).
+sed 's/^op write f0 0 4096 1 direct$/&\nop write f0 0 1 1 -/' \
+	"$work/norefuses-out/discrepancy-0001.trace" >"$work/past.trace"
+expect 0 "step 3 is a refusal $refuses_at allows" -- "$themis" replay "$work/past.trace" \
+	--rules "$top/rules"
+
 # 3. A trace records the rules in force; replay uses them while their hash
 #    matches, and --rules replays it by others.
 if [ -n "$trace" ] && grep -q "^rules [0-9a-f]\{16\} $work/nomode\$" "$trace"; then
@@ -143,6 +172,8 @@ bad 'errno rename EEXIST ENOTEMTPY\n\treason: r\n\tsource: s\n' "unknown errno '
 bad 'unsupported chmod\n\treason: r\n' "the rule 'unsupported chmod' has no source"
 bad 'unsupported chmod\n\tsource: s\n' "the rule 'unsupported chmod' has no reason"
 bad 'chmod is unsupported\n' "unknown rule kind 'chmod'"
+bad 'refuses write:direct\n\treason: r\n\tsource: s\n' "a refuses rule is 'refuses OP\\[:WORD,...\\] ERRNO...'"
+bad 'refuses write:directt EINVAL\n\treason: r\n\tsource: s\n' "'directt' is not a comma list of write's flag words"
 expect 2 "nowhere/ext4.rules: cannot read" -- "$themis" explore ext4 vfat --rules "$work/nowhere"
 
 finish test_rules

@@ -20,11 +20,31 @@
 #include "check/rules.h"
 #include "fuzz.h"
 
-static const char *const dict[] = {
-    "unsupported ", "ignore ",	 "errno ",     "reason: ", "source: ", "\treason: x\n\tsource: y\n",
-    "any ",	    "EEXIST ",	 "ENOTEMPTY",  "roottime", "chmod,",   "#",
-    "\n",	    "\r\n",	 "\t",	       " ",	   ",",	       ":",
-    "renameat2:",   "exchange,", "fallocate:", NULL};
+static const char *const dict[] = {"unsupported ",
+				   "ignore ",
+				   "errno ",
+				   "reason: ",
+				   "source: ",
+				   "\treason: x\n\tsource: y\n",
+				   "any ",
+				   "EEXIST ",
+				   "ENOTEMPTY",
+				   "roottime",
+				   "chmod,",
+				   "#",
+				   "\n",
+				   "\r\n",
+				   "\t",
+				   " ",
+				   ",",
+				   ":",
+				   "renameat2:",
+				   "exchange,",
+				   "fallocate:",
+				   "refuses ",
+				   "write:direct ",
+				   "EINVAL",
+				   NULL};
 
 /* An accepted set must be whole: 0, or the round fails. */
 static int check_accepted(const struct rules *r, uint64_t seed)
@@ -35,13 +55,16 @@ static int check_accepted(const struct rules *r, uint64_t seed)
 		for (int j = 0; j < x->nrefusals && j < RULE_REFUSALS_MAX; j++)
 			bad |= x->refusals[j].op < 0 || x->refusals[j].op >= OP_NKINDS ||
 			       !x->refusals[j].letter || !x->refusals[j].words[0];
-		bad = !x->reason[0] || !x->source[0] || !x->where[0] || !x->text[0] ||
-		      (x->kind == RULE_UNSUPPORTED &&
-		       ((!x->ops && !x->nrefusals) || x->ops & ~OP_ALL_MASK ||
-			x->nrefusals > RULE_REFUSALS_MAX)) ||
-		      (x->kind == RULE_IGNORE && (!x->fields || x->fields >> RULE_NFIELDS)) ||
-		      (x->kind == RULE_ERRNO &&
-		       (x->nerrnos < 2 || x->nerrnos > RULE_ERRNOS_MAX || !x->ops));
+		bad |=
+		    !x->reason[0] || !x->source[0] || !x->where[0] || !x->text[0] ||
+		    (x->kind == RULE_UNSUPPORTED &&
+		     ((!x->ops && !x->nrefusals) || x->ops & ~OP_ALL_MASK ||
+		      x->nrefusals > RULE_REFUSALS_MAX)) ||
+		    (x->kind == RULE_IGNORE && (!x->fields || x->fields >> RULE_NFIELDS)) ||
+		    (x->kind == RULE_ERRNO &&
+		     (x->nerrnos < 2 || x->nerrnos > RULE_ERRNOS_MAX || !x->ops)) ||
+		    (x->kind == RULE_REFUSES &&
+		     (x->nerrnos < 1 || x->nerrnos > RULE_ERRNOS_MAX || !x->ops == !x->nrefusals));
 	}
 	if (bad)
 		fprintf(stderr, "fuzz_rules: seed %llu: an accepted rules file is unusable\n",
@@ -57,6 +80,8 @@ int main(int argc, char **argv)
 	fuzz_read_file("rules/vfat.rules", &seedbuf,
 		       "cannot read rules/ (run from the repository's root)");
 	fuzz_read_file("rules/xfs.rules", &seedbuf,
+		       "cannot read rules/ (run from the repository's root)");
+	fuzz_read_file("rules/reiserfs.rules", &seedbuf,
 		       "cannot read rules/ (run from the repository's root)");
 	struct rules *r = malloc(sizeof(*r));
 	if (!r)

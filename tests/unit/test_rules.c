@@ -159,6 +159,32 @@ static void test_refusals(void)
 	    "t.rules:1:", "not a comma list of write's");
 }
 
+/* refuses rules: the calls and errnos a filesystem may fail where others
+ * succeed (the repository's: reiserfs's direct I/O onto a packed tail). */
+static void test_refuses(void)
+{
+	char err[512];
+	const char *two[] = {"ext4", "reiserfs"};
+	if (!CHECK(rules_load(&r, "rules", two, 2, err, sizeof(err)) == 0))
+		printf("  %s\n", err);
+	const char *direct = "op write f0 0 4096 1 direct";
+	int i = rules_refusal_rule(&r, "reiserfs", direct, "EINVAL");
+	CHECK(i >= 0 && r.r[i].kind == RULE_REFUSES);
+	CHECK(rules_refusal_rule(&r, "reiserfs", "op write f0 0 4096 1 sync", "EINVAL") < 0);
+	CHECK(rules_refusal_rule(&r, "reiserfs", direct, "EIO") < 0);
+	CHECK(rules_refusal_rule(&r, "ext4", direct, "EINVAL") < 0);
+	CHECK(rules_takes(&r, "reiserfs", direct)); /* the call stays in the scope */
+	CHECK(parse("refuses truncate EPERM EFBIG\n reason: a\n source: b\n", err, sizeof(err)) ==
+		  0 &&
+	      r.r[0].ops == OPB(TRUNCATE) && r.r[0].nerrnos == 2);
+	CHECK(rules_refusal_rule(&r, "t", "op truncate f0 1", "EFBIG") == 0);
+	bad("refuses write:direct\n reason: a\n source: b\n", "t.rules:1:", "a refuses rule is");
+	bad("refuses frob EINVAL\n reason: a\n source: b\n", "t.rules:1:", "'frob'");
+	bad("refuses write:sideways EINVAL\n reason: a\n source: b\n",
+	    "t.rules:1:", "not a comma list of write's");
+	bad("refuses write EBOGUS\n reason: a\n source: b\n", "t.rules:1:", "'EBOGUS'");
+}
+
 /* The hash is of what decides a run: a rule changes it, prose does not. */
 static void test_hash(void)
 {
@@ -176,10 +202,8 @@ static void test_hash(void)
 }
 
 static const struct unit_test tests[] = {
-    {"repo_rules", test_repo_rules},
-    {"parser", test_parser},
-    {"hash", test_hash},
-    {"refusals", test_refusals},
+    {"repo_rules", test_repo_rules}, {"parser", test_parser},	{"hash", test_hash},
+    {"refusals", test_refusals},     {"refuses", test_refuses},
 };
 
 UNIT_MAIN("test_rules", tests)
