@@ -85,8 +85,9 @@ need_kernel ext4-fsync-async ext4-rename-split ext4-range-nodata f2fs-isize-reco
 	f2fs-recovery-nodes nilfs2-fsync-new jfs-flush reiserfs-first-commit ocfs2-barrier all
 need_kernel gfs2-remount-freeze
 f8_fixed=$b/guest/Image-reiserfs-first-commit f10_fixed=$b/guest/Image-ocfs2-barrier
-# F14 on 6.1: the stock kernel BUGs at the checkers' read-only remount
-# of a gfs2 (F9), so its "stock" has F9's fix alone, and its fix is all.
+# F14 and F15 on 6.1: the stock kernel BUGs at the checkers' read-only
+# remount of a gfs2 (F9), so their "stock" has F9's fix alone, and their
+# fix is all.
 f14_stock=$b/guest/Image-gfs2-remount-freeze f14_fixed=$b/guest/Image-all
 case ${THEMIS_KERNEL:-} in
 */Image-6.12)
@@ -442,6 +443,14 @@ found_and_fixed f14 gfs2 "$f14_fixed" crash:lost-fsync \
 	"^discrepancy crash:lost-fsync gfs2: a crash lost what 'mwrite f0 [0-9]* [0-9]* 1' made durable" \
 	"F14: gfs2 loses the bytes msync(MS_SYNC) returned on after a store into a hole; with the fix it keeps them" \
 	--ops create,write,mwrite,sync --paths f0 --sizes 0,4096 --depth 3 --jobs 1
+# F15: gfs2 writes the log header that commits a transaction with its log
+# blocks still in flight (a preflush covers only completed writes), so a
+# power cut keeps the header and not all the blocks; with
+# guest/fixes/gfs2-log-wait the header waits for them.
+found_and_fixed f15 gfs2 "$f14_fixed" crash:fsck \
+	"^discrepancy crash:fsck gfs2's checker finds the recovered disk damaged (fsck.gfs2 -n): Journal #1 (\"journal0\") has [0-9]* sequencing errors" \
+	"F15: gfs2's commit header outruns its log blocks, fsck.gfs2 finds the journal out of sequence; with the fix it does not" \
+	--crash-states 64 --fsck --ops create,sync --paths f0 --depth 2 --jobs 1
 stock_kernel=""
 
 # jfs: the kernel does not replay its log; jfs_fsck does, on the host.
