@@ -235,6 +235,25 @@ if [ -z "${THEMIS_KERNEL:-}" ]; then
 		{ fail "F13 (gfs2 punch hole past EOF grows the file) not as expected:"; cat "$work"/f13-*.log; }
 fi
 
+# 1f. F16 (docs/findings.md): ocfs2 refuses a punched hole that reaches
+#     past its inline data (`write f0 0 1; fallocate f0 punch_hole,keep_size
+#     0 4096` is EINVAL), on both kernels; with its fix it agrees with ext4.
+k612=""
+case ${THEMIS_KERNEL:-} in */Image-6.12) k612="--version 6.12" ;; esac
+# shellcheck disable=SC2086
+need_kernel $k612 ocfs2-punch-inline
+for k in stock fixed; do
+	kern=${THEMIS_KERNEL:-$b/guest/Image}
+	[ $k = stock ] || kern=$kern-ocfs2-punch-inline
+	"$themis" explore ext4 ocfs2 --kernel "$kern" --ops create,write,fallocate --paths f0 \
+		--sizes 0,1,4096 --depth 3 --jobs 1 --out "$work/f16-$k" --quiet >"$work/f16-$k.log" 2>&1
+done
+grep -q '^discrepancy result return values differ: ext4 0 0 ocfs2 -1 EINVAL' "$work"/f16-stock/*.trace 2>/dev/null &&
+	grep -q '^op fallocate f0 punch_hole,keep_size' "$work"/f16-stock/discrepancy-0001.trace &&
+	grep -q '^0 discrepancies' "$work/f16-fixed.log" &&
+	ok "F16 found on the stock kernel, none with its fix" ||
+	{ fail "F16 (ocfs2 punch hole past inline data is EINVAL) not as expected:"; cat "$work"/f16-*.log; }
+
 # 1c. Benign differences are canonicalized, not reported: btrfs counts no
 #     subdirectories in a directory's nlink, FAT keeps no modes, link counts
 #     or xattrs. (Controls run by hand: without the agent's btrfs nlink rule,
