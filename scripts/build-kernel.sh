@@ -15,6 +15,11 @@
 #       riscv64 -> BUILD_DIR/guest/Image-NAME
 #       x86_64  -> BUILD_DIR/guest-x86/bzImage-NAME
 #       (with --version 6.12: Image-6.12-NAME)
+#   scripts/build-kernel.sh --debug [--version V] [--patch DIR] [BUILD_DIR]
+#       the same kernel with guest/kernel/debug.config on top (KASAN,
+#       lockdep, UBSAN, BUG and WARN reports), in a tree of its own
+#       (BUILD_DIR/linux-6.1-debug): Image-debug, Image-debug-NAME,
+#       Image-6.12-debug, Image-6.12-debug-NAME
 #
 # BUILD_DIR defaults to build/ under the repository. NAME is the last
 # component of DIR; DIR/*.patch are applied in name order with `patch -p1`
@@ -41,7 +46,7 @@
 set -eu
 
 usage() {
-	echo "usage: $0 [--arch riscv64|x86_64] [--version 6.1|6.12] [--patch DIR] [BUILD_DIR]" >&2
+	echo "usage: $0 [--arch riscv64|x86_64] [--version 6.1|6.12] [--debug] [--patch DIR] [BUILD_DIR]" >&2
 	exit 2
 }
 
@@ -50,6 +55,7 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 ARCH=riscv64
 VERSION=6.1
 PATCHDIR=""
+DEBUG=""
 BUILD_DIR=""
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -59,6 +65,7 @@ while [ $# -gt 0 ]; do
 	--version=*) VERSION=${1#--version=}; shift ;;
 	--patch) [ $# -ge 2 ] || usage; PATCHDIR=$2; shift 2 ;;
 	--patch=*) PATCHDIR=${1#--patch=}; shift ;;
+	--debug) DEBUG=-debug; shift ;;
 	-h | --help) sed -n '2,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) usage ;;
 	*) [ -z "$BUILD_DIR" ] || usage; BUILD_DIR=$1; shift ;;
@@ -94,7 +101,12 @@ x86_64) # objtool, which x86 builds always run, needs libelf
 esac
 VTAG="" # "-6.12" in the names of what a version other than 6.1 makes
 [ "$VERSION" = 6.1 ] || VTAG=-$VERSION
-OUTNAME=$OUTNAME$VTAG
+OUTNAME=$OUTNAME$VTAG$DEBUG
+TSUFFIX=$TSUFFIX$DEBUG
+[ -z "$DEBUG" ] || [ "$ARCH" = riscv64 ] || {
+	echo "build-kernel: --debug: only for riscv64 (the Themis guest)" >&2
+	exit 2
+}
 mkdir -p "$BUILD_DIR/$OUTDIR"
 BUILD_DIR=$(cd "$BUILD_DIR" && pwd)
 GUEST=$BUILD_DIR/$OUTDIR
@@ -113,10 +125,11 @@ say() { echo "build-kernel: $*"; }
 # version's Kconfig, which is checked too).
 FRAGS="common $ARCH"
 [ ! -f "$REPO/guest/kernel/$ARCH-$VERSION.config" ] || FRAGS="$FRAGS $ARCH-$VERSION"
-for f in common "$ARCH"; do
+[ -z "$DEBUG" ] || FRAGS="$FRAGS debug"
+for f in $FRAGS; do
 	[ -f "$REPO/guest/kernel/$f.config" ] || die "missing config fragment $REPO/guest/kernel/$f.config"
 done
-FRAGMENT=$GUEST/.fragment-$ARCH$VTAG.config
+FRAGMENT=$GUEST/.fragment-$ARCH$VTAG$DEBUG.config
 for f in $FRAGS; do cat "$REPO/guest/kernel/$f.config"; done >"$FRAGMENT"
 
 NAME=""
@@ -347,7 +360,7 @@ if stamp_ok "$OUT.stamp" "$BASE_STAMP" && [ -f "$OUT" ] && has_map "$OUT" &&
 	{ [ -z "$NAME" ] || stamp_ok "$TREE/.themis-stamp" "$BASE_STAMP"; }; then
 	[ -n "$NAME" ] || { say "kernel up to date"; done_with "$OUT"; }
 else
-	LOG=$GUEST/kernel-build$VTAG.log
+	LOG=$GUEST/kernel-build$VTAG$DEBUG.log
 	: >"$LOG"
 	extract "$TREE"
 	rm -f "$TREE/.themis-stamp"
@@ -382,7 +395,7 @@ patched_files() {
 	}' "$@" | sort -u
 }
 
-LOG=$GUEST/kernel-build$VTAG-$NAME.log
+LOG=$GUEST/kernel-build$VTAG$DEBUG-$NAME.log
 : >"$LOG"
 mkdir -p "$SAVED.tmp/files"
 patched_files "$PATCHDIR"/*.patch >"$SAVED.tmp/list"

@@ -16,15 +16,19 @@ test_setup() {
 	trap 'stop_redis; rm -rf "$work"' EXIT
 }
 
-# need_kernel [--arch A] [--version V] NAME...: build each kernel the test
+# need_kernel [--arch A] [--version V] [--debug] NAME...: build each kernel the test
 # boots, on first use (scripts/build-kernel.sh; nothing to do when it is up
 # to date): NAME is "base", the plain kernel, or a folder of guest/bugs or
 # guest/fixes, whose variant of a built base takes seconds. A build that
 # fails fails the test, with its log's tail.
 need_kernel() {
 	kopts=""
-	while [ $# -ge 2 ]; do
-		case $1 in --arch | --version) kopts="$kopts $1 $2"; shift 2 ;; *) break ;; esac
+	while [ $# -ge 1 ]; do
+		case $1 in
+		--arch | --version) [ $# -ge 2 ] || break; kopts="$kopts $1 $2"; shift 2 ;;
+		--debug) kopts="$kopts $1"; shift ;;
+		*) break ;;
+		esac
 	done
 	for kname in "$@"; do
 		kpatch=""

@@ -13,10 +13,10 @@ const char *group_view(const char *sig)
 {
 	static const struct {
 		const char *prefix, *view;
-	} views[] = {{"state:", "live"},  {"result", "live"},
-		     {"disk:", "disk"},	  {"durability:", "durability"},
-		     {"crash:", "crash"}, {"fsck:", "fsck"},
-		     {"finding", "guest"}};
+	} views[] = {{"state:", "live"},    {"result", "live"},
+		     {"disk:", "disk"},	    {"durability:", "durability"},
+		     {"crash:", "crash"},   {"fsck:", "fsck"},
+		     {"kernel:", "kernel"}, {"finding", "guest"}};
 	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++)
 		if (!strncmp(sig, views[i].prefix, strlen(views[i].prefix)))
 			return views[i].view;

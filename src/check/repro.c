@@ -127,6 +127,14 @@ static int refuse(const char *path, const struct trace *t, char *err, size_t err
 			 path);
 		return -1;
 	}
+	if (!strncmp(t->sig, "kernel:", 7)) {
+		snprintf(err, errlen,
+			 "%s: a kernel report (%s) is read from the machine's console, which a "
+			 "reproducer does not compare: replay it with themis replay (the kernel "
+			 "prints it again, on a kernel built with the same debug options)",
+			 path, t->sig);
+		return -1;
+	}
 	if (time_field(t->sig)) {
 		snprintf(err, errlen,
 			 "%s: a time discrepancy (%s): Themis pins one clock instant for every "

@@ -171,6 +171,7 @@ static void console_line_done(struct virt *v)
 	v->nlines++;
 	if (!v->dev.panic_at && strstr(v->line, "Kernel panic - not syncing"))
 		v->dev.panic_at = cpu_steps(&v->cpu) + 1;
+	splat_line(&v->splat, v->line);
 	v->line_len = 0;
 }
 

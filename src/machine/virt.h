@@ -23,6 +23,7 @@
 #include "../dev/virtio_blk.h"
 #include "../disk/disk.h"
 #include "../mem/ram.h"
+#include "splat.h"
 #include "virt_hostfn.h"
 #include "virt_map.h"
 
@@ -200,6 +201,9 @@ struct virt {
 	size_t line_len;
 	char lines[VIRT_CONSOLE_KEEP][VIRT_LINE_MAX];
 	unsigned nlines; /* lines seen; the last VIRT_CONSOLE_KEEP are kept */
+	/* The kernel's reports on the console since the checker's mark
+	 * (splat.h): bookkeeping beside the machine, not forked with it. */
+	struct splat_log splat;
 };
 
 /* Name the phase (below VIRT_PHASES) and tag the guest's work from here

@@ -1,0 +1,76 @@
+/* splat.h - the kernel's own reports on its console: a KASAN or KFENCE
+ * report, a lockdep splat, a UBSAN report, a WARNING, a BUG, an Oops, a
+ * hung task, an RCU stall. Which console line opens one and of which
+ * kind (SPLAT_OPENINGS, the one list), and a log of the reports since a
+ * mark: how many opened, and the first one's kind and lines. The machine
+ * feeds it every console line (virt.c); the kernel lens makes each report
+ * a finding `kernel:KIND` (src/lens/lens_kernel.c). Plain data: a log is
+ * the checker's bookkeeping beside the machine, never forked state. */
+#ifndef THEMIS_SPLAT_H
+#define THEMIS_SPLAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The kinds, in the order a finding names them: X(NAME). */
+#define SPLAT_KINDS(X)                                                                             \
+	X(kasan)                                                                                   \
+	X(kfence) X(ubsan) X(lockdep) X(atomic) X(list) X(warning) X(bug) X(oops) X(hung) X(rcu)
+
+enum splat_kind {
+	SPLAT_NONE,
+#define SPLAT_KIND_ENUM(name) SPLAT_##name,
+	SPLAT_KINDS(SPLAT_KIND_ENUM)
+#undef SPLAT_KIND_ENUM
+	    SPLAT_NKINDS
+};
+
+/* The console lines that open a report, first match wins (so the specific
+ * before the general: a KASAN report's line starts "BUG: KASAN:"):
+ * X(KIND, TEXT), TEXT the start of the message after printk's timestamp.
+ * "INFO: task " opens one only with "blocked for more than" in the line. */
+#define SPLAT_OPENINGS(X)                                                                          \
+	X(kasan, "BUG: KASAN: ")                                                                   \
+	X(kfence, "BUG: KFENCE: ")                                                                 \
+	X(ubsan, "UBSAN: ")                                                                        \
+	X(lockdep, "WARNING: possible circular locking dependency detected")                       \
+	X(lockdep, "WARNING: possible recursive locking detected")                                 \
+	X(lockdep, "WARNING: inconsistent lock state")                                             \
+	X(lockdep, "WARNING: bad unlock balance detected!")                                        \
+	X(lockdep, "WARNING: suspicious RCU usage")                                                \
+	X(lockdep, "WARNING: held lock freed!")                                                    \
+	X(lockdep, "WARNING: lock held when returning to user space!")                             \
+	X(atomic, "BUG: sleeping function called from invalid context")                            \
+	X(atomic, "BUG: scheduling while atomic")                                                  \
+	X(list, "list_add corruption")                                                             \
+	X(list, "list_del corruption")                                                             \
+	X(warning, "WARNING: CPU: ")                                                               \
+	X(bug, "kernel BUG at ")                                                                   \
+	X(bug, "BUG: ")                                                                            \
+	X(oops, "Unable to handle kernel ")                                                        \
+	X(oops, "Oops")                                                                            \
+	X(hung, "INFO: task ")                                                                     \
+	X(rcu, "rcu: INFO: ")
+
+#define SPLAT_TEXT_MAX	4096 /* bytes of the first report kept */
+#define SPLAT_LINES_MAX 48   /* its lines kept */
+
+struct splat_log {
+	unsigned opened;	   /* reports opened since the mark */
+	enum splat_kind kind;	   /* the first one's, SPLAT_NONE before */
+	bool open;		   /* its lines are still being kept */
+	unsigned lines;		   /* lines kept */
+	size_t len;		   /* bytes of text */
+	char text[SPLAT_TEXT_MAX]; /* its lines, each ended by '\n' */
+};
+
+/* Forget the reports seen: the log counts from here. */
+void splat_mark(struct splat_log *l);
+/* One console line (without its newline). */
+void splat_line(struct splat_log *l, const char *line);
+/* The kind that `line` opens, or SPLAT_NONE. */
+enum splat_kind splat_opens(const char *line);
+/* "warning", ...; "none" for SPLAT_NONE. */
+const char *splat_kind_name(enum splat_kind k);
+
+#endif

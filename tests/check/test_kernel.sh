@@ -1,0 +1,62 @@
+#!/bin/sh
+# tier: full
+# The kernel's own reports as an oracle (src/lens/lens_kernel.c) on the
+# debug kernel (scripts/build-kernel.sh --debug: KASAN, lockdep, UBSAN,
+# BUG and WARN text): the planted warning guest/bugs/ext4-warn, which
+# changes nothing a file holds or returns, is found as kernel:warning with
+# the report's lines, where in ext4 it fired and its call trace; its trace
+# replays as reproduced and groups as the kernel view; the same scope on
+# the plain debug kernel reports nothing (the debug kernel itself is
+# quiet), and on the base kernel with the same patch nothing either (the
+# base kernels compile warnings out: why the debug kernel exists).
+#   tests/check/test_kernel.sh [BUILD_DIR]
+set -u
+. "$(dirname "$0")/../lib.sh"
+test_setup "$@"
+need_kernel --debug base ext4-warn
+need_kernel ext4-warn
+cd "$work" || exit 1
+
+scope="ext4 ext2 --ops create,link --paths f0,f1,f2 --depth 3 --jobs 1 --quiet"
+
+# 1. The planted warning, found, with its lines.
+# shellcheck disable=SC2086
+"$themis" explore $scope --kernel "$b/guest/Image-debug-ext4-warn" --out "$work/warn" \
+	>"$work/warn.out" 2>&1
+st=$?
+t=$(grep -l '^discrepancy kernel:warning ' "$work/warn"/discrepancy-*.trace 2>/dev/null | head -n 1)
+if [ "$st" -eq 1 ] && [ -n "$t" ] &&
+	grep -q '^discrepancy kernel:warning the kernel reported warning during .op link f0 f[12]. on ext4: WARNING: CPU: 0 PID: [0-9]* at fs/ext4/namei.c:[0-9]* ext4_link' "$t" &&
+	grep -q '^show kernel .*ext4_link' "$t" && grep -q '^show kernel .*end trace' "$t"; then
+	ok "ext4-warn on the debug kernel: $(grep -m1 '^discrepancy' "$t" | cut -c1-120)"
+else
+	fail "ext4-warn on the debug kernel: exit $st, trace '$t':"
+	tail -n 5 "$work/warn.out" | sed 's/^/    /'
+fi
+grep -q 'kernel reports: [1-9][0-9]* ([1-9][0-9]* warning)' "$work/warn.out" &&
+	ok "the summary counts the reports: $(grep -m1 '^kernel reports' "$work/warn.out")" ||
+	fail "no 'kernel reports' line in the summary"
+grep -q 'kernel view' "$work/warn.out" &&
+	ok "the group names the kernel view" ||
+	{ fail "no group in the kernel view:"; grep '^  group' "$work/warn.out" | sed 's/^/    /'; }
+[ -n "$t" ] && expect 1 'reproduced: the kernel reported warning' -- "$themis" replay "$t"
+[ -n "$t" ] && expect 2 'a kernel report (kernel:warning)' -- "$themis" repro "$t" --out "$work/repro"
+
+# 2. The plain debug kernel: no report of its own on the same scope.
+# shellcheck disable=SC2086
+"$themis" explore $scope --kernel "$b/guest/Image-debug" --out "$work/plain" >"$work/plain.out" 2>&1
+st=$?
+[ "$st" -eq 0 ] && grep -q '^0 discrepancies, 0 findings' "$work/plain.out" &&
+	! grep -q '^kernel reports' "$work/plain.out" &&
+	ok "the debug kernel alone reports nothing on the scope" ||
+	{ fail "the plain debug kernel: exit $st:"; tail -n 5 "$work/plain.out" | sed 's/^/    /'; }
+
+# 3. The base kernel with the same patch: the warning is compiled out.
+# shellcheck disable=SC2086
+"$themis" explore $scope --kernel "$b/guest/Image-ext4-warn" --out "$work/base" >"$work/base.out" 2>&1
+st=$?
+[ "$st" -eq 0 ] && grep -q '^0 discrepancies' "$work/base.out" &&
+	ok "the base kernel with the patch: nothing to read (CONFIG_BUG is off)" ||
+	{ fail "the base kernel with ext4-warn: exit $st:"; tail -n 5 "$work/base.out" | sed 's/^/    /'; }
+
+finish test_kernel

@@ -1,0 +1,131 @@
+/* tier: fast */
+/* test_splat.c - the kernel's reports told apart on the console
+ * (src/machine/splat.c), on lines as Linux 6.1 prints them: each kind by
+ * its opening line (a KASAN report's "BUG: KASAN:" is kasan, not bug; a
+ * task line is a hung task only when it says it is blocked); a report's
+ * lines kept from its opening to its end marker and no further; the first
+ * report kept, every one counted; a mark forgets them; a flood of lines
+ * stays within the log's bounds.
+ *   build/asan/test_splat [test-name] */
+#include <stdio.h>
+#include <string.h>
+
+#include "unit.h"
+#include "machine/splat.h"
+
+static struct splat_log l;
+
+static void feed(const char *const *lines)
+{
+	for (; *lines; lines++)
+		splat_line(&l, *lines);
+}
+
+static void test_kinds(void)
+{
+	static const struct {
+		const char *line;
+		enum splat_kind kind;
+	} cases[] = {
+	    {"[   12.345678] BUG: KASAN: slab-use-after-free in ext4_xattr_set+0x4c/0x1a0",
+	     SPLAT_kasan},
+	    {"[    1.000000] UBSAN: array-index-out-of-bounds in fs/jfs/jfs_dmap.c:1607:9",
+	     SPLAT_ubsan},
+	    {"[    1.000000] WARNING: possible circular locking dependency detected",
+	     SPLAT_lockdep},
+	    {"[    1.000000] BUG: sleeping function called from invalid context at mm/slab.h:723",
+	     SPLAT_atomic},
+	    {"[    1.000000] WARNING: CPU: 0 PID: 1 at fs/ext4/inode.c:3611 "
+	     "ext4_set_page_dirty+0x4e/0x58",
+	     SPLAT_warning},
+	    {"[    1.000000] kernel BUG at fs/gfs2/glock.c:1541!", SPLAT_bug},
+	    {"[    1.000000] BUG: Bad page state in process init  pfn:8243e", SPLAT_bug},
+	    {"[    1.000000] Unable to handle kernel paging request at virtual address "
+	     "0000000000000008",
+	     SPLAT_oops},
+	    {"[  245.000000] INFO: task init:1 blocked for more than 120 seconds.", SPLAT_hung},
+	    {"[    1.000000] INFO: task init:1 is doing something else", SPLAT_NONE},
+	    {"[    1.000000] rcu: INFO: rcu_sched detected stalls on CPUs/tasks:", SPLAT_rcu},
+	    {"[    1.000000] list_del corruption. prev->next should be ffff", SPLAT_list},
+	    {"[    1.000000] EXT4-fs (vda): mounted filesystem with ordered data mode", SPLAT_NONE},
+	    {"BUG: KFENCE: out-of-bounds read in f2fs_foo+0x10/0x20", SPLAT_kfence},
+	    {"", SPLAT_NONE},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (!CHECK(splat_opens(cases[i].line) == cases[i].kind))
+			printf("  '%s': got %s\n", cases[i].line,
+			       splat_kind_name(splat_opens(cases[i].line)));
+	CHECK(!strcmp(splat_kind_name(SPLAT_kasan), "kasan") &&
+	      !strcmp(splat_kind_name(SPLAT_NONE), "none") &&
+	      !strcmp(splat_kind_name((enum splat_kind)99), "none"));
+}
+
+/* A WARN: its lines from "WARNING:" to the end marker, timestamps off,
+ * what follows left out. */
+static void test_warning_kept(void)
+{
+	static const char *const lines[] = {
+	    "[    5.100000] EXT4-fs (vda): something ordinary",
+	    "[    5.200000] ------------[ cut here ]------------",
+	    "[    5.200001] WARNING: CPU: 0 PID: 1 at fs/ext4/namei.c:3504 ext4_link+0x5a/0x1c0",
+	    "[    5.200002] Call Trace:",
+	    "[    5.200003] [<ffffffff80212345>] ext4_link+0x5a/0x1c0",
+	    "[    5.200004] ---[ end trace 0000000000000000 ]---",
+	    "[    5.300000] after the report",
+	    NULL};
+	splat_mark(&l);
+	feed(lines);
+	CHECK(l.opened == 1 && l.kind == SPLAT_warning && l.lines == 4 && !l.open);
+	CHECK(!strncmp(l.text, "WARNING: CPU: 0 PID: 1 at fs/ext4/namei.c:3504", 46));
+	CHECK(strstr(l.text, "---[ end trace") && !strstr(l.text, "after the report") &&
+	      !strstr(l.text, "[    5."));
+}
+
+/* KASAN's report sits between rows of '=': the first row before it is
+ * not kept, the closing one ends it. A second report is counted, not
+ * kept; a mark forgets both. */
+static void test_first_kept_mark_forgets(void)
+{
+	static const char *const lines[] = {
+	    "[    1.0] ==================================================================",
+	    "[    1.1] BUG: KASAN: use-after-free in jfs_foo+0x1/0x2",
+	    "[    1.2] Read of size 8 at addr ffffaf8001234567 by task init/1",
+	    "[    1.3] ==================================================================",
+	    "[    1.4] UBSAN: shift-out-of-bounds in fs/jfs/jfs_dmap.c:100:2",
+	    "[    1.5] shift exponent 64 is too large",
+	    NULL};
+	splat_mark(&l);
+	feed(lines);
+	CHECK(l.opened == 2 && l.kind == SPLAT_kasan && l.lines == 3);
+	CHECK(!strstr(l.text, "UBSAN") && !strncmp(l.text, "BUG: KASAN: use-after-free", 26));
+	splat_mark(&l);
+	CHECK(l.opened == 0 && l.kind == SPLAT_NONE && l.len == 0 && !l.text[0]);
+	splat_line(&l, "[    2.0] shift exponent 64 is too large"); /* no report open */
+	CHECK(l.opened == 0 && l.len == 0);
+}
+
+/* A report that never ends: at most SPLAT_LINES_MAX lines, within the
+ * text's bytes, however long each line is. */
+static void test_bounded(void)
+{
+	char line[1024];
+	memset(line, 'x', sizeof(line) - 1);
+	line[sizeof(line) - 1] = 0;
+	splat_mark(&l);
+	splat_line(&l, "WARNING: CPU: 0 PID: 1 at fs/x.c:1 f+0x0/0x1");
+	for (int i = 0; i < 500; i++)
+		splat_line(&l, i % 2 ? line : "short line");
+	CHECK(l.lines <= SPLAT_LINES_MAX && l.len < SPLAT_TEXT_MAX && !l.open);
+	CHECK(l.len == strlen(l.text) && l.text[l.len - 1] == '\n');
+}
+
+int main(int argc, char **argv)
+{
+	static const struct unit_test tests[] = {
+	    {"kinds", test_kinds},
+	    {"warning_kept", test_warning_kept},
+	    {"first_kept_mark_forgets", test_first_kept_mark_forgets},
+	    {"bounded", test_bounded},
+	};
+	return unit_main("test_splat", tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
+}
