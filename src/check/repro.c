@@ -116,6 +116,14 @@ static int refuse_crash(const char *path, const struct trace *t, char *err, size
 /* 0 when a plain program can reproduce the trace; -1 with err saying why not. */
 static int refuse(const char *path, const struct trace *t, char *err, size_t errlen)
 {
+	if (!strncmp(t->sig, "kernel:", 7)) {
+		snprintf(err, errlen,
+			 "%s: a kernel report (%s) is read from the machine's console, which a "
+			 "reproducer does not compare: replay it with themis replay (the kernel "
+			 "prints it again, on a kernel built with the same debug options)",
+			 path, t->sig);
+		return -1;
+	}
 	if (strspn(t->sig, "abcdefghijklmnopqrstuvwxyz:_-") != strlen(t->sig)) {
 		snprintf(err, errlen, "%s: malformed trace: signature '%s'", path, t->sig);
 		return -1;
@@ -125,14 +133,6 @@ static int refuse(const char *path, const struct trace *t, char *err, size_t err
 			 "%s: a finding (the guest panicked or hung) is no state to compare: "
 			 "replay it with themis replay",
 			 path);
-		return -1;
-	}
-	if (!strncmp(t->sig, "kernel:", 7)) {
-		snprintf(err, errlen,
-			 "%s: a kernel report (%s) is read from the machine's console, which a "
-			 "reproducer does not compare: replay it with themis replay (the kernel "
-			 "prints it again, on a kernel built with the same debug options)",
-			 path, t->sig);
 		return -1;
 	}
 	if (time_field(t->sig)) {

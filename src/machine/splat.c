@@ -2,6 +2,7 @@
  * (splat.h). A report ends at the kernel's own end marker ("---[ end
  * trace", or the row of '=' KASAN and UBSAN close with), at the next
  * report, or after SPLAT_LINES_MAX lines: what follows is no part of it. */
+#include <stdbool.h>
 #include <string.h>
 
 #include "splat.h"
@@ -26,13 +27,14 @@ const char *splat_kind_name(enum splat_kind k)
 	return k > SPLAT_NONE && k < SPLAT_NKINDS ? kind_names[k] : kind_names[SPLAT_NONE];
 }
 
-/* The message of a console line: after printk's "[    1.234567] ". */
+/* The message of a console line: after printk's "[    1.234567] " (a
+ * stack frame's "[<ffffffff80123456>]" is part of the message). */
 static const char *message(const char *line)
 {
 	if (line[0] != '[')
 		return line;
-	const char *end = strstr(line, "] ");
-	return end ? end + 2 : line;
+	size_t n = 1 + strspn(line + 1, " 0123456789.");
+	return line[n] == ']' && line[n + 1] == ' ' ? line + n + 2 : line;
 }
 
 enum splat_kind splat_opens(const char *line)
@@ -100,4 +102,61 @@ void splat_line(struct splat_log *l, const char *line)
 		return;
 	}
 	keep(l, msg);
+}
+
+/* The reporting machinery's functions, which a report's stack starts in:
+ * never a report's site. */
+static const char *const machinery[] = {
+    "dump_stack", "show_stack",	    "__warn",  "warn_",	  "report_bug", "ubsan_",
+    "__ubsan_",	  "kasan_",	    "__kasan", "__asan_", "kfence_",	"print_",
+    "lockdep_",	  "__lock",	    "lock_",   "_raw_",	  "do_trap",	"handle_exception",
+    "__might_",	  "__schedule_bug", "check_",  "debug_",  "__list_",	"panic",
+};
+
+static bool is_machinery(const char *name, size_t n)
+{
+	for (size_t i = 0; i < sizeof(machinery) / sizeof(machinery[0]); i++) {
+		size_t m = strlen(machinery[i]);
+		if (n >= m && !strncmp(name, machinery[i], m))
+			return true;
+	}
+	return false;
+}
+
+/* The function named right after `mark` in line (up to its '+'), or NULL. */
+static const char *named_after(const char *line, size_t len, const char *mark, size_t *n)
+{
+	const char *at = strstr(line, mark);
+	if (!at || at >= line + len)
+		return NULL;
+	at += strlen(mark);
+	if (mark[0] == ' ' && mark[1] == 'a') /* " at FILE:LINE FUNC+": skip the place */
+		at = strchr(at, ' ') ? strchr(at, ' ') + 1 : at + strlen(at);
+	*n = strcspn(at, "+ \n");
+	return at[*n] == '+' && *n ? at : NULL;
+}
+
+void splat_site(const struct splat_log *l, char *out, size_t cap)
+{
+	static const char *const marks[] = {" at ", " in ", "at: ", "epc : ", "] "};
+	out[0] = 0;
+	for (const char *line = l->text; *line && cap;) {
+		size_t len = strcspn(line, "\n");
+		for (size_t k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
+			size_t n = 0;
+			const char *name = named_after(line, len, marks[k], &n);
+			if (!name || is_machinery(name, n))
+				continue;
+			size_t i = 0;
+			for (; i < n && i + 1 < cap; i++) {
+				char c = name[i];
+				if (c >= 'A' && c <= 'Z')
+					c = (char)(c - 'A' + 'a');
+				out[i] = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ? c : '_';
+			}
+			out[i] = 0;
+			return;
+		}
+		line += len + (line[len] == '\n');
+	}
 }

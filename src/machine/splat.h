@@ -72,5 +72,11 @@ void splat_line(struct splat_log *l, const char *line);
 enum splat_kind splat_opens(const char *line);
 /* "warning", ...; "none" for SPLAT_NONE. */
 const char *splat_kind_name(enum splat_kind k);
+/* Where the first report happened: the first function its lines name
+ * ("at FILE:LINE FUNC+", "in FUNC+", "epc : FUNC+", a frame "] FUNC+")
+ * that is not the reporting machinery's own (dump_stack, __warn, the
+ * sanitizers' handlers...), into out as [a-z0-9_] (other bytes as '_');
+ * "" when it names none. For grouping: one bug met at many states. */
+void splat_site(const struct splat_log *l, char *out, size_t cap);
 
 #endif

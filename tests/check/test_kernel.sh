@@ -24,9 +24,9 @@ scope="ext4 ext2 --ops create,link --paths f0,f1,f2 --depth 3 --jobs 1 --quiet"
 "$themis" explore $scope --kernel "$b/guest/Image-debug-ext4-warn" --out "$work/warn" \
 	>"$work/warn.out" 2>&1
 st=$?
-t=$(grep -l '^discrepancy kernel:warning ' "$work/warn"/discrepancy-*.trace 2>/dev/null | head -n 1)
+t=$(grep -l '^discrepancy kernel:warning:ext4_link ' "$work/warn"/discrepancy-*.trace 2>/dev/null | head -n 1)
 if [ "$st" -eq 1 ] && [ -n "$t" ] &&
-	grep -q '^discrepancy kernel:warning the kernel reported warning during .op link f0 f[12]. on ext4: WARNING: CPU: 0 PID: [0-9]* at fs/ext4/namei.c:[0-9]* ext4_link' "$t" &&
+	grep -q '^discrepancy kernel:warning:ext4_link the kernel reported warning during .op link f0 f[12]. on ext4: WARNING: CPU: 0 PID: [0-9]* at fs/ext4/namei.c:[0-9]* ext4_link' "$t" &&
 	grep -q '^show kernel .*ext4_link' "$t" && grep -q '^show kernel .*end trace' "$t"; then
 	ok "ext4-warn on the debug kernel: $(grep -m1 '^discrepancy' "$t" | cut -c1-120)"
 else
@@ -40,7 +40,7 @@ grep -q 'kernel view' "$work/warn.out" &&
 	ok "the group names the kernel view" ||
 	{ fail "no group in the kernel view:"; grep '^  group' "$work/warn.out" | sed 's/^/    /'; }
 [ -n "$t" ] && expect 1 'reproduced: the kernel reported warning' -- "$themis" replay "$t"
-[ -n "$t" ] && expect 2 'a kernel report (kernel:warning)' -- "$themis" repro "$t" --out "$work/repro"
+[ -n "$t" ] && expect 2 'a kernel report (kernel:warning:ext4_link)' -- "$themis" repro "$t" --out "$work/repro"
 
 # 2. The plain debug kernel: no report of its own on the same scope.
 # shellcheck disable=SC2086

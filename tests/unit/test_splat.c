@@ -5,7 +5,8 @@
  * task line is a hung task only when it says it is blocked); a report's
  * lines kept from its opening to its end marker and no further; the first
  * report kept, every one counted; a mark forgets them; a flood of lines
- * stays within the log's bounds.
+ * stays within the log's bounds; a report's site is the first function it
+ * names outside the reporting machinery.
  *   build/asan/test_splat [test-name] */
 #include <stdio.h>
 #include <string.h>
@@ -119,6 +120,48 @@ static void test_bounded(void)
 	CHECK(l.len == strlen(l.text) && l.text[l.len - 1] == '\n');
 }
 
+/* A report's site: the first function it names that is not the reporting
+ * machinery's, as [a-z0-9_]; "" when it names none. */
+static void test_site(void)
+{
+	static const struct {
+		const char *const lines[6];
+		const char *site;
+	} cases[] = {
+	    {{"WARNING: CPU: 0 PID: 1 at fs/ext4/namei.c:3556 ext4_link+0x6a/0x7c",
+	      "epc : ext4_link+0x6a/0x7c", NULL},
+	     "ext4_link"},
+	    {{"BUG: KASAN: use-after-free in ext4_xattr_set+0x4c/0x1a0", NULL}, "ext4_xattr_set"},
+	    {{"UBSAN: array-index-out-of-bounds in fs/jfs/jfs_dmap.c:1607:9",
+	      "index 64 is out of range for type 's8 [64]'",
+	      "[<ffffffff8000>] dump_stack_lvl+0x1/0x2",
+	      "[<ffffffff8001>] __ubsan_handle_out_of_bounds+0x1/0x2",
+	      "[<ffffffff8002>] dbAdjTree+0x50/0x90", NULL},
+	     "dbadjtree"},
+	    {{"WARNING: possible circular locking dependency detected",
+	      "ffffffd8 (&ei->i_data_sem){++++}-{3:3}, at: ext4_map_blocks+0x10/0x20", NULL},
+	     "ext4_map_blocks"},
+	    {{"kernel BUG at fs/gfs2/glock.c:1541!", "epc : gfs2_glock_nq+0x3e/0x200", NULL},
+	     "gfs2_glock_nq"},
+	    {{"BUG: Bad page state in process init  pfn:8243e",
+	      "page dumped because: nonzero mapcount", NULL},
+	     ""},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char site[48];
+		splat_mark(&l);
+		feed(cases[i].lines);
+		splat_site(&l, site, sizeof(site));
+		if (!CHECK(!strcmp(site, cases[i].site)))
+			printf("  case %zu: got '%s', want '%s'\n", i, site, cases[i].site);
+	}
+	char tiny[4];
+	splat_mark(&l);
+	splat_line(&l, "BUG: KASAN: use-after-free in ext4_xattr_set+0x4c/0x1a0");
+	splat_site(&l, tiny, sizeof(tiny));
+	CHECK(!strcmp(tiny, "ext"));
+}
+
 int main(int argc, char **argv)
 {
 	static const struct unit_test tests[] = {
@@ -126,6 +169,7 @@ int main(int argc, char **argv)
 	    {"warning_kept", test_warning_kept},
 	    {"first_kept_mark_forgets", test_first_kept_mark_forgets},
 	    {"bounded", test_bounded},
+	    {"site", test_site},
 	};
 	return unit_main("test_splat", tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
 }
