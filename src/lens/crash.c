@@ -611,8 +611,9 @@ static int answer_from_memo(int nfs, const struct crash_memo_entry *const *hit,
 static void remember(const struct crash_ask *ask, int nfs, const struct crash_disk *run,
 		     uint8_t (*keys)[16], const struct crash_result *r)
 {
-	if (!r->mounted || r->nested_disk >= 0 || (ask->dumps && !r->recovered))
-		return;
+	if (!r->mounted || r->nested_disk >= 0 || (ask->dumps && !r->recovered) ||
+	    r->report != SPLAT_NONE)
+		return; /* only a clean recovery answers for its crash disk */
 	for (int i = 0; i < nfs; i++) {
 		if (run[i].live)
 			continue;
@@ -631,6 +632,17 @@ static void remember(const struct crash_ask *ask, int nfs, const struct crash_di
 		(void)crash_memo_put(ask->memo, &e); /* -1: not remembered */
 		free(e.dump);
 	}
+}
+
+/* The first report of log l, if any, into r. */
+static void take_report(const struct splat_log *l, struct crash_result *r)
+{
+	if (!l->opened)
+		return;
+	r->report = l->kind;
+	splat_site(l, r->report_site, sizeof(r->report_site));
+	snprintf(r->report_line, sizeof(r->report_line), "%.*s", (int)strcspn(l->text, "\n"),
+		 l->text);
 }
 
 /* The guest's part of a crash at run: the live dump where one is asked
@@ -660,7 +672,10 @@ static int guest_part(struct virt *v, struct crash_reboot *rb, const struct chec
 	b->sampler = rb->again.sampler = v->sampler; /* lent: their samples are v's */
 	virt_phase(b, v->phase, v->tag);
 	lap(ask, &t->fork, t0);
+	splat_mark(&b->splat);
+	splat_mark(&rb->again.splat);
 	int rc = crash_in(v, rb, m, run, ask, r, why, whylen, t0);
+	take_report(b->splat.opened ? &b->splat : &rb->again.splat, r);
 	virt_release(b);
 	b->sampler = rb->again.sampler = NULL;
 	virt_counts_move(v, b);

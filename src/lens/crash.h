@@ -141,6 +141,10 @@ struct crash_result {
 	/* With fsck asked for: each recovered disk's verdict, after unmount. */
 	enum corrupt_fsck_verdict fsck[CHECK_MAX_FS];
 	char fsck_said[CHECK_MAX_FS][160];
+	/* The kernel's first report (splat.h) while the recovery machines
+	 * ran (SPLAT_NONE: none): its kind, site and first line. */
+	enum splat_kind report;
+	char report_site[48], report_line[200];
 };
 
 /* How many runs of writes (writes with no completed flush between them)

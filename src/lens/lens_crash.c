@@ -398,12 +398,34 @@ static const char *range_of(const char *dump, int i, char *out, size_t cap)
 
 /* Say a crash state's discrepancy: sig crash:KIND, why = what, then
  * where and the step that crashes it again. Returns 1 (a discrepancy). */
-static int found(struct judge *j, const char *kind, const char *what, const char *where)
+/* A finding at this crash point, signed sig. */
+static int found_signed(struct judge *j, const char *sig, const char *what, const char *where)
 {
-	snprintf(j->out->sig, j->out->siglen, "crash:%s", kind);
+	snprintf(j->out->sig, j->out->siglen, "%s", sig);
 	snprintf(j->out->why, j->out->whylen, "%s (crash point: %s; " CRASH_STEP_MARK "%s`)", what,
 		 where, j->step);
 	return 1;
+}
+
+static int found(struct judge *j, const char *kind, const char *what, const char *where)
+{
+	char sig[64];
+	snprintf(sig, sizeof(sig), "crash:%s", kind);
+	return found_signed(j, sig, what, where);
+}
+
+/* The kernel reported something while it recovered this crash disk: the
+ * kernel lens's finding (kernel:KIND:SITE), at this crash point. */
+static int check_report(struct judge *j, const struct crash_result *r, const char *where)
+{
+	char sig[64], what[400];
+	if (r->report == SPLAT_NONE)
+		return 0;
+	snprintf(sig, sizeof(sig), "kernel:%s%s%s", splat_kind_name(r->report),
+		 r->report_site[0] ? ":" : "", r->report_site);
+	snprintf(what, sizeof(what), "the kernel reported %s while it recovered a crash: %s",
+		 splat_kind_name(r->report), r->report_line);
+	return found_signed(j, sig, what, where);
 }
 
 /* How many writes of e[from..at) touch a sector e[at] writes. */
@@ -661,7 +683,8 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 	j->words[CR_NESTED_HITS] += j->c->memo.nested_hits - nested_memo;
 	if (rc) {
 		snprintf(what, sizeof(what),
-			 "the guest failed through a crash and its recovery: %s", why);
+			 "the guest failed through a crash and its recovery: %s%s%s", why,
+			 r.report != SPLAT_NONE ? "; the kernel said: " : "", r.report_line);
 		return found(j, "recovery", what, where);
 	}
 	for (int i = 0; i < j->m->nfs && !rc; i++)
@@ -705,6 +728,8 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 	}
 	if (!rc && r.mounted)
 		rc = check_fsck(j, &r, where);
+	if (!rc)
+		rc = check_report(j, &r, where);
 	if (!rc && at_end && r.mounted)
 		j->words[CR_DIVERGED] += diverged(j, &r);
 	if (rc && r.mounted)

@@ -8,12 +8,13 @@
 # replays as reproduced and groups as the kernel view; the same scope on
 # the plain debug kernel reports nothing (the debug kernel itself is
 # quiet), and on the base kernel with the same patch nothing either (the
-# base kernels compile warnings out: why the debug kernel exists).
+# base kernels compile warnings out: why the debug kernel exists); a report
+# while the crash lens recovers a crash disk is found at that crash point.
 #   tests/check/test_kernel.sh [BUILD_DIR]
 set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
-need_kernel --debug base ext4-warn
+need_kernel --debug base ext4-warn jbd2-replay-warn
 need_kernel ext4-warn
 cd "$work" || exit 1
 
@@ -58,5 +59,24 @@ st=$?
 [ "$st" -eq 0 ] && grep -q '^0 discrepancies' "$work/base.out" &&
 	ok "the base kernel with the patch: nothing to read (CONFIG_BUG is off)" ||
 	{ fail "the base kernel with ext4-warn: exit $st:"; tail -n 5 "$work/base.out" | sed 's/^/    /'; }
+
+# 4. A report while a crash disk is recovered (the crash lens's own
+#    machine): guest/bugs/jbd2-replay-warn warns whenever jbd2's recovery
+#    replays blocks; at `create f0; fsync f0`'s end the power cut leaves a
+#    journal to replay. The trace ends in the crash step; replay redoes
+#    that recovery and its report.
+"$themis" explore ext4 ext2 --crash --ops create,fsync --paths f0 --depth 2 --jobs 1 --quiet \
+	--kernel "$b/guest/Image-debug-jbd2-replay-warn" --out "$work/jbd2" >"$work/jbd2.out" 2>&1
+st=$?
+t=$(grep -l '^discrepancy kernel:warning:jbd2_journal_recover ' "$work/jbd2"/discrepancy-*.trace 2>/dev/null | head -n 1)
+if [ "$st" -eq 1 ] && [ -n "$t" ] && grep -q '^crash end$' "$t" &&
+	grep -q 'while it recovered a crash: WARNING: CPU: 0 PID: [0-9]* at fs/jbd2/recovery.c' "$t"; then
+	ok "a report in a crash's recovery: $(grep -m1 '^discrepancy' "$t" | cut -c1-110)"
+	expect 1 'reproduced: the kernel reported warning while it recovered a crash' -- \
+		"$themis" replay "$t"
+else
+	fail "jbd2-replay-warn under --crash: exit $st, trace '$t':"
+	tail -n 5 "$work/jbd2.out" | sed 's/^/    /'
+fi
 
 finish test_kernel
