@@ -37,20 +37,11 @@ bool corrupt_checksummed(const char *fs, bool fields_csum)
 
 bool corrupt_kernel_line(const char *line)
 {
-	static const char *const marks[] = {"Oops",
-					    "BUG:",
-					    "kernel BUG",
-					    "Unable to handle kernel",
-					    "Kernel panic",
-					    "Call Trace:",
-					    "blocked for more than",
-					    "rcu_sched detected stall",
-					    "detected stalls",
-					    "stack-protector"};
-	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
-		if (strstr(line, marks[i]))
-			return true;
-	return false;
+	/* A report that opens (splat.h: oops, BUG, KASAN, UBSAN, WARNING,
+	 * hung task, RCU stall...), or the panic and stack dump that follow
+	 * one the console cut off. */
+	return splat_opens(line) != SPLAT_NONE || strstr(line, "Kernel panic") ||
+	       strstr(line, "Call Trace:");
 }
 
 /* ---- comparing the trees ---- */
