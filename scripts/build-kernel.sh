@@ -16,8 +16,9 @@
 #       x86_64  -> BUILD_DIR/guest-x86/bzImage-NAME
 #       (with --version 6.12: Image-6.12-NAME)
 #   scripts/build-kernel.sh --debug [--version V] [--patch DIR] [BUILD_DIR]
-#       the same kernel with guest/kernel/debug.config on top (KASAN,
-#       lockdep, UBSAN, BUG and WARN reports), in a tree of its own
+#       the same kernel with guest/kernel/debug.config on top (KFENCE,
+#       lockdep, UBSAN, BUG and WARN reports; + debug-VERSION.config when
+#       it exists: KASAN on 6.12), in a tree of its own
 #       (BUILD_DIR/linux-6.1-debug): Image-debug, Image-debug-NAME,
 #       Image-6.12-debug, Image-6.12-debug-NAME
 #
@@ -126,6 +127,7 @@ say() { echo "build-kernel: $*"; }
 FRAGS="common $ARCH"
 [ ! -f "$REPO/guest/kernel/$ARCH-$VERSION.config" ] || FRAGS="$FRAGS $ARCH-$VERSION"
 [ -z "$DEBUG" ] || FRAGS="$FRAGS debug"
+[ -z "$DEBUG" ] || [ ! -f "$REPO/guest/kernel/debug-$VERSION.config" ] || FRAGS="$FRAGS debug-$VERSION"
 for f in $FRAGS; do
 	[ -f "$REPO/guest/kernel/$f.config" ] || die "missing config fragment $REPO/guest/kernel/$f.config"
 done
