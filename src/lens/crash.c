@@ -640,7 +640,7 @@ static void take_report(const struct splat_log *l, struct crash_result *r)
 	if (!l->opened)
 		return;
 	r->report = l->kind;
-	splat_site(l, r->report_site, sizeof(r->report_site));
+	splat_signature(l, r->report_sig, sizeof(r->report_sig));
 	snprintf(r->report_line, sizeof(r->report_line), "%.*s", (int)strcspn(l->text, "\n"),
 		 l->text);
 }

@@ -144,7 +144,7 @@ struct crash_result {
 	/* The kernel's first report (splat.h) while the recovery machines
 	 * ran (SPLAT_NONE: none): its kind, site and first line. */
 	enum splat_kind report;
-	char report_site[48], report_line[200];
+	char report_sig[64], report_line[200]; /* splat_signature's; its first line */
 };
 
 /* How many runs of writes (writes with no completed flush between them)

@@ -418,14 +418,12 @@ static int found(struct judge *j, const char *kind, const char *what, const char
  * kernel lens's finding (kernel:KIND:SITE), at this crash point. */
 static int check_report(struct judge *j, const struct crash_result *r, const char *where)
 {
-	char sig[64], what[400];
+	char what[400];
 	if (r->report == SPLAT_NONE)
 		return 0;
-	snprintf(sig, sizeof(sig), "kernel:%s%s%s", splat_kind_name(r->report),
-		 r->report_site[0] ? ":" : "", r->report_site);
 	snprintf(what, sizeof(what), "the kernel reported %s while it recovered a crash: %s",
 		 splat_kind_name(r->report), r->report_line);
-	return found_signed(j, sig, what, where);
+	return found_signed(j, r->report_sig, what, where);
 }
 
 /* How many writes of e[from..at) touch a sector e[at] writes. */

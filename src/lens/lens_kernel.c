@@ -72,10 +72,7 @@ static int kernel_after(void *state, uint64_t *words, struct virt *v, const stru
 		return 0;
 	}
 	/* The kind and where: one bug met at many states is one group. */
-	char site[48];
-	splat_site(l, site, sizeof(site));
-	snprintf(out->sig, out->siglen, "kernel:%s%s%s", splat_kind_name(l->kind),
-		 site[0] ? ":" : "", site);
+	splat_signature(l, out->sig, out->siglen);
 	size_t n = (size_t)snprintf(out->why, out->whylen,
 				    "the kernel reported %s during '%s' on %s: %.*s",
 				    splat_kind_name(l->kind), op->text, label, (int)first, l->text);

@@ -3,6 +3,7 @@
  * trace", or the row of '=' KASAN and UBSAN close with), at the next
  * report, or after SPLAT_LINES_MAX lines: what follows is no part of it. */
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "splat.h"
@@ -159,4 +160,11 @@ void splat_site(const struct splat_log *l, char *out, size_t cap)
 		}
 		line += len + (line[len] == '\n');
 	}
+}
+
+void splat_signature(const struct splat_log *l, char *out, size_t cap)
+{
+	char site[48];
+	splat_site(l, site, sizeof(site));
+	snprintf(out, cap, "kernel:%s%s%s", splat_kind_name(l->kind), site[0] ? ":" : "", site);
 }

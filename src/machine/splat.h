@@ -78,5 +78,8 @@ const char *splat_kind_name(enum splat_kind k);
  * sanitizers' handlers...), into out as [a-z0-9_] (other bytes as '_');
  * "" when it names none. For grouping: one bug met at many states. */
 void splat_site(const struct splat_log *l, char *out, size_t cap);
+/* The first report's finding signature, "kernel:KIND:SITE" (":SITE"
+ * left out when it names none): the kernel lens's and the crash lens's. */
+void splat_signature(const struct splat_log *l, char *out, size_t cap);
 
 #endif
