@@ -32,6 +32,13 @@ static const char *const kind_names[] = {
 #undef RULE_KIND_NAME
 };
 
+/* "unsupported, ignore, ...", with one ", " too many at its end. */
+static const char kind_words[] = {
+#define RULE_KIND_WORD(e, word) #word ", "
+    RULE_KINDS(RULE_KIND_WORD)
+#undef RULE_KIND_WORD
+};
+
 const char *rule_kind_name(enum rule_kind k)
 {
 	return (unsigned)k < RULE_NKINDS ? kind_names[k] : "?";
@@ -197,6 +204,8 @@ static int parse_refusal(struct parse *p, int line, char *tok, struct rule *r)
 /* words[1..n) of an unsupported rule: operation names, or OP:WORD,... */
 static int parse_unsupported(struct parse *p, int line, char **w, int n, struct rule *r)
 {
+	if (n < 2)
+		return fail(p, line, "'unsupported' names nothing: 'unsupported NAME...'");
 	for (int i = 1; i < n; i++) {
 		if (strchr(w[i], ':')) {
 			if (parse_refusal(p, line, w[i], r))
@@ -213,6 +222,8 @@ static int parse_unsupported(struct parse *p, int line, char **w, int n, struct 
 
 static int parse_ignore(struct parse *p, int line, char **w, int n, struct rule *r)
 {
+	if (n < 2)
+		return fail(p, line, "'ignore' names nothing: 'ignore FIELD...'");
 	for (int i = 1; i < n; i++) {
 		unsigned f = 0;
 		while (f < NFIELDS && strcmp(w[i], field_names[f]))
@@ -277,8 +288,7 @@ static int parse_refuses(struct parse *p, int line, char **w, int n, struct rule
 	} else {
 		int k = op_by_name(w[1]);
 		if (k < 0)
-			return fail(p, line, "unknown operation '%s' (known: %s)", w[1],
-				    op_list());
+			return fail(p, line, "unknown operation '%s' (known: %s)", w[1], op_list());
 		r->ops = 1u << k;
 	}
 	return parse_errnos(p, line, w + 2, n - 2, r);
@@ -306,6 +316,14 @@ static int parse_times(struct parse *p, int line, char **w, int n, struct rule *
 }
 
 /* A head line (at column 0): a new rule. */
+/* Each kind's parser, from the one list: parse_WORD for the head word. */
+typedef int kind_parser(struct parse *p, int line, char **w, int n, struct rule *r);
+static kind_parser *const kind_parsers[] = {
+#define RULE_KIND_PARSER(e, word) parse_##word,
+    RULE_KINDS(RULE_KIND_PARSER)
+#undef RULE_KIND_PARSER
+};
+
 static int parse_head(struct parse *p, int line, char *text)
 {
 	if (close_rule(p))
@@ -328,29 +346,16 @@ static int parse_head(struct parse *p, int line, char *text)
 	for (int i = 0; i < n; i++)
 		used += (size_t)snprintf(r->text + used, sizeof(r->text) - used, "%s%s",
 					 i ? " " : "", w[i]);
-	int rc;
-	if (!strcmp(w[0], "unsupported") || !strcmp(w[0], "ignore")) {
-		if (n < 2)
-			return fail(p, line, "'%s' names nothing: '%s NAME...'", w[0], w[0]);
-		r->kind = w[0][0] == 'u' ? RULE_UNSUPPORTED : RULE_IGNORE;
-		rc = r->kind == RULE_UNSUPPORTED ? parse_unsupported(p, line, w, n, r)
-						 : parse_ignore(p, line, w, n, r);
-	} else if (!strcmp(w[0], "errno")) {
-		r->kind = RULE_ERRNO;
-		rc = parse_errno(p, line, w, n, r);
-	} else if (!strcmp(w[0], "times")) {
-		r->kind = RULE_TIMES;
-		rc = parse_times(p, line, w, n, r);
-	} else if (!strcmp(w[0], "refuses")) {
-		r->kind = RULE_REFUSES;
-		rc = parse_refuses(p, line, w, n, r);
-	} else {
+	int k = 0;
+	while (k < RULE_NKINDS && strcmp(w[0], kind_names[k]))
+		k++;
+	if (k == RULE_NKINDS)
 		return fail(p, line,
-			    "unknown rule kind '%s' (known: unsupported, ignore, errno, times, "
-			    "refuses; a reason: or source: line is indented under its rule)",
-			    w[0]);
-	}
-	if (rc)
+			    "unknown rule kind '%s' (known: %.*s; a reason: or source: line is "
+			    "indented under its rule)",
+			    w[0], (int)sizeof(kind_words) - 3, kind_words);
+	r->kind = (enum rule_kind)k;
+	if (kind_parsers[k](p, line, w, n, r))
 		return -1;
 	snprintf(r->fs, sizeof(r->fs), "%s", p->fs);
 	snprintf(r->where, sizeof(r->where), "%.30s:%d", p->base, line % 100000000);

@@ -105,7 +105,10 @@ static void test_parser(void)
 	bad("errno rename EEXIST\n reason: a\n source: b\n", "t.rules:1:", "two errnos");
 	bad("errno frob EEXIST ENOTEMPTY\n reason: a\n source: b\n", "t.rules:1:", "'frob'");
 	bad("frob chmod\n", "t.rules:1:", "unknown rule kind 'frob'");
+	bad("frob chmod\n", "t.rules:1:", "(known: unsupported, ignore, errno, times, refuses;");
 	bad("unsupported\n", "t.rules:1:", "names nothing");
+	bad("ignore\n", "t.rules:1:", "'ignore' names nothing");
+	bad("refuses write\n", "t.rules:1:", "'refuses OP[:WORD,...] ERRNO...'");
 	bad("unsupported chmod\n reason: a\n", "t.rules:1:", "no source");
 	bad("unsupported chmod\n source: a\n\nignore mode\n reason: r\n source: s\n",
 	    "t.rules:1:", "no reason");
