@@ -2,8 +2,10 @@
 # Build the base disk images the checker and the tests boot with, one per
 # filesystem, with Debian's mkfs tools:
 #   scripts/mkimages.sh [BUILD_DIR] [FS...]      (default: build, all below)
-# Images go to BUILD_DIR/images/FS.img, sparse. They are made once and then
-# only read: a run never writes a base image. The commands, sizes, fixed
+# Images go to BUILD_DIR/images/FS.img, sparse, each with FS.img.mkfs, the
+# line it was made by: an image is made again only when that line changes
+# (a descriptor's new mkfs options), and otherwise only read: a run never
+# writes a base image. The commands, sizes, fixed
 # UUIDs and environment are each filesystem's descriptor's (src/fs), read
 # from `themis fs --mkfs` (the one list; `themis repro` writes the same
 # lines into its repro.sh); every tool runs under faketime at the
@@ -54,7 +56,8 @@ size_of() { entry "$1" | cut -d' ' -f1; }
 
 for fs in $want; do
 	img="$out/images/$fs.img"
-	[ -s "$img" ] && continue
+	made_by="$(entry "$fs") uuid $MKFS_UUID at $base_time"
+	[ -s "$img" ] && [ "$(cat "$img.mkfs" 2>/dev/null)" = "$made_by" ] && continue
 	rm -f "$img.tmp"
 	truncate -s "$(size_of "$fs")M" "$img.tmp"
 	if ! command -v faketime >/dev/null 2>&1; then
@@ -67,5 +70,6 @@ for fs in $want; do
 		exit 1
 	fi
 	mv "$img.tmp" "$img"
+	printf '%s\n' "$made_by" >"$img.mkfs"
 	echo "mkimages: $img ($(size_of "$fs") MiB $fs)"
 done

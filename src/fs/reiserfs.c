@@ -23,7 +23,13 @@ const struct fs_desc fs_reiserfs = {
     .name = "reiserfs",
     .about = "ReiserFS 3.6: one S+tree of all items, a metadata journal, u32 seconds",
     .image_mib = 64,
-    .mkfs = "mkreiserfs -f -q -u $MKFS_UUID IMG",
+    /* -s 513, the smallest journal (mkreiserfs's default is 8,193 blocks):
+     * every mount reads the whole journal to find its newest transaction,
+     * 32 MiB a mount, 80% of the guest's work a state under --crash --fsck.
+     * A journal of any other size than the default is "non-standard" (the
+     * magic ReIsEr3Fs); the kernel reads its size from the superblock and
+     * runs the same journal code on either. */
+    .mkfs = "mkreiserfs -f -q -s 513 -u $MKFS_UUID IMG",
     .gran_ns = 1000000000,
     .atime_gran_ns = 1000000000,
     .tmin = 0,

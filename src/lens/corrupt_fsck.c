@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -111,6 +113,24 @@ static bool lower_stack_limit(struct rlimit *was)
 	return setrlimit(RLIMIT_STACK, &low) == 0;
 }
 
+/* fsck.ocfs2 sizes its block cache by the host's free memory (256 MiB
+ * a journal slot, capped by what is free) and mlock()s it, halving until
+ * the lock holds: on a 24 GiB host 0.22 s of system time in each 0.45 s
+ * run on a 64 MiB image. A checker gets no right to lock memory:
+ * RLIMIT_MEMLOCK 0 around the spawn, and CAP_IPC_LOCK (which a root
+ * process's limit does not bind) out of the bounding set its exec takes
+ * capabilities from; fsck.ocfs2 then settles, as its source intends for
+ * an unprivileged caller, on 512 blocks unlocked. What it finds cannot
+ * depend on its cache. This process keeps the capability and uses none. */
+static bool lower_memlock_limit(struct rlimit *was)
+{
+	(void)prctl(PR_CAPBSET_DROP, CAP_IPC_LOCK, 0, 0, 0); /* EPERM unprivileged: no matter */
+	if (getrlimit(RLIMIT_MEMLOCK, was) || was->rlim_cur == 0)
+		return false;
+	struct rlimit none = {.rlim_cur = 0, .rlim_max = was->rlim_max};
+	return setrlimit(RLIMIT_MEMLOCK, &none) == 0;
+}
+
 /* Start argv with the full path tool: its own process group (a timeout
  * kills all of it), no input, both outputs into fd. posix_spawn, not
  * fork: a machine's process maps gigabytes, whose page tables a fork
@@ -131,12 +151,15 @@ static pid_t spawn(const char *tool, const char *const *argv, int fd)
 			    !posix_spawn_file_actions_adddup2(&fa, fd, 2) &&
 			    !posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP) &&
 			    !posix_spawnattr_setpgroup(&at, 0)) {
-				struct rlimit was;
-				bool lowered = lower_stack_limit(&was);
+				struct rlimit stack, memlock;
+				bool low_stack = lower_stack_limit(&stack);
+				bool low_memlock = lower_memlock_limit(&memlock);
 				if (posix_spawn(&pid, tool, &fa, &at, (char *const *)argv, env))
 					pid = -1;
-				if (lowered)
-					(void)setrlimit(RLIMIT_STACK, &was); /* back as it was */
+				if (low_stack) /* back as they were */
+					(void)setrlimit(RLIMIT_STACK, &stack);
+				if (low_memlock)
+					(void)setrlimit(RLIMIT_MEMLOCK, &memlock);
 			}
 			posix_spawnattr_destroy(&at);
 		}
