@@ -9,13 +9,16 @@
 # the plain debug kernel reports nothing (the debug kernel itself is
 # quiet), and on the base kernel with the same patch nothing either (the
 # base kernels compile warnings out: why the debug kernel exists); a report
-# while the crash lens recovers a crash disk is found at that crash point.
+# while the crash lens recovers a crash disk is found at that crash point;
+# a lock-order inversion no serial run can deadlock on
+# (guest/bugs/ext4-lock-order) is found by the default scope as
+# kernel:lockdep, and minimized to the two operations that take the locks.
 #   tests/check/test_kernel.sh [BUILD_DIR]
 set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
-need_kernel --debug base ext4-warn jbd2-replay-warn
-need_kernel ext4-warn
+need_kernel --debug base ext4-warn jbd2-replay-warn ext4-lock-order
+need_kernel ext4-warn ext4-lock-order
 cd "$work" || exit 1
 
 scope="ext4 ext2 --ops create,link --paths f0,f1,f2 --depth 3 --jobs 1 --quiet"
@@ -78,5 +81,35 @@ else
 	fail "jbd2-replay-warn under --crash: exit $st, trace '$t':"
 	tail -n 5 "$work/jbd2.out" | sed 's/^/    /'
 fi
+
+# 5. A lock-order inversion only lockdep sees (guest/bugs/ext4-lock-order:
+#    create takes two mutexes in one order, mkdir in the other): the
+#    default exploration, no narrowing, stops at it; the minimizer keeps
+#    the two operations that take the locks. The plain debug kernel and
+#    the base kernel with the same patch report nothing on the same first
+#    500 states (the search's order is the same on every kernel).
+"$themis" explore ext4 ext2 --kernel "$b/guest/Image-debug-ext4-lock-order" --stop-on-first \
+	--minimize --jobs 1 --quiet --out "$work/lock" >"$work/lock.out" 2>&1
+st=$?
+m=$(ls "$work"/lock/discrepancy-*.min.trace 2>/dev/null | head -n 1)
+if [ "$st" -eq 1 ] && [ -n "$m" ] &&
+	grep -q "^discrepancy kernel:lockdep:ext4_mkdir the kernel reported lockdep during 'op mkdir [a-z0-9]* [0-7]*' on ext4: WARNING: possible circular locking dependency detected" "$m" &&
+	grep -q '^show kernel .*(ext4_dirstat_lock).*at: ext4_mkdir' "$m" &&
+	[ "$(grep '^op ' "$m" | cut -d' ' -f2 | tr '\n' ' ')" = "create mkdir " ]; then
+	ok "ext4-lock-order by the default scope, minimized to create; mkdir: $(grep -m1 '^discrepancy' "$m" | cut -c1-90)"
+	expect 1 'reproduced: the kernel reported lockdep' -- "$themis" replay "$m"
+else
+	fail "ext4-lock-order on the debug kernel: exit $st, minimized trace '$m':"
+	grep '^discrepancy\|^op ' "$m" "$work/lock.out" 2>/dev/null | head -n 5 | sed 's/^/    /'
+fi
+for k in Image-debug Image-ext4-lock-order; do
+	"$themis" explore ext4 ext2 --kernel "$b/guest/$k" --max-states 500 --jobs 1 --quiet \
+		--out "$work/lock-$k" >"$work/lock-$k.out" 2>&1
+	st=$?
+	[ "$st" -eq 3 ] && grep -q '^0 discrepancies, 0 findings' "$work/lock-$k.out" &&
+		grep -q ' 500 states' "$work/lock-$k.out" &&
+		ok "$k: the same first 500 states report nothing" ||
+		{ fail "$k on the first 500 states: exit $st:"; tail -n 3 "$work/lock-$k.out" | sed 's/^/    /'; }
+done
 
 finish test_kernel
