@@ -12,13 +12,17 @@
 # while the crash lens recovers a crash disk is found at that crash point;
 # a lock-order inversion no serial run can deadlock on
 # (guest/bugs/ext4-lock-order) is found by the default scope as
-# kernel:lockdep, and minimized to the two operations that take the locks.
+# kernel:lockdep, and minimized to the two operations that take the locks;
+# a use-after-free that returns the right answer (guest/bugs/ext4-uaf) is
+# found by the default scope on the 6.12 debug kernel as kernel:kasan.
 #   tests/check/test_kernel.sh [BUILD_DIR]
 set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
 need_kernel --debug base ext4-warn jbd2-replay-warn ext4-lock-order
 need_kernel ext4-warn ext4-lock-order
+need_kernel --debug --version 6.12 base ext4-uaf
+need_kernel --version 6.12 ext4-uaf
 cd "$work" || exit 1
 
 scope="ext4 ext2 --ops create,link --paths f0,f1,f2 --depth 3 --jobs 1 --quiet"
@@ -110,6 +114,34 @@ for k in Image-debug Image-ext4-lock-order; do
 		grep -q ' 500 states' "$work/lock-$k.out" &&
 		ok "$k: the same first 500 states report nothing" ||
 		{ fail "$k on the first 500 states: exit $st:"; tail -n 3 "$work/lock-$k.out" | sed 's/^/    /'; }
+done
+
+# 6. A use-after-free that returns the right answer (guest/bugs/ext4-uaf,
+#    6.12: unlink reads a byte of a name it has freed): only KASAN sees
+#    it. The default scope stops at it, minimized to create; unlink; the
+#    plain 6.12 debug kernel and the base 6.12 kernel with the patch
+#    report nothing on the same first 200 states.
+"$themis" explore ext4 ext2 --kernel "$b/guest/Image-6.12-debug-ext4-uaf" --stop-on-first \
+	--minimize --jobs 1 --quiet --out "$work/uaf" >"$work/uaf.out" 2>&1
+st=$?
+m=$(ls "$work"/uaf/discrepancy-*.min.trace 2>/dev/null | head -n 1)
+if [ "$st" -eq 1 ] && [ -n "$m" ] &&
+	grep -q "^discrepancy kernel:kasan:ext4_unlink the kernel reported kasan during 'op unlink [a-z0-9]*' on ext4: BUG: KASAN: slab-use-after-free in ext4_unlink+" "$m" &&
+	grep -q '^show kernel Read of size 1 at addr ' "$m" &&
+	[ "$(grep '^op ' "$m" | cut -d' ' -f2 | tr '\n' ' ')" = "create unlink " ]; then
+	ok "ext4-uaf by the default scope, minimized to create; unlink: $(grep -m1 '^discrepancy' "$m" | cut -c1-90)"
+else
+	fail "ext4-uaf on the 6.12 debug kernel: exit $st, minimized trace '$m':"
+	grep '^discrepancy\|^op ' "$m" "$work/uaf.out" 2>/dev/null | head -n 5 | sed 's/^/    /'
+fi
+for k in Image-6.12-debug Image-6.12-ext4-uaf; do
+	"$themis" explore ext4 ext2 --kernel "$b/guest/$k" --max-states 200 --jobs 1 --quiet \
+		--out "$work/uaf-$k" >"$work/uaf-$k.out" 2>&1
+	st=$?
+	[ "$st" -eq 3 ] && grep -q '^0 discrepancies, 0 findings' "$work/uaf-$k.out" &&
+		grep -q ' 200 states' "$work/uaf-$k.out" &&
+		ok "$k: the same first 200 states report nothing" ||
+		{ fail "$k on the first 200 states: exit $st:"; tail -n 3 "$work/uaf-$k.out" | sed 's/^/    /'; }
 done
 
 finish test_kernel
