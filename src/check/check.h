@@ -112,12 +112,15 @@ struct check_machine {
 	 * NULL: one machine, every disk in it. */
 	const char *kernel_b;
 	uint64_t mem, clock_ns, machine_seed;
-	bool clock_host;     /* the host's clock at power-on instead (nondeterministic) */
-	bool time;	     /* fingerprints include timestamps */
-	uint64_t op_budget;  /* instructions an operation may take (0: default) */
-	const char *load;    /* a saved machine to start from instead of booting */
-	FILE *console;	     /* the guest's console (NULL: discarded) */
-	bool warnings;	     /* the kernel's warnings on the console (loglevel=5), not quiet */
+	bool clock_host;    /* the host's clock at power-on instead (nondeterministic) */
+	bool time;	    /* fingerprints include timestamps */
+	uint64_t op_budget; /* instructions an operation may take (0: default) */
+	const char *load;   /* a saved machine to start from instead of booting */
+	FILE *console;	    /* the guest's console (NULL: discarded) */
+	bool warnings;	    /* the kernel's warnings on the console (loglevel=5), not quiet */
+	/* The report kinds (bit 1 << enum splat_kind) each kernel must be
+	 * able to print (explore --kernel-reports; src/lens/lens_kernel.c). */
+	unsigned kernel_reports;
 	const char *options; /* the exploring run's options, for its traces (NULL: none) */
 	enum check_durability durability;
 	/* Crash states checked per operation (explore --crash; 0: none). The

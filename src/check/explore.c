@@ -1288,6 +1288,12 @@ int check_explore(const struct check_config *cfg, struct check_result *res, char
 		  size_t errlen)
 {
 	memset(res, 0, sizeof(*res)); /* a share that cannot open leaves nothing to free */
+	/* A lens that refuses the run (a kernel that cannot print the reports
+	 * asked for) does so before an earlier run's files are removed. */
+	struct lens_set trial;
+	if (lens_set_open(&trial, cfg->lens_names, cfg, &cfg->m, err, errlen))
+		return -1;
+	lens_set_close(&trial);
 	bool created = cfg->out_dir && mkdir(cfg->out_dir, 0777) == 0;
 	if (cfg->out_dir && !created && errno != EEXIST) {
 		snprintf(err, errlen, "--out %s: cannot create: %s", cfg->out_dir, strerror(errno));

@@ -10,7 +10,8 @@
  * base kernels print no BUG or WARN text (CONFIG_BUG is off): the debug
  * kernels (scripts/build-kernel.sh --debug) do, and add KASAN, lockdep
  * and UBSAN. A report in a crash state's recovery is the crash lens's
- * machine's, not counted here yet.
+ * (lens_crash.c). --kernel-reports KIND,... refuses a kernel whose
+ * System.map shows it cannot print those kinds (splat_printable).
  *
  * The words: the reports seen, by kind (the summary's "kernel reports"). */
 #include <stdio.h>
@@ -18,6 +19,7 @@
 
 #include "../check/check.h"
 #include "../check/phase.h"
+#include "../machine/kmap.h"
 #include "../machine/splat.h"
 #include "lens.h"
 
@@ -86,6 +88,93 @@ static int kernel_after(void *state, uint64_t *words, struct virt *v, const stru
 	return 1;
 }
 
+/* --kernel-reports KIND,...: the kinds into m->kernel_reports. */
+static int set_kernel_reports(struct check_machine *m, const char *val, char *err, size_t errlen)
+{
+	char list[256], *save = NULL;
+	snprintf(list, sizeof(list), "%s", val);
+	m->kernel_reports = 0;
+	for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		enum splat_kind k = splat_kind_by_name(w);
+		if (k == SPLAT_NONE) {
+			size_t n = (size_t)snprintf(err, errlen,
+						    "--kernel-reports: unknown kind "
+						    "'%s' (known:",
+						    w);
+			for (int i = SPLAT_NONE + 1; i < SPLAT_NKINDS && n < errlen; i++)
+				n += (size_t)snprintf(err + n, errlen - n, " %s",
+						      splat_kind_name((enum splat_kind)i));
+			if (n < errlen)
+				snprintf(err + n, errlen - n, ")");
+			return -1;
+		}
+		m->kernel_reports |= 1u << k;
+	}
+	if (!m->kernel_reports) {
+		snprintf(err, errlen, "--kernel-reports needs a comma list of kinds, got '%s'",
+			 val);
+		return -1;
+	}
+	return 0;
+}
+
+/* 0 when `kernel` can print every kind in `want`, else -1 with what it
+ * lacks and how to build one that has it. */
+static int check_printable(const char *kernel, unsigned want, char *err, size_t errlen)
+{
+	char path[4096], why[512];
+	struct kmap map;
+	snprintf(path, sizeof(path), "%s.map", kernel);
+	if (kmap_load(&map, path, why, sizeof(why))) {
+		snprintf(
+		    err, errlen,
+		    "--kernel-reports: cannot tell what %s can report: %s (scripts/build-kernel.sh "
+		    "writes KERNEL.map beside each Image)",
+		    kernel, why);
+		return -1;
+	}
+	/* 11 kinds of at most 8 letters and their options fit. */
+	char kinds[256] = "", configs[768] = "";
+	size_t nk = 0, nc = 0;
+	for (int k = SPLAT_NONE + 1; k < SPLAT_NKINDS; k++) {
+		enum splat_kind kind = (enum splat_kind)k;
+		if (!(want & (1u << k)) || splat_printable(&map, kind))
+			continue;
+		nk += (size_t)snprintf(kinds + nk, sizeof(kinds) - nk, "%s%s", nk ? ", " : "",
+				       splat_kind_name(kind));
+		nc += (size_t)snprintf(configs + nc, sizeof(configs) - nc, "%sCONFIG_%s",
+				       nc ? ", " : "", splat_kind_config(kind));
+	}
+	kmap_free(&map);
+	if (!nk)
+		return 0;
+	snprintf(err, errlen,
+		 "%s cannot print these reports: %s (its System.map has no sign of %s); a debug "
+		 "kernel can: scripts/build-kernel.sh --debug (KASAN: with --version 6.12)",
+		 kernel, kinds, configs);
+	return -1;
+}
+
+static int kernel_attach(void *state, const struct check_config *cfg, const struct check_machine *m,
+			 char *err, size_t errlen)
+{
+	(void)state, (void)cfg;
+	if (!m->kernel_reports || !m->kernel)
+		return 0;
+	if (check_printable(m->kernel, m->kernel_reports, err, errlen))
+		return -1;
+	return m->kernel_b ? check_printable(m->kernel_b, m->kernel_reports, err, errlen) : 0;
+}
+
+static const struct lens_opt kernel_opts[] = {
+    {"--kernel-reports", "KINDS",
+     "refuse a kernel that cannot print these reports\n"
+     "(kasan, lockdep, ubsan, kfence, atomic, list,\n"
+     "warning, ...: from its System.map), with what it lacks",
+     set_kernel_reports},
+    {NULL, NULL, NULL, NULL},
+};
+
 static void kernel_note(const void *state, char *out, size_t cap)
 {
 	snprintf(out, cap, "%s", ((const struct kernel_state *)state)->note);
@@ -125,9 +214,11 @@ static const struct lens_def kernel_lens = {
     .always = true,
     .words = SPLAT_NKINDS,
     .state_size = sizeof(struct kernel_state),
+    .attach = kernel_attach,
     .before = kernel_before,
     .after = kernel_after,
     .note = kernel_note,
     .report = kernel_report,
+    .opts = kernel_opts,
 };
 LENS_REGISTER(kernel_lens);

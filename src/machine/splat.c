@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kmap.h"
 #include "splat.h"
 
 static const struct {
@@ -17,15 +18,48 @@ static const struct {
 #undef SPLAT_OPENING_ROW
 };
 
-static const char *const kind_names[SPLAT_NKINDS] = {"none",
-#define SPLAT_KIND_NAME(name) #name,
-						     SPLAT_KINDS(SPLAT_KIND_NAME)
-#undef SPLAT_KIND_NAME
+static const struct {
+	const char *name, *symbols, *config;
+} kinds[SPLAT_NKINDS] = {{"none", NULL, ""},
+#define SPLAT_KIND_ROW(name, symbols, config) {#name, symbols, config},
+			 SPLAT_KINDS(SPLAT_KIND_ROW)
+#undef SPLAT_KIND_ROW
 };
 
 const char *splat_kind_name(enum splat_kind k)
 {
-	return k > SPLAT_NONE && k < SPLAT_NKINDS ? kind_names[k] : kind_names[SPLAT_NONE];
+	return kinds[k > SPLAT_NONE && k < SPLAT_NKINDS ? k : SPLAT_NONE].name;
+}
+
+enum splat_kind splat_kind_by_name(const char *name)
+{
+	for (int k = SPLAT_NONE + 1; k < SPLAT_NKINDS; k++)
+		if (!strcmp(name, kinds[k].name))
+			return (enum splat_kind)k;
+	return SPLAT_NONE;
+}
+
+const char *splat_kind_config(enum splat_kind k)
+{
+	return kinds[k > SPLAT_NONE && k < SPLAT_NKINDS ? k : SPLAT_NONE].config;
+}
+
+bool splat_printable(const struct kmap *map, enum splat_kind k)
+{
+	if (k <= SPLAT_NONE || k >= SPLAT_NKINDS)
+		return false;
+	const char *p = kinds[k].symbols;
+	if (!p)
+		return true;
+	while (*p) {
+		char sym[64];
+		size_t n = strcspn(p, " ");
+		snprintf(sym, sizeof(sym), "%.*s", (int)n, p);
+		if (kmap_addr(map, sym))
+			return true;
+		p += n + (p[n] == ' ');
+	}
+	return false;
 }
 
 /* The message of a console line: after printk's "[    1.234567] " (a

@@ -12,14 +12,27 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The kinds, in the order a finding names them: X(NAME). */
+/* The kinds, in the order a finding names them: X(NAME, SYMBOLS, CONFIG).
+ * A kernel can print NAME's reports when its System.map has one of the
+ * text SYMBOLS (space-separated; NULL: every kernel can), which the
+ * CONFIG options bring (scripts/build-kernel.sh --debug sets them). */
 #define SPLAT_KINDS(X)                                                                             \
-	X(kasan)                                                                                   \
-	X(kfence) X(ubsan) X(lockdep) X(atomic) X(list) X(warning) X(bug) X(oops) X(hung) X(rcu)
+	X(kasan, "kasan_report", "KASAN")                                                          \
+	X(kfence, "kfence_init", "KFENCE")                                                         \
+	X(ubsan, "__ubsan_handle_out_of_bounds __ubsan_handle_shift_out_of_bounds",                \
+	  "UBSAN_BOUNDS or UBSAN_SHIFT")                                                           \
+	X(lockdep, "lockdep_init", "PROVE_LOCKING")                                                \
+	X(atomic, "__might_resched __might_sleep", "DEBUG_ATOMIC_SLEEP")                           \
+	X(list, "__list_add_valid __list_add_valid_or_report", "DEBUG_LIST")                       \
+	X(warning, "report_bug", "BUG")                                                            \
+	X(bug, "report_bug", "BUG")                                                                \
+	X(oops, NULL, "")                                                                          \
+	X(hung, "check_hung_uninterruptible_tasks", "DETECT_HUNG_TASK")                            \
+	X(rcu, "rcu_cpu_stall_reset", "TREE_RCU (its stall warnings)")
 
 enum splat_kind {
 	SPLAT_NONE,
-#define SPLAT_KIND_ENUM(name) SPLAT_##name,
+#define SPLAT_KIND_ENUM(name, symbols, config) SPLAT_##name,
 	SPLAT_KINDS(SPLAT_KIND_ENUM)
 #undef SPLAT_KIND_ENUM
 	    SPLAT_NKINDS
@@ -72,6 +85,15 @@ void splat_line(struct splat_log *l, const char *line);
 enum splat_kind splat_opens(const char *line);
 /* "warning", ...; "none" for SPLAT_NONE. */
 const char *splat_kind_name(enum splat_kind k);
+/* The kind called name, or SPLAT_NONE. */
+enum splat_kind splat_kind_by_name(const char *name);
+/* The kernel config options a kind's reports need ("" none). */
+const char *splat_kind_config(enum splat_kind k);
+
+struct kmap;
+/* Whether the kernel whose text symbols map holds (its System.map) can
+ * print kind k's reports: the kinds a base kernel cannot see. */
+bool splat_printable(const struct kmap *map, enum splat_kind k);
 /* Where the first report happened: the first function its lines name
  * ("at FILE:LINE FUNC+", "in FUNC+", "epc : FUNC+", a frame "] FUNC+")
  * that is not the reporting machinery's own (dump_stack, __warn, the

@@ -27,6 +27,22 @@ cd "$work" || exit 1
 
 scope="ext4 ext2 --ops create,link --paths f0,f1,f2 --depth 3 --jobs 1 --quiet"
 
+# 0. --kernel-reports: a kernel that cannot print the kinds asked for is
+#    refused before anything runs or an earlier run's files go, saying
+#    what it lacks (from its System.map); the debug kernels are taken
+#    (sections 5 and 6 ask for lockdep and kasan).
+mkdir -p "$work/kept" && : >"$work/kept/discrepancy-0001.trace"
+expect 2 "Image cannot print these reports: kasan, lockdep (its System.map has no sign of CONFIG_KASAN, CONFIG_PROVE_LOCKING); a debug kernel can: scripts/build-kernel.sh --debug" -- \
+	"$themis" explore ext4 ext2 --kernel-reports kasan,lockdep --kernel "$b/guest/Image" \
+	--depth 1 --out "$work/kept"
+[ -f "$work/kept/discrepancy-0001.trace" ] && ok "the refused run left the earlier run's files" ||
+	fail "the refused run removed the earlier run's files"
+expect 2 "Image-debug cannot print these reports: kasan (" -- \
+	"$themis" explore ext4 ext2 --kernel-reports lockdep,kasan,ubsan --kernel "$b/guest/Image-debug" \
+	--depth 1 --out "$work/kept"
+expect 2 "--kernel-reports: unknown kind 'frob' (known: kasan kfence" -- \
+	"$themis" explore ext4 ext2 --kernel-reports lockdep,frob --depth 1 --out "$work/kept"
+
 # 1. The planted warning, found, with its lines.
 # shellcheck disable=SC2086
 "$themis" explore $scope --kernel "$b/guest/Image-debug-ext4-warn" --out "$work/warn" \
@@ -93,7 +109,8 @@ fi
 #    the base kernel with the same patch report nothing on the same first
 #    500 states (the search's order is the same on every kernel).
 "$themis" explore ext4 ext2 --kernel "$b/guest/Image-debug-ext4-lock-order" --stop-on-first \
-	--minimize --jobs 1 --quiet --out "$work/lock" >"$work/lock.out" 2>&1
+	--kernel-reports lockdep,warning --minimize --jobs 1 --quiet --out "$work/lock" \
+	>"$work/lock.out" 2>&1
 st=$?
 m=$(ls "$work"/lock/discrepancy-*.min.trace 2>/dev/null | head -n 1)
 if [ "$st" -eq 1 ] && [ -n "$m" ] &&
@@ -122,7 +139,7 @@ done
 #    plain 6.12 debug kernel and the base 6.12 kernel with the patch
 #    report nothing on the same first 200 states.
 "$themis" explore ext4 ext2 --kernel "$b/guest/Image-6.12-debug-ext4-uaf" --stop-on-first \
-	--minimize --jobs 1 --quiet --out "$work/uaf" >"$work/uaf.out" 2>&1
+	--kernel-reports kasan --minimize --jobs 1 --quiet --out "$work/uaf" >"$work/uaf.out" 2>&1
 st=$?
 m=$(ls "$work"/uaf/discrepancy-*.min.trace 2>/dev/null | head -n 1)
 if [ "$st" -eq 1 ] && [ -n "$m" ] &&

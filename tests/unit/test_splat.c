@@ -6,12 +6,17 @@
  * lines kept from its opening to its end marker and no further; the first
  * report kept, every one counted; a mark forgets them; a flood of lines
  * stays within the log's bounds; a report's site is the first function it
- * names outside the reporting machinery.
+ * names outside the reporting machinery; what a kernel can print, from
+ * its System.map (a base kernel no KASAN, lockdep or warning; 6.12's
+ * DEBUG_LIST under its own symbol).
  *   build/asan/test_splat [test-name] */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "unit.h"
+#include "machine/kmap.h"
 #include "machine/splat.h"
 
 static struct splat_log l;
@@ -162,6 +167,51 @@ static void test_site(void)
 	CHECK(!strcmp(tiny, "ext"));
 }
 
+/* The kinds a kernel with these text symbols can print, as a bit mask. */
+static unsigned printable(const char *symbols)
+{
+	char path[] = "/tmp/test_splat_map_XXXXXX", err[256];
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f)
+		return ~0u;
+	fputs("ffffffff80000000 T _start\n", f);
+	uint64_t a = 0xffffffff80001000ull;
+	for (const char *p = symbols; *p; a += 0x100) {
+		size_t n = strcspn(p, " ");
+		fprintf(f, "%llx T %.*s\n", (unsigned long long)a, (int)n, p);
+		p += n + (p[n] == ' ');
+	}
+	fclose(f);
+	struct kmap m;
+	unsigned mask = 0;
+	if (kmap_load(&m, path, err, sizeof(err)) == 0) {
+		for (int k = SPLAT_NONE + 1; k < SPLAT_NKINDS; k++)
+			mask |= splat_printable(&m, (enum splat_kind)k) ? 1u << k : 0;
+		kmap_free(&m);
+	}
+	unlink(path);
+	return mask;
+}
+
+static void test_printable(void)
+{
+	unsigned base = printable("die __warn ext4_link");
+	CHECK(base == 1u << SPLAT_oops);
+	unsigned debug61 = printable("lockdep_init report_bug kfence_init __might_resched "
+				     "__list_add_valid __ubsan_handle_out_of_bounds");
+	CHECK(!(debug61 & 1u << SPLAT_kasan) && debug61 & 1u << SPLAT_lockdep &&
+	      debug61 & 1u << SPLAT_warning && debug61 & 1u << SPLAT_bug &&
+	      debug61 & 1u << SPLAT_list && debug61 & 1u << SPLAT_ubsan &&
+	      debug61 & 1u << SPLAT_kfence && debug61 & 1u << SPLAT_atomic);
+	unsigned debug612 = printable("kasan_report __list_add_valid_or_report");
+	CHECK(debug612 & 1u << SPLAT_kasan && debug612 & 1u << SPLAT_list &&
+	      !(debug612 & 1u << SPLAT_lockdep));
+	CHECK(splat_kind_by_name("lockdep") == SPLAT_lockdep &&
+	      splat_kind_by_name("frob") == SPLAT_NONE &&
+	      !strcmp(splat_kind_config(SPLAT_kasan), "KASAN"));
+}
+
 int main(int argc, char **argv)
 {
 	static const struct unit_test tests[] = {
@@ -170,6 +220,7 @@ int main(int argc, char **argv)
 	    {"first_kept_mark_forgets", test_first_kept_mark_forgets},
 	    {"bounded", test_bounded},
 	    {"site", test_site},
+	    {"printable", test_printable},
 	};
 	return unit_main("test_splat", tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
 }
