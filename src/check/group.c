@@ -68,7 +68,10 @@ int group_records(const struct share_record *r, int n, struct check_group *g, in
 	int ng = 0;
 	char shape[GROUP_SHAPE_MAX], key[GROUP_SHAPE_MAX];
 	for (int i = 0; i < n; i++) {
-		const char *sig = r[i].finding ? "finding" : r[i].sig;
+		/* A guest failure the kernel explained (a report before the
+		 * panic) groups by that report, as the kernel lens signs it. */
+		const char *sig =
+		    r[i].finding && strncmp(r[i].sig, "kernel:", 7) ? "finding" : r[i].sig;
 		int nops = shape_of(group_ops(&r[i]), shape, sizeof(shape));
 		key_of(shape, r[i].min_ops[0] != 0, key, sizeof(key));
 		int k = 0;

@@ -114,9 +114,12 @@ int replay_once(const struct replay_opts *a, struct trace *t, bool quiet, uint8_
 			hex16(final, h);
 			printf("  op %d hash %s\n", i + 1, h);
 		}
+		/* A guest failure is a trace's "finding", whatever report of the
+		 * kernel's signed it. */
+		const char *got = c < 0 ? "finding" : sig;
 		if (rc > 0 && !quiet)
 			printf("     %s: %s\n",
-			       i + 1 == n && !strcmp(sig, t->sig) ? "reproduced"
+			       i + 1 == n && !strcmp(got, t->sig) ? "reproduced"
 								  : "a different discrepancy",
 			       why);
 		if (rc > 0)

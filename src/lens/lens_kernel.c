@@ -68,22 +68,30 @@ static int kernel_after(void *state, uint64_t *words, struct virt *v, const stru
 		return 0;
 	words[l->kind] += l->opened;
 	size_t first = strcspn(l->text, "\n");
-	if (s->verdict != 0) {
+	if (s->verdict > 0) {
 		snprintf(((struct kernel_state *)state)->note, LENS_NOTE_MAX, "kernel %s: %.*s",
 			 splat_kind_name(l->kind), (int)first, l->text);
 		return 0;
 	}
 	/* The kind and where: one bug met at many states is one group. */
 	splat_signature(l, out->sig, out->siglen);
+	if (s->verdict < 0) {
+		/* The guest failed (a panic after a BUG, an oops): the report
+		 * printed before it says why, and signs the finding. */
+		size_t n = strcspn(out->why, "\n");
+		n += (size_t)snprintf(out->why + n, out->whylen - n,
+				      " (after the kernel reported %s: %.*s)",
+				      splat_kind_name(l->kind), (int)first, l->text);
+		if (n < out->whylen)
+			splat_append_lines(l, out->why, n, out->whylen);
+		mark(v);
+		return 0;
+	}
 	size_t n = (size_t)snprintf(out->why, out->whylen,
 				    "the kernel reported %s during '%s' on %s: %.*s",
 				    splat_kind_name(l->kind), op->text, label, (int)first, l->text);
-	/* Its lines follow, each shown in the trace ("show kernel ..."). */
-	for (const char *p = l->text; *p && n < out->whylen;) {
-		size_t len = strcspn(p, "\n");
-		n += (size_t)snprintf(out->why + n, out->whylen - n, "\nkernel %.*s", (int)len, p);
-		p += len + (p[len] == '\n');
-	}
+	if (n < out->whylen) /* each shown in the trace ("show kernel ...") */
+		splat_append_lines(l, out->why, n, out->whylen);
 	mark(v);
 	return 1;
 }

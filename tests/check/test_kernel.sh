@@ -14,12 +14,14 @@
 # (guest/bugs/ext4-lock-order) is found by the default scope as
 # kernel:lockdep, and minimized to the two operations that take the locks;
 # a use-after-free that returns the right answer (guest/bugs/ext4-uaf) is
-# found by the default scope on the 6.12 debug kernel as kernel:kasan.
+# found by the default scope on the 6.12 debug kernel as kernel:kasan; a
+# report a panic cuts short (guest/bugs/ext4-bug-on) still signs the
+# finding with what was printed.
 #   tests/check/test_kernel.sh [BUILD_DIR]
 set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
-need_kernel --debug base ext4-warn jbd2-replay-warn ext4-lock-order
+need_kernel --debug base ext4-warn jbd2-replay-warn ext4-lock-order ext4-bug-on
 need_kernel ext4-warn ext4-lock-order
 need_kernel --debug --version 6.12 base ext4-uaf
 need_kernel --version 6.12 ext4-uaf
@@ -100,6 +102,28 @@ if [ "$st" -eq 1 ] && [ -n "$t" ] && grep -q '^crash end$' "$t" &&
 else
 	fail "jbd2-replay-warn under --crash: exit $st, trace '$t':"
 	tail -n 5 "$work/jbd2.out" | sed 's/^/    /'
+fi
+
+# 4b. A report a panic cuts short (guest/bugs/ext4-bug-on: BUG_ON at a
+#    third name, then the oops's panic): the finding carries the report's
+#    first line and its lines, groups by it (kernel:bug:ext4_link), and
+#    replays as reproduced.
+# shellcheck disable=SC2086
+"$themis" explore $scope --kernel "$b/guest/Image-debug-ext4-bug-on" --out "$work/bugon" \
+	>"$work/bugon.out" 2>&1
+st=$?
+t=$(ls "$work"/bugon/finding-*.trace 2>/dev/null | head -n 1)
+if [ "$st" -eq 1 ] && [ -n "$t" ] &&
+	grep -q "^discrepancy finding guest failure during 'op link f[0-2] f[0-2]': kernel panic: .* (after the kernel reported bug: kernel BUG at fs/ext4/namei.c:[0-9]*!)" "$t" &&
+	grep -q '^show kernel .*ext4_link+' "$t" && grep -q '^show kernel ---\[ end trace' "$t" &&
+	grep -q '^  group 1: kernel:bug:ext4_link (kernel view' "$work/bugon.out" &&
+	! grep -q '^  group 2' "$work/bugon.out"; then
+	ok "a BUG cut short by its panic: the finding carries the report, one group kernel:bug:ext4_link"
+	expect 1 'reproduced: guest failure during .op link' -- "$themis" replay "$t"
+else
+	fail "ext4-bug-on: exit $st, trace '$t':"
+	grep '^discrepancy' "$t" 2>/dev/null | head -n 1 | cut -c1-200 | sed 's/^/    /'
+	grep '^  group' "$work/bugon.out" | sed 's/^/    /'
 fi
 
 # 5. A lock-order inversion only lockdep sees (guest/bugs/ext4-lock-order:
