@@ -612,15 +612,19 @@ static int fs_index(const struct corrupt_result *r, const char *fs)
 struct tally {
 	int n, detected, silent, none, kernel;
 	int logged; /* of the silent and the none, those the kernel's log named */
+	/* The kernel failures by the report they opened with (SPLAT_NONE: a
+	 * panic or hang with no report before it). */
+	int by_kind[SPLAT_NKINDS];
 };
 
 static void tally_add(struct tally *t, const struct corrupt_result *r, const struct corrupt_flip *f)
 {
 	bool det = detected(r, f, fs_index(r, f->fs));
 	t->n++;
-	if (f->outcome == CORRUPT_KERNEL)
+	if (f->outcome == CORRUPT_KERNEL) {
 		t->kernel++;
-	else if (det)
+		t->by_kind[splat_opens(f->kernel)]++;
+	} else if (det)
 		t->detected++;
 	else if (f->outcome == CORRUPT_SILENT || f->outcome == CORRUPT_LOST)
 		t->silent++;
@@ -633,11 +637,21 @@ static void tally_add(struct tally *t, const struct corrupt_result *r, const str
 static void tally_print(FILE *f, const char *name, const struct tally *t)
 {
 	int eff = t->detected + t->silent + t->kernel;
+	fprintf(f, "  %-34s %4d flips: detected %3d, silent %3d, no effect %3d, kernel-failure %d",
+		name, t->n, t->detected, t->silent, t->none, t->kernel);
+	/* Which reports: a KASAN report is a memory bug, a hang is not. */
+	for (int k = 0, first = 1; k < SPLAT_NKINDS; k++)
+		if (t->by_kind[k]) {
+			fprintf(f, "%s%s %d", first ? " [" : ", ",
+				k ? splat_kind_name((enum splat_kind)k) : "panic or hang",
+				t->by_kind[k]);
+			first = 0;
+		}
 	fprintf(f,
-		"  %-34s %4d flips: detected %3d, silent %3d, no effect %3d, kernel-failure %d "
-		"(in the kernel's log only: %d); with an effect: %.0f%% detected, %.0f%% silent\n",
-		name, t->n, t->detected, t->silent, t->none, t->kernel, t->logged,
-		eff ? 100.0 * t->detected / eff : 0.0, eff ? 100.0 * t->silent / eff : 0.0);
+		"%s (in the kernel's log only: %d); with an effect: %.0f%% detected, %.0f%% "
+		"silent\n",
+		t->kernel ? "]" : "", t->logged, eff ? 100.0 * t->detected / eff : 0.0,
+		eff ? 100.0 * t->silent / eff : 0.0);
 }
 
 void corrupt_print(const struct corrupt_result *r, FILE *f)

@@ -15,7 +15,8 @@
 #   - the JSON of a --target run is a list of one with the keys the issue
 #     names, and --at with its lba, byte and bit replays the same flip to
 #     the same outcome and difference;
-#   - a hang (a budget too small for a mount) is a kernel-failure finding
+#   - a hang (a budget too small for a mount) is a kernel-failure finding,
+#     counted by kind in the tally (a panic or hang: no report opened it)
 #     with a line that replays it, and the run goes on to the next flip;
 #     a real one (jfs: a directory bit that loops readdir) is caught, and
 #     a bit of the same directory block that the kernel survives is not;
@@ -110,6 +111,7 @@ fi
 st=$?
 replay=$(sed -n 's/.*replay with: themis corrupt //p' "$work/hang.txt" | head -n 1)
 if [ "$st" -eq 1 ] && [ "$(grep -c '^ext2 .*kernel-failure .*budget exhausted' "$work/hang.txt")" -eq 2 ] &&
+	grep -q 'kernel-failure 2 \[panic or hang 2\] (in the kernel' "$work/hang.txt" &&
 	[ -n "$replay" ]; then
 	ok "a hang is a kernel-failure finding, the run goes on (2 flips), exit 1"
 	# shellcheck disable=SC2086
