@@ -702,6 +702,7 @@ int main(void)
 	umask(022);
 	mount_early();
 	console_fds();
+	leave_rootfs();
 	/* Resident pages: the host reads doorbell buffers through the page
 	 * tables and must not meet a page that is not there. */
 	int ml = mlockall(MCL_CURRENT | MCL_FUTURE);

@@ -1,6 +1,6 @@
 /* The guest agent's pieces shared between agent.c (PID 1: mounts, the
- * doorbell, power off), fsops.c (the fixed script of filesystem
- * operations), work.c (pseudo-random work) and check.c, walk.c and bytes.c (the model
+ * doorbell, power off; leave.c, its exit from the initramfs), fsops.c (the fixed script of
+ * filesystem operations), work.c (pseudo-random work) and check.c, walk.c and bytes.c (the model
  * checker's commands). */
 #ifndef THEMIS_GUEST_AGENT_H
 #define THEMIS_GUEST_AGENT_H
@@ -54,6 +54,10 @@ void mark(unsigned phase);
 
 /* "EPERM" for EPERM..., or the number as text for unnamed ones; "0" for 0. */
 const char *errname(int err);
+
+/* leave.c: run from anonymous copies of the program's pages and remove
+ * /init, so drop_caches has no rootfs page to walk (said when it fails). */
+void leave_rootfs(void);
 
 /* Run the fixed script on a mounted disk, printing one line per
  * operation as "op args -> ret errno". Remounts the disk on the way. */
