@@ -33,7 +33,9 @@
 # variant shares its base's configuration.
 #
 # The last line printed is the image's path: what --kernel takes. Beside
-# each image, IMAGE.map is its System.map (the guest profiler's symbols).
+# each image, IMAGE.map is its System.map (the guest profiler's symbols),
+# and beside a debug kernel IMAGE.debug its vmlinux's debug sections (the
+# file and line of each frame of a report).
 #
 # Cached: the output carries a stamp made of the fragments, the kernel
 # source version, the compiler version and (for --patch) the patches.
@@ -313,6 +315,12 @@ build() { # build TREE OUT STAMP LOG
 	# tree's System.map is the last link's, which a variant overwrites.
 	cp "$1/System.map" "$2.map.tmp"
 	mv "$2.map.tmp" "$2.map"
+	# A debug kernel's line tables, for the file and line of each frame of
+	# its reports (src/machine/kline.c): vmlinux's debug sections alone.
+	if [ -n "$DEBUG" ]; then
+		"${CROSS}objcopy" --only-keep-debug "$1/vmlinux" "$2.debug.tmp"
+		mv "$2.debug.tmp" "$2.debug"
+	fi
 	printf '%s\n' "$3" >"$1/.themis-stamp"
 	printf '%s\n' "$3" >"$2.stamp"
 	say "$2: $(wc -c <"$2") bytes, built in $(($(date +%s) - start))s"
@@ -332,8 +340,8 @@ stamp_ok() { # stamp_ok FILE STAMP
 	[ -f "$1" ] && [ "$(cat "$1")" = "$2" ]
 }
 
-has_map() { # has_map IMAGE: its symbol map is there, or not needed
-	[ "$MAPS" = no ] || [ -f "$1.map" ]
+has_map() { # has_map IMAGE: its symbol map (and a debug kernel's line tables) are there, or not needed
+	[ "$MAPS" = no ] || { [ -f "$1.map" ] && { [ -z "$DEBUG" ] || [ -f "$1.debug" ]; }; }
 }
 
 # The plain kernel. With --patch it is the base of the patched tree, so the

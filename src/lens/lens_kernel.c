@@ -19,12 +19,17 @@
 
 #include "../check/check.h"
 #include "../check/phase.h"
+#include "../machine/kline.h"
 #include "../machine/kmap.h"
 #include "../machine/splat.h"
 #include "lens.h"
 
 struct kernel_state {
 	char note[LENS_NOTE_MAX]; /* a report met where another judge found the state wrong */
+	/* Each kernel's line tables (kline.h; NULL: frames as printed): the
+	 * first machine's, the peer's under two kernels. */
+	struct kline *lines[2];
+	char text[2 * SPLAT_TEXT_MAX]; /* a report with its frames' source lines */
 };
 
 static void mark(struct virt *v)
@@ -75,6 +80,8 @@ static int kernel_after(void *state, uint64_t *words, struct virt *v, const stru
 	}
 	/* The kind and where: one bug met at many states is one group. */
 	splat_signature(l, out->sig, out->siglen);
+	struct kernel_state *ks = state;
+	kline_annotate(ks->lines[l != &v->splat], l->text, ks->text, sizeof(ks->text));
 	if (s->verdict < 0) {
 		/* The guest failed (a panic after a BUG, an oops): the report
 		 * printed before it says why, and signs the finding. */
@@ -83,7 +90,7 @@ static int kernel_after(void *state, uint64_t *words, struct virt *v, const stru
 				      " (after the kernel reported %s: %.*s)",
 				      splat_kind_name(l->kind), (int)first, l->text);
 		if (n < out->whylen)
-			splat_append_lines(l, out->why, n, out->whylen);
+			splat_append_lines(ks->text, out->why, n, out->whylen);
 		mark(v);
 		return 0;
 	}
@@ -91,7 +98,7 @@ static int kernel_after(void *state, uint64_t *words, struct virt *v, const stru
 				    "the kernel reported %s during '%s' on %s: %.*s",
 				    splat_kind_name(l->kind), op->text, label, (int)first, l->text);
 	if (n < out->whylen) /* each shown in the trace ("show kernel ...") */
-		splat_append_lines(l, out->why, n, out->whylen);
+		splat_append_lines(ks->text, out->why, n, out->whylen);
 	mark(v);
 	return 1;
 }
@@ -166,7 +173,14 @@ static int check_printable(const char *kernel, unsigned want, char *err, size_t 
 static int kernel_attach(void *state, const struct check_config *cfg, const struct check_machine *m,
 			 char *err, size_t errlen)
 {
-	(void)state, (void)cfg;
+	(void)cfg;
+	struct kernel_state *ks = state;
+	const char *kernels[2] = {m->kernel, m->kernel_b};
+	for (int i = 0; i < 2; i++)
+		if (kernels[i] && kline_open(&ks->lines[i], kernels[i]) < 0) {
+			snprintf(err, errlen, "the kernel lens: out of memory");
+			return -1;
+		}
 	if (!m->kernel_reports || !m->kernel)
 		return 0;
 	if (check_printable(m->kernel, m->kernel_reports, err, errlen))
@@ -182,6 +196,13 @@ static const struct lens_opt kernel_opts[] = {
      set_kernel_reports},
     {NULL, NULL, NULL, NULL},
 };
+
+static void kernel_detach(void *state)
+{
+	struct kernel_state *ks = state;
+	for (int i = 0; i < 2; i++)
+		kline_close(ks->lines[i]);
+}
 
 static void kernel_note(const void *state, char *out, size_t cap)
 {
@@ -227,6 +248,7 @@ static const struct lens_def kernel_lens = {
     .after = kernel_after,
     .note = kernel_note,
     .report = kernel_report,
+    .detach = kernel_detach,
     .opts = kernel_opts,
 };
 LENS_REGISTER(kernel_lens);

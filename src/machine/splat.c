@@ -203,9 +203,9 @@ void splat_signature(const struct splat_log *l, char *out, size_t cap)
 	snprintf(out, cap, "kernel:%s%s%s", splat_kind_name(l->kind), site[0] ? ":" : "", site);
 }
 
-size_t splat_append_lines(const struct splat_log *l, char *out, size_t n, size_t cap)
+size_t splat_append_lines(const char *text, char *out, size_t n, size_t cap)
 {
-	for (const char *p = l->text; *p && n < cap;) {
+	for (const char *p = text; *p && n < cap;) {
 		size_t len = strcspn(p, "\n");
 		n += (size_t)snprintf(out + n, cap - n, "\nkernel %.*s", (int)len, p);
 		p += len + (p[len] == '\n');

@@ -100,10 +100,11 @@ bool splat_printable(const struct kmap *map, enum splat_kind k);
  * sanitizers' handlers...), into out as [a-z0-9_] (other bytes as '_');
  * "" when it names none. For grouping: one bug met at many states. */
 void splat_site(const struct splat_log *l, char *out, size_t cap);
-/* Append the first report's lines to out (its string of n bytes, cap in
- * all), each as "\nkernel LINE" (a trace shows them as "show kernel
- * ..."): the new length, or cap and more when they were cut. */
-size_t splat_append_lines(const struct splat_log *l, char *out, size_t n, size_t cap);
+/* Append a report's lines (text, each ended by '\n': a log's text, or
+ * it with its frames' source lines, kline.h) to out (its string of n
+ * bytes, cap in all), each as "\nkernel LINE" (a trace shows them as
+ * "show kernel ..."): the new length, or cap and more when cut. */
+size_t splat_append_lines(const char *text, char *out, size_t n, size_t cap);
 /* The first report's finding signature, "kernel:KIND:SITE" (":SITE"
  * left out when it names none): the kernel lens's and the crash lens's. */
 void splat_signature(const struct splat_log *l, char *out, size_t cap);

@@ -4,7 +4,8 @@
 # debug kernel (scripts/build-kernel.sh --debug: KASAN, lockdep, UBSAN,
 # BUG and WARN text): the planted warning guest/bugs/ext4-warn, which
 # changes nothing a file holds or returns, is found as kernel:warning with
-# the report's lines, where in ext4 it fired and its call trace; its trace
+# the report's lines, where in ext4 it fired and its call trace, each frame
+# with its source line (the debug kernel's line tables); its trace
 # replays as reproduced and groups as the kernel view; the same scope on
 # the plain debug kernel reports nothing (the debug kernel itself is
 # quiet), and on the base kernel with the same patch nothing either (the
@@ -55,6 +56,15 @@ if [ "$st" -eq 1 ] && [ -n "$t" ] &&
 	grep -q '^discrepancy kernel:warning:ext4_link the kernel reported warning during .op link f0 f[12]. on ext4: WARNING: CPU: 0 PID: [0-9]* at fs/ext4/namei.c:[0-9]* ext4_link' "$t" &&
 	grep -q '^show kernel .*ext4_link' "$t" && grep -q '^show kernel .*end trace' "$t"; then
 	ok "ext4-warn on the debug kernel: $(grep -m1 '^discrepancy' "$t" | cut -c1-120)"
+	# Each frame with its source line, from the kernel's line tables
+	# (Image-debug-ext4-warn.debug): the warning's own and its callers'.
+	if grep -q '^show kernel .* ext4_link+0x[0-9a-f]*/0x[0-9a-f]* (fs/ext4/namei.c:[0-9]*)$' "$t" &&
+		grep -q '^show kernel .* vfs_link+0x[0-9a-f]*/0x[0-9a-f]* (fs/namei.c:[0-9]*)$' "$t"; then
+		ok "the frames carry their source lines: $(grep -m1 ' ext4_link+.*(fs/' "$t" | sed 's/^show kernel *//')"
+	else
+		fail "no source line on the report's frames:"
+		grep '^show kernel .*ext4_link' "$t" | head -n 3 | sed 's/^/    /'
+	fi
 else
 	fail "ext4-warn on the debug kernel: exit $st, trace '$t':"
 	tail -n 5 "$work/warn.out" | sed 's/^/    /'
