@@ -127,7 +127,8 @@ static const char explore_help_foot[] =
 	  "sharing the work and the visited set (default: the\n"                                   \
 	  "host's cores; one more with --fsck, whose workers\n"                                    \
 	  "wait for their checkers, and four a core when a\n"                                      \
-	  "checker sleeps most of its run: fsck.ocfs2)")                                           \
+	  "checker sleeps most of its run, as its filesystem's\n"                                  \
+	  "descriptor says)")                                                                      \
 	X(redis, "--redis", "URL", SEC_WORKERS,                                                    \
 	  "share the run through a Redis server (redis://HOST:PORT):\n"                            \
 	  "workers on any host join it with --worker URL")                                         \
