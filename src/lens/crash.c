@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../machine/kline.h"
 #include "../machine/virt.h"
 #include "../util/clock.h"
 #include "crash.h"
@@ -634,13 +635,16 @@ static void remember(const struct crash_ask *ask, int nfs, const struct crash_di
 	}
 }
 
-/* The first report of log l, if any, into r. */
-static void take_report(const struct splat_log *l, struct crash_result *r)
+/* The first report of log l, if any, into r; its frames' source lines
+ * from `lines` (NULL: as printed). */
+static void take_report(const struct splat_log *l, struct kline *lines, struct crash_result *r)
 {
 	if (!l->opened)
 		return;
+	char text[2 * SPLAT_TEXT_MAX];
+	kline_annotate(lines, l->text, text, sizeof(text));
 	r->report = l->kind;
-	splat_signature(l, r->report_sig, sizeof(r->report_sig));
+	splat_signature(l->kind, text, r->report_sig, sizeof(r->report_sig));
 	snprintf(r->report_line, sizeof(r->report_line), "%.*s", (int)strcspn(l->text, "\n"),
 		 l->text);
 }
@@ -675,7 +679,7 @@ static int guest_part(struct virt *v, struct crash_reboot *rb, const struct chec
 	splat_mark(&b->splat);
 	splat_mark(&rb->again.splat);
 	int rc = crash_in(v, rb, m, run, ask, r, why, whylen, t0);
-	take_report(b->splat.opened ? &b->splat : &rb->again.splat, r);
+	take_report(b->splat.opened ? &b->splat : &rb->again.splat, ask->lines, r);
 	virt_release(b);
 	b->sampler = rb->again.sampler = NULL;
 	virt_counts_move(v, b);

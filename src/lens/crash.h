@@ -49,6 +49,8 @@ struct crash_times {
 };
 
 /* What to read from a recovered machine besides its fingerprints. */
+struct kline;
+
 struct crash_ask {
 	struct crash_times *times; /* phases timed into it (NULL: none) */
 	bool dumps;		   /* the agent's dumps, live and recovered */
@@ -69,6 +71,9 @@ struct crash_ask {
 	 * line read. NULL: none. The memo does not serve it (it keeps no
 	 * range). */
 	const char *range;
+	/* The recovering kernel's line tables (kline.h; NULL: none): a
+	 * report's frames inside a filesystem sign it. */
+	struct kline *lines;
 };
 
 /* How a crash discrepancy's description names its point as a trace step:

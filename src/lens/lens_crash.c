@@ -63,6 +63,7 @@
 #include "crash.h"
 #include "crash_replay.h"
 #include "../proto/op_grammar.h"
+#include "../machine/kline.h"
 #include "../machine/virt.h"
 #include "../util/rng.h"
 #include "lens_crash.h"
@@ -102,18 +103,23 @@ struct crash_state {
 	struct crash_fsck fsck;	      /* the checker, memoized by recovered content */
 	struct crash_memo memo;	      /* recoveries, remembered by crash content */
 	struct crash_reboot *reboot;  /* where crashes recover, booted at the first */
+	struct kline *lines;	      /* the kernel's line tables (crash_ask.lines) */
 };
 
 static int crash_attach(void *state, const struct check_config *cfg, const struct check_machine *m,
 			char *err, size_t errlen)
 {
-	(void)cfg, (void)err, (void)errlen;
+	(void)cfg;
 	struct crash_state *c = state;
 	c->on = m->crash_states > 0;
 	c->fsck.timeout = CRASH_FSCK_TIMEOUT;
 	c->fsck.memo = m->fsck_memo;
 	c->memo.off = m->crash_no_memo;
 	c->memo.check = m->crash_memo_check;
+	if (c->on && m->kernel && kline_open(&c->lines, m->kernel) < 0) {
+		snprintf(err, errlen, "the crash lens: out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -122,6 +128,8 @@ static void crash_detach(void *state)
 	struct crash_state *c = state;
 	crash_fsck_free(&c->fsck);
 	crash_memo_free(&c->memo);
+	kline_close(c->lines);
+	c->lines = NULL;
 	if (c->reboot)
 		crash_reboot_free(c->reboot);
 	free(c->reboot);
@@ -656,7 +664,8 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 {
 	struct crash_result r;
 	char why[1024], what[1400], path[128];
-	struct crash_ask ask = {.fsck = &j->c->fsck, .memo = &j->c->memo, .live = &j->live};
+	struct crash_ask ask = {
+	    .fsck = &j->c->fsck, .memo = &j->c->memo, .live = &j->live, .lines = j->c->lines};
 	for (int i = 0; i < j->m->nfs; i++)
 		ask.fsck_disks |= (unsigned)fs_find_or_none(j->m->fs[i])->recovers << i;
 	enum promise kind;

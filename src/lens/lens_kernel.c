@@ -78,10 +78,11 @@ static int kernel_after(void *state, uint64_t *words, struct virt *v, const stru
 			 splat_kind_name(l->kind), (int)first, l->text);
 		return 0;
 	}
-	/* The kind and where: one bug met at many states is one group. */
-	splat_signature(l, out->sig, out->siglen);
+	/* The kind and where, from the frames' source lines: one bug met at
+	 * many states is one group. */
 	struct kernel_state *ks = state;
 	kline_annotate(ks->lines[l != &v->splat], l->text, ks->text, sizeof(ks->text));
+	splat_signature(l->kind, ks->text, out->sig, out->siglen);
 	if (s->verdict < 0) {
 		/* The guest failed (a panic after a BUG, an oops): the report
 		 * printed before it says why, and signs the finding. */

@@ -171,36 +171,83 @@ static const char *named_after(const char *line, size_t len, const char *mark, s
 	return at[*n] == '+' && *n ? at : NULL;
 }
 
-void splat_site(const struct splat_log *l, char *out, size_t cap)
+/* name (n bytes) into out from its byte at, as [a-z0-9_]: the length. */
+static size_t put_name(const char *name, size_t n, char *out, size_t at, size_t cap)
+{
+	for (size_t i = 0; i < n && at + 1 < cap; i++) {
+		char c = name[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		out[at++] = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ? c : '_';
+	}
+	out[at < cap ? at : cap - 1] = 0;
+	return at;
+}
+
+void splat_site(const char *text, char *out, size_t cap)
 {
 	static const char *const marks[] = {" at ", " in ", "at: ", "epc : ", "] "};
 	out[0] = 0;
-	for (const char *line = l->text; *line && cap;) {
+	for (const char *line = text; *line && cap;) {
 		size_t len = strcspn(line, "\n");
 		for (size_t k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
 			size_t n = 0;
 			const char *name = named_after(line, len, marks[k], &n);
 			if (!name || is_machinery(name, n))
 				continue;
-			size_t i = 0;
-			for (; i < n && i + 1 < cap; i++) {
-				char c = name[i];
-				if (c >= 'A' && c <= 'Z')
-					c = (char)(c - 'A' + 'a');
-				out[i] = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ? c : '_';
-			}
-			out[i] = 0;
+			put_name(name, n, out, 0, cap);
 			return;
 		}
 		line += len + (line[len] == '\n');
 	}
 }
 
-void splat_signature(const struct splat_log *l, char *out, size_t cap)
+/* The function of the frame whose source line starts at src ("fs/ext4/
+ * namei.c:3556)", after the frame's "FUNC+0xOFF/0xLEN (") when that
+ * file lies in a folder of fs/ (a filesystem's own code, jbd2's too, not
+ * the VFS's fs/namei.c): its first byte, and its length in *n; else NULL. */
+static const char *fs_frame(const char *text, const char *src, size_t *n)
+{
+	size_t dir = strcspn(src + 3, "/:)\n");
+	if (strncmp(src, "fs/", 3) || src[3 + dir] != '/' || src - text < 3 || src[-2] != ' ')
+		return NULL;
+	const char *end = src - 2, *start = end; /* the frame ends at the " (" */
+	while (start > text && start[-1] != ' ' && start[-1] != '\n')
+		start--;
+	*n = strcspn(start, "+");
+	return start + *n < end && *n ? start : NULL;
+}
+
+/* The first SPLAT_SITE_FRAMES functions, in the report's order, of
+ * frames inside a filesystem, as "f1,f2" into out: its length (0: none). */
+static size_t fs_frames(const char *text, char *out, size_t cap)
+{
+	const char *seen[SPLAT_SITE_FRAMES];
+	size_t seen_n[SPLAT_SITE_FRAMES], found = 0, at = 0;
+	out[0] = 0;
+	for (const char *p = strstr(text, " (fs/"); p && found < SPLAT_SITE_FRAMES;
+	     p = strstr(p + 1, " (fs/")) {
+		size_t n;
+		const char *name = fs_frame(text, p + 2, &n);
+		bool again = false;
+		for (size_t i = 0; name && i < found; i++)
+			again |= seen_n[i] == n && !strncmp(seen[i], name, n);
+		if (!name || again)
+			continue;
+		if (found && at + 2 < cap)
+			out[at++] = ',';
+		at = put_name(name, n, out, at, cap);
+		seen[found] = name, seen_n[found++] = n;
+	}
+	return at;
+}
+
+void splat_signature(enum splat_kind kind, const char *text, char *out, size_t cap)
 {
 	char site[48];
-	splat_site(l, site, sizeof(site));
-	snprintf(out, cap, "kernel:%s%s%s", splat_kind_name(l->kind), site[0] ? ":" : "", site);
+	if (!fs_frames(text, site, sizeof(site)))
+		splat_site(text, site, sizeof(site));
+	snprintf(out, cap, "kernel:%s%s%s", splat_kind_name(kind), site[0] ? ":" : "", site);
 }
 
 size_t splat_append_lines(const char *text, char *out, size_t n, size_t cap)

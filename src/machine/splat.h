@@ -94,19 +94,26 @@ struct kmap;
 /* Whether the kernel whose text symbols map holds (its System.map) can
  * print kind k's reports: the kinds a base kernel cannot see. */
 bool splat_printable(const struct kmap *map, enum splat_kind k);
-/* Where the first report happened: the first function its lines name
- * ("at FILE:LINE FUNC+", "in FUNC+", "epc : FUNC+", a frame "] FUNC+")
- * that is not the reporting machinery's own (dump_stack, __warn, the
- * sanitizers' handlers...), into out as [a-z0-9_] (other bytes as '_');
- * "" when it names none. For grouping: one bug met at many states. */
-void splat_site(const struct splat_log *l, char *out, size_t cap);
+/* Where a report (text: its lines, each ended by '\n') happened: the
+ * first function its lines name ("at FILE:LINE FUNC+", "in FUNC+", "epc :
+ * FUNC+", a frame "] FUNC+") that is not the reporting machinery's own
+ * (dump_stack, __warn, the sanitizers' handlers...), into out as
+ * [a-z0-9_] (other bytes as '_'); "" when it names none. */
+void splat_site(const char *text, char *out, size_t cap);
 /* Append a report's lines (text, each ended by '\n': a log's text, or
  * it with its frames' source lines, kline.h) to out (its string of n
  * bytes, cap in all), each as "\nkernel LINE" (a trace shows them as
  * "show kernel ..."): the new length, or cap and more when cut. */
 size_t splat_append_lines(const char *text, char *out, size_t n, size_t cap);
-/* The first report's finding signature, "kernel:KIND:SITE" (":SITE"
- * left out when it names none): the kernel lens's and the crash lens's. */
-void splat_signature(const struct splat_log *l, char *out, size_t cap);
+/* How many frames inside a filesystem sign a report. */
+#define SPLAT_SITE_FRAMES 2
+/* A report's finding signature, "kernel:KIND:SITE", for grouping: one bug
+ * met at many states is one group. SITE is the first SPLAT_SITE_FRAMES
+ * functions, in the report's order and each once, whose frames lie inside
+ * a filesystem ("f1,f2": a source line under a folder of fs/, which only
+ * a report with its frames' source lines has, kline.h), else splat_site
+ * (":SITE" left out when that names none). The kernel lens's and the
+ * crash lens's. */
+void splat_signature(enum splat_kind kind, const char *text, char *out, size_t cap);
 
 #endif

@@ -120,7 +120,7 @@ st=$?
 "$themis" explore ext4 ext2 --crash --ops create,fsync --paths f0 --depth 2 --jobs 1 --quiet \
 	--kernel "$b/guest/Image-debug-jbd2-replay-warn" --out "$work/jbd2" >"$work/jbd2.out" 2>&1
 st=$?
-t=$(grep -l '^discrepancy kernel:warning:jbd2_journal_recover ' "$work/jbd2"/discrepancy-*.trace 2>/dev/null | head -n 1)
+t=$(grep -l '^discrepancy kernel:warning:jbd2_journal_recover,jbd2_journal_load ' "$work/jbd2"/discrepancy-*.trace 2>/dev/null | head -n 1)
 if [ "$st" -eq 1 ] && [ -n "$t" ] && grep -q '^crash end$' "$t" &&
 	grep -q 'while it recovered a crash: WARNING: CPU: 0 PID: [0-9]* at fs/jbd2/recovery.c' "$t"; then
 	ok "a report in a crash's recovery: $(grep -m1 '^discrepancy' "$t" | cut -c1-110)"
@@ -165,7 +165,7 @@ fi
 st=$?
 m=$(ls "$work"/lock/discrepancy-*.min.trace 2>/dev/null | head -n 1)
 if [ "$st" -eq 1 ] && [ -n "$m" ] &&
-	grep -q "^discrepancy kernel:lockdep:ext4_mkdir the kernel reported lockdep during 'op mkdir [a-z0-9]* [0-7]*' on ext4: WARNING: possible circular locking dependency detected" "$m" &&
+	grep -q "^discrepancy kernel:lockdep:ext4_mkdir,ext4_create the kernel reported lockdep during 'op mkdir [a-z0-9]* [0-7]*' on ext4: WARNING: possible circular locking dependency detected" "$m" &&
 	grep -q '^show kernel .*(ext4_dirstat_lock).*at: ext4_mkdir' "$m" &&
 	[ "$(grep '^op ' "$m" | cut -d' ' -f2 | tr '\n' ' ')" = "create mkdir " ]; then
 	ok "ext4-lock-order by the default scope, minimized to create; mkdir: $(grep -m1 '^discrepancy' "$m" | cut -c1-90)"

@@ -156,15 +156,74 @@ static void test_site(void)
 		char site[48];
 		splat_mark(&l);
 		feed(cases[i].lines);
-		splat_site(&l, site, sizeof(site));
+		splat_site(l.text, site, sizeof(site));
 		if (!CHECK(!strcmp(site, cases[i].site)))
 			printf("  case %zu: got '%s', want '%s'\n", i, site, cases[i].site);
 	}
 	char tiny[4];
 	splat_mark(&l);
 	splat_line(&l, "BUG: KASAN: use-after-free in ext4_xattr_set+0x4c/0x1a0");
-	splat_site(&l, tiny, sizeof(tiny));
+	splat_site(l.text, tiny, sizeof(tiny));
 	CHECK(!strcmp(tiny, "ext"));
+}
+
+/* A signature: the kind, then the first two functions of frames inside a
+ * filesystem (a source line under a folder of fs/), each once, in the
+ * report's order; without source lines, the site. The lockdep case is a
+ * real report's lines (the planted ext4-lock-order, cut). */
+static void test_signature(void)
+{
+	static const struct {
+		enum splat_kind kind;
+		const char *text, *sig;
+	} cases[] = {
+	    {SPLAT_lockdep,
+	     "WARNING: possible circular locking dependency detected\n"
+	     "ffffffff80a15280 (ext4_dirstat_lock){+.+.}-{3:3}, at: ext4_mkdir+0x56/0x2f8 "
+	     "(fs/ext4/namei.c:3086)\n"
+	     "-> #1 (ext4_subdir_lock){+.+.}-{3:3}:\n"
+	     "       __lock_acquire+0xf8a/0x1adc (kernel/locking/lockdep.c:3282)\n"
+	     "       ext4_create+0x4e/0x19c (fs/ext4/namei.c:2891)\n"
+	     "       lookup_open.isra.0+0x1cc/0x35a (fs/namei.c:3535)\n"
+	     "-> #0 (ext4_dirstat_lock){+.+.}-{3:3}:\n"
+	     "       ext4_mkdir+0x56/0x2f8 (fs/ext4/namei.c:3086)\n"
+	     "       vfs_mkdir+0xaa/0x124 (fs/namei.c:4161)\n",
+	     "kernel:lockdep:ext4_mkdir,ext4_create"},
+	    /* The VFS (fs/namei.c) and inlined headers are not the filesystem;
+	     * jbd2 is (fs/jbd2/); a third one is left out. */
+	    {SPLAT_kasan,
+	     "BUG: KASAN: slab-use-after-free in ext4_unlink+0xac/0x1a4 "
+	     "(fs/ext4/namei.c:3310)\n"
+	     "[<ffffffff8000>] kasan_report+0x1/0x2 (mm/kasan/report.c:10)\n"
+	     "[<ffffffff8001>] strlen+0x1/0x2 (include/linux/string.h:5)\n"
+	     "[<ffffffff8002>] ext4_unlink+0xac/0x1a4 (fs/ext4/namei.c:3310)\n"
+	     "[<ffffffff8003>] jbd2_journal_stop+0x1/0x2 (fs/jbd2/transaction.c:1)\n"
+	     "[<ffffffff8004>] ext4_evict_inode+0x1/0x2 (fs/ext4/inode.c:1)\n"
+	     "[<ffffffff8005>] vfs_unlink+0x1/0x2 (fs/namei.c:4300)\n",
+	     "kernel:kasan:ext4_unlink,jbd2_journal_stop"},
+	    /* One frame inside a filesystem, the rest the VFS's. */
+	    {SPLAT_warning,
+	     "WARNING: CPU: 0 PID: 1 at fs/ext4/namei.c:3556 ext4_link+0x6a/0x7c "
+	     "(fs/ext4/namei.c:3556)\n"
+	     "[<ffffffff8002>] vfs_link+0x1/0x2 (fs/namei.c:4500)\n",
+	     "kernel:warning:ext4_link"},
+	    /* No source lines (a kernel without line tables): the site. */
+	    {SPLAT_warning, "WARNING: CPU: 0 PID: 1 at fs/ext4/namei.c:3556 ext4_link+0x6a/0x7c\n",
+	     "kernel:warning:ext4_link"},
+	    {SPLAT_bug, "BUG: Bad page state in process init  pfn:8243e\n", "kernel:bug"},
+	    /* Not a frame: a path in parentheses after a space that no
+	     * function+offset precedes. */
+	    {SPLAT_warning, "WARNING: odd (fs/ext4/x.c:1)\n", "kernel:warning"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char sig[64];
+		splat_signature(cases[i].kind, cases[i].text, sig, sizeof(sig));
+		if (!CHECK(!strcmp(sig, cases[i].sig)))
+			printf("  case %zu: got '%s', want '%s'\n", i, sig, cases[i].sig);
+	}
+	char tiny[24]; /* cut, never past its end */
+	splat_signature(cases[0].kind, cases[0].text, tiny, sizeof(tiny));
+	CHECK(!strcmp(tiny, "kernel:lockdep:ext4_mkd"));
 }
 
 /* The kinds a kernel with these text symbols can print, as a bit mask. */
@@ -220,6 +279,7 @@ int main(int argc, char **argv)
 	    {"first_kept_mark_forgets", test_first_kept_mark_forgets},
 	    {"bounded", test_bounded},
 	    {"site", test_site},
+	    {"signature", test_signature},
 	    {"printable", test_printable},
 	};
 	return unit_main("test_splat", tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
