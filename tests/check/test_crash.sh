@@ -452,8 +452,8 @@ found_and_fixed f14 gfs2 "$f14_fixed" crash:lost-fsync \
 # 12,296 bytes, the log headers' sequences and hashes), so the kept header
 # either puts the journal out of sequence (fsck.gfs2) or fails the
 # recovery (the mount returns EIO).
-found_and_fixed f15 gfs2 "$f14_fixed" 'crash:\(fsck\|recovery\)' \
-	"^discrepancy crash:fsck gfs2's checker finds the recovered disk damaged (fsck.gfs2 -n): Journal #1 (\"journal0\") has [0-9]* sequencing errors\|^discrepancy crash:recovery gfs2's crash disk does not mount (EIO)\|^show f 1 !EIO$" \
+found_and_fixed f15 gfs2 "$f14_fixed" 'crash:\(fsck\|recovery\|unmountable\)' \
+	"^discrepancy crash:fsck gfs2's checker finds the recovered disk damaged (fsck.gfs2 -n): Journal #1 (\"journal0\") has [0-9]* sequencing errors\|^discrepancy crash:[a-z]* gfs2's crash disk does not mount (EIO)\|^show f 1 !EIO$" \
 	"F15: gfs2's commit header outruns its log blocks: the journal out of sequence (fsck.gfs2) or no mount (EIO); with the fix neither" \
 	--crash-states 64 --fsck --ops create,sync --paths f0 --depth 2 --jobs 1
 stock_kernel=""
