@@ -17,12 +17,14 @@
 # a use-after-free that returns the right answer (guest/bugs/ext4-uaf) is
 # found by the default scope on the 6.12 debug kernel as kernel:kasan; a
 # report a panic cuts short (guest/bugs/ext4-bug-on) still signs the
-# finding with what was printed.
+# finding with what was printed; a warning a corrupted image's mount and
+# walk print (guest/bugs/ext4-iget-warn) is `themis corrupt`'s
+# kernel-failure, counted by kind.
 #   tests/check/test_kernel.sh [BUILD_DIR]
 set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
-need_kernel --debug base ext4-warn jbd2-replay-warn ext4-lock-order ext4-bug-on
+need_kernel --debug base ext4-warn jbd2-replay-warn ext4-lock-order ext4-bug-on ext4-iget-warn
 need_kernel ext4-warn ext4-lock-order
 need_kernel --debug --version 6.12 base ext4-uaf
 need_kernel --version 6.12 ext4-uaf
@@ -152,6 +154,30 @@ else
 	grep '^discrepancy' "$t" 2>/dev/null | head -n 1 | cut -c1-200 | sed 's/^/    /'
 	grep '^  group' "$work/bugon.out" | sed 's/^/    /'
 fi
+
+# 4c. corrupt reads the reports too: guest/bugs/ext4-iget-warn warns on an
+#    inode of a non-directory with the hash-index flag and goes on. The
+#    flip that sets that flag on ext3's f0 (inode-table byte 289 of sector
+#    525, bit 4: 0x1000 of i_flags) is a kernel-failure counted as a
+#    warning, with the report's first line; on the plain debug kernel the
+#    same flip is only e2fsck's (fsck-only).
+for k in Image-debug-ext4-iget-warn Image-debug; do
+	"$themis" corrupt ext3 --at 525:289:4 --kernel "$b/guest/$k" >"$work/corrupt-$k.out" 2>&1
+	echo "$?" >"$work/corrupt-$k.st"
+done
+o=$work/corrupt-Image-debug-ext4-iget-warn.out
+if [ "$(cat "$work/corrupt-Image-debug-ext4-iget-warn.st")" -eq 1 ] &&
+	grep -q '^ext3 .* 525:289 *4 *kernel-failure *errors *the kernel: WARNING: CPU: 0 PID: [0-9]* at fs/ext4/inode.c:[0-9]* __ext4_iget+' "$o" &&
+	grep -q 'ext3 (no checksums, fsck clean) *1 flips: .*kernel-failure 1 \[warning 1\]' "$o"; then
+	ok "corrupt: a warning on a flipped image is a kernel-failure, [warning 1]: $(grep -m1 '^ext3 ' "$o" | cut -c1-40)..."
+else
+	fail "corrupt on Image-debug-ext4-iget-warn: exit $(cat "$work/corrupt-Image-debug-ext4-iget-warn.st"):"
+	grep '^ext3 \|kernel-failure [0-9]' "$o" | head -n 3 | sed 's/^/    /'
+fi
+o=$work/corrupt-Image-debug.out
+grep -q '^ext3 .* 525:289 *4 *fsck-only *errors' "$o" &&
+	ok "corrupt: the same flip on the plain debug kernel is fsck-only" ||
+	{ fail "corrupt on Image-debug:"; grep '^ext3 ' "$o" | head -n 2 | sed 's/^/    /'; }
 
 # 5. A lock-order inversion only lockdep sees (guest/bugs/ext4-lock-order:
 #    create takes two mutexes in one order, mkdir in the other): the
