@@ -100,6 +100,8 @@ static int parse_reply_of(const char *log, int nfs, unsigned disks, unsigned nee
 		} else if (sscanf(l, "f %d %39s", &i, hex) == 2 && i >= 0 && i < nfs &&
 			   strlen(hex) == 32 && parse_hex16(hex, s->fp[i])) {
 			have_f |= 1u << i;
+		} else if (sscanf(l, "f %d !%23s", &i, e) == 2 && i >= 0 && i < nfs) {
+			snprintf(s->fp_err[i], sizeof(s->fp_err[i]), "%s", e);
 		} else if (l[0] == 'v' && l[1] == ' ') {
 			parse_view(l, &s->view);
 		} else if (l[0] == 'm' && l[1] == ' ') {

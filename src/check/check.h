@@ -57,7 +57,12 @@ int check_durability_by_name(const char *name);
 struct check_step {
 	int64_t ret[CHECK_MAX_FS];
 	char err[CHECK_MAX_FS][24];
-	uint8_t fp[CHECK_MAX_FS][16];	 /* live (with timestamps under --time) */
+	uint8_t fp[CHECK_MAX_FS][16]; /* live (with timestamps under --time) */
+	/* A disk whose walk failed ("f I !ERRNO"): the errno's name, else "".
+	 * Its fingerprint is not an answer: the step still fails to parse, and
+	 * a caller that can judge an unreadable disk (the crash lens) reads
+	 * this. */
+	char fp_err[CHECK_MAX_FS][24];
 	uint8_t plain[CHECK_MAX_FS][16]; /* live, without timestamps */
 	uint8_t disk[CHECK_MAX_FS][16];	 /* on disk (durability on) */
 	uint8_t key[16];		 /* the visited key: live and disk views */

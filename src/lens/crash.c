@@ -113,6 +113,16 @@ static void lap(const struct crash_ask *ask, double *phase, double *t0)
 	*t0 = t;
 }
 
+/* Whether a disk of `disks` mounted but its walk failed (st's fp_err):
+ * the filesystem's finding, not the guest's failure. */
+static bool unreadable(const struct check_step *st, unsigned disks)
+{
+	for (int i = 0; i < CHECK_MAX_FS; i++)
+		if (disks >> i & 1 && st->fp_err[i][0])
+			return true;
+	return false;
+}
+
 /* The crashing disks' bits. */
 static unsigned crashing(int nfs, const struct crash_disk *pts)
 {
@@ -243,10 +253,14 @@ static int crash_one_recovery(struct crash_reboot *rb, const struct check_machin
 	if (!rc)
 		rc = recover(b2, rb->replay, m, p, &plain, &again, why, whylen, &t0);
 	struct check_step st;
-	if (!rc && again.mounted)
-		rc = check_apply_on(b2, nfs, 1u << i, AGENT_WORD(fp), &st, why, whylen);
-	bool same = !rc && again.mounted && !memcmp(st.fp[i], r->fp.fp[i], 16);
-	if (!rc && again.mounted && !same &&
+	bool unread = false;
+	if (!rc && again.mounted &&
+	    (rc = check_apply_on(b2, nfs, 1u << i, AGENT_WORD(fp), &st, why, whylen)) &&
+	    unreadable(&st, 1u << i))
+		rc = 0, unread = true;
+	bool readable = again.mounted && !unread;
+	bool same = !rc && readable && !memcmp(st.fp[i], r->fp.fp[i], 16);
+	if (!rc && readable && !same &&
 	    !(r->nested_again = check_dump(b2, nfs, AGENT_WORD(dump), why, whylen)))
 		rc = -1;
 	virt_release(b2);
@@ -266,9 +280,13 @@ static int crash_one_recovery(struct crash_reboot *rb, const struct check_machin
 	r->nested_disk = i;
 	r->nested_upto = upto;
 	r->nested_drop = drop;
-	snprintf(r->nested_what, sizeof(r->nested_what), "%s",
-		 again.mounted ? "recovers to another state than the uninterrupted recovery"
-			       : again.mount_err[i]);
+	if (unread)
+		snprintf(r->nested_what, sizeof(r->nested_what),
+			 "mounts, but reading it back fails (%s)", st.fp_err[i]);
+	else
+		snprintf(r->nested_what, sizeof(r->nested_what), "%s",
+			 readable ? "recovers to another state than the uninterrupted recovery"
+				  : again.mount_err[i]);
 	return 1;
 }
 
@@ -463,8 +481,12 @@ static int crash_in(struct virt *v, struct crash_reboot *rb, const struct check_
 		return -1;
 	if (!r->mounted)
 		return 0;
-	if (check_apply_on(b, nfs, crashing(nfs, pts), AGENT_WORD(fp), &r->fp, why, whylen))
-		return -1;
+	if (check_apply_on(b, nfs, crashing(nfs, pts), AGENT_WORD(fp), &r->fp, why, whylen)) {
+		if (!unreadable(&r->fp, crashing(nfs, pts)))
+			return -1;
+		r->mounted = false; /* mounted, but nothing of it can be read */
+		return 0;
+	}
 	char range[256];
 	if (ask->dumps && ask->range && recovered_range(ask, r->live, nfs, range, sizeof(range)))
 		return snprintf(why, whylen, "a range command too long: %s", ask->range), -1;

@@ -122,7 +122,7 @@ struct crash_result {
 	 * (crash_replay.h: jfs), before the mount; "" when it did not fail. */
 	char replay_said[CHECK_MAX_FS][160];
 	char mount_err[CHECK_MAX_FS][24]; /* its errno's name ("0" when mounted) */
-	bool mounted;			  /* every disk mounted: fp holds */
+	bool mounted; /* every disk mounted and read back: fp holds */
 	/* The recovered states' fingerprints (fp.fp[i] of a disk that did not
 	 * crash: unset). */
 	struct check_step fp;

@@ -20,6 +20,7 @@
  * What is checked (signatures "crash:KIND"):
  *   - unmountable: a crash disk does not mount (jfs's after jfs_fsck's
  *     log replay, which the kernel leaves to user space: crash_replay.h);
+ *   - unreadable: a crash disk mounts, but walking it fails (EIO...);
  *   - recovery: the guest panics or hangs recovering;
  *   - lost-sync: at the end of `sync`, the recovered tree is not the one
  *     sync returned on (every filesystem promises sync);
@@ -44,7 +45,7 @@
  *     a host log replay, before any of the kernel's writes landed) and
  *     recovered again, which must mount and reach the state the
  *     uninterrupted recovery reached;
- * Within an operation (flush points, subsets) only the first two apply:
+ * Within an operation (flush points, subsets) only the first three apply:
  * what an unfinished call promises is nothing.
  *
  * Each discrepancy names its crash point as a trace step (docs/trace.md),
@@ -703,6 +704,13 @@ static int crash_at(struct judge *j, const struct crash_disk *pts, bool at_end, 
 			snprintf(what, sizeof(what), "%s's crash disk does not mount (%s)%s",
 				 j->m->fs[i], r.mount_err[i], replay);
 			rc = found_on(j, i, "unmountable", what, where);
+		}
+	for (int i = 0; i < j->m->nfs && !rc; i++)
+		if (r.fp.fp_err[i][0]) {
+			snprintf(what, sizeof(what),
+				 "%s's crash disk mounts, but reading it back fails (%s)",
+				 j->m->fs[i], r.fp.fp_err[i]);
+			rc = found_on(j, i, "unreadable", what, where);
 		}
 	j->words[CR_NESTED] += (uint64_t)r.nested;
 	if (!rc && ask.dumps && at_end)

@@ -451,10 +451,11 @@ found_and_fixed f14 gfs2 "$f14_fixed" crash:lost-fsync \
 # at a random number seeded by its pid (two images made in a row differ in
 # 12,296 bytes, the log headers' sequences and hashes), so the kept header
 # either puts the journal out of sequence (fsck.gfs2) or fails the
-# recovery (the mount returns EIO).
-found_and_fixed f15 gfs2 "$f14_fixed" 'crash:\(fsck\|recovery\|unmountable\)' \
-	"^discrepancy crash:fsck gfs2's checker finds the recovered disk damaged (fsck.gfs2 -n): Journal #1 (\"journal0\") has [0-9]* sequencing errors\|^discrepancy crash:[a-z]* gfs2's crash disk does not mount (EIO)\|^show f 1 !EIO$" \
-	"F15: gfs2's commit header outruns its log blocks: the journal out of sequence (fsck.gfs2) or no mount (EIO); with the fix neither" \
+# recovery: the mount returns EIO (6.12), or it mounts and the first
+# readdir does (6.1).
+found_and_fixed f15 gfs2 "$f14_fixed" 'crash:\(fsck\|unreadable\|unmountable\)' \
+	"^discrepancy crash:fsck gfs2's checker finds the recovered disk damaged (fsck.gfs2 -n): Journal #1 (\"journal0\") has [0-9]* sequencing errors\|^discrepancy crash:unmountable gfs2's crash disk does not mount (EIO)\|^discrepancy crash:unreadable gfs2's crash disk mounts, but reading it back fails (EIO)" \
+	"F15: gfs2's commit header outruns its log blocks: the journal out of sequence (fsck.gfs2), no mount or no read (EIO); with the fix none" \
 	--crash-states 64 --fsck --ops create,sync --paths f0 --depth 2 --jobs 1
 stock_kernel=""
 
