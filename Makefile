@@ -45,10 +45,16 @@ all: programs guest guest-6.12 kernels
 # The guest side. Each script is incremental and returns at once when its
 # output is up to date. guest: the default kernel (Linux 6.1 for riscv64),
 # the agent's initramfs and the base disk images; guest-6.12: Linux 6.12.
-guest: build/themis
+guest: build/themis build/lib/mkfs-fixed.so
 	scripts/build-kernel.sh build
 	scripts/build-initramfs.sh build
 	scripts/mkimages.sh build
+
+# The mkfs tools' clock and randomness made constants (preloaded by
+# scripts/mkimages.sh), so an image is the same bytes on every machine.
+build/lib/mkfs-fixed.so: src/mkfs/fixed_host.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -shared -fPIC -o $@ $< -ldl
 guest-6.12:
 	scripts/build-kernel.sh --version 6.12 build
 

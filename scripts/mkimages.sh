@@ -8,10 +8,15 @@
 # writes a base image. The commands, sizes, fixed
 # UUIDs and environment are each filesystem's descriptor's (src/fs), read
 # from `themis fs --mkfs` (the one list; `themis repro` writes the same
-# lines into its repro.sh); every tool runs under faketime at the
-# machine's clock base (2026-01-01T00:00:00Z, what boot and explore start
-# at), so the images made on any day carry the same times and the root's
-# times agree across filesystems at the start of a run.
+# lines into its repro.sh). Every tool runs on a host made a constant
+# (build/lib/mkfs-fixed.so, preloaded: src/mkfs/fixed_host.c): the clock
+# frozen at the machine's clock base (2026-01-01T00:00:00Z, what boot and
+# explore start at, so the root's times agree across filesystems at the
+# start of a run), a fixed stream for randomness, pid 1 of a new pid
+# namespace, no address randomization, a fixed environment and a relative
+# file name. So an image is the same bytes on every machine and every run
+# (tests/check/test_images.sh checks it), but for mkfs.jfs's log pages,
+# which keep 4 bytes of its stack that still differ (docs/filesystems.md).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/build}
@@ -33,21 +38,39 @@ want=${*:-$all}
 mkdir -p "$out/images"
 MKFS_UUID=$(define MKFS_UUID)
 base_time=$(define MKFS_FAKETIME) # frozen: faketime with an absolute time does not tick
-for kv in $(define MKFS_ENV); do export "${kv?}"; done
 [ -n "$MKFS_UUID" ] && [ -n "$base_time" ] && [ -n "$all" ] || {
 	echo "mkimages: cannot read the mkfs list from '$themis fs --mkfs'" >&2
 	exit 1
 }
 
-# ft CMD...: CMD with the clock frozen at the base time.
-ft() { faketime -f "$base_time" "$@"; }
+fixed=${THEMIS_MKFS_FIXED:-$top/build/lib/mkfs-fixed.so}
+if [ ! -f "$fixed" ]; then
+	echo "mkimages: $fixed is missing (make build/lib/mkfs-fixed.so builds it)" >&2
+	exit 1
+fi
+# A pid namespace needs root (CAP_SYS_ADMIN): without one, gfs2's
+# journal sequence differs from other machines' images.
+pidns="unshare --pid --fork"
+if ! $pidns true 2>/dev/null; then
+	echo "mkimages: warning: no pid namespace ($pidns failed; not root?):" \
+		"gfs2.img will differ from other machines' in its journal's sequence" >&2
+	pidns=""
+fi
+base_seconds=$(date -u -d "$base_time" +%s)
+
+# fixed CMD...: CMD on the constant host (above).
+fixed() {
+	# shellcheck disable=SC2086 # MKFS_ENV is a list of VAR=VALUE words
+	$pidns setarch -R env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin $(define MKFS_ENV) \
+		FIXED_TIME="$base_seconds" LD_PRELOAD="$fixed" "$@"
+}
 
 mkfs_one() { # mkfs_one FS FILE: the table's command, IMG being FILE
 	cmd=$(entry "$1" | cut -d' ' -f2-)
 	# shellcheck disable=SC2034 # used by the eval below
-	file=$2
+	name=$(basename "$2")
 	case $cmd in
-	*" IMG") eval "ft ${cmd% IMG} \"\$file\"" >/dev/null ;;
+	*" IMG") (cd "$(dirname "$2")" && eval "fixed ${cmd% IMG} \"\$name\"") >/dev/null ;;
 	*) echo "mkimages: unknown filesystem '$1' (known: $all)" >&2; return 2 ;;
 	esac
 }
@@ -56,14 +79,11 @@ size_of() { entry "$1" | cut -d' ' -f1; }
 
 for fs in $want; do
 	img="$out/images/$fs.img"
-	made_by="$(entry "$fs") uuid $MKFS_UUID at $base_time"
+	made_by="$(entry "$fs") uuid $MKFS_UUID at $base_time on mkfs-fixed-1${pidns:+ pid 1}"
 	[ -s "$img" ] && [ "$(cat "$img.mkfs" 2>/dev/null)" = "$made_by" ] && continue
 	rm -f "$img.tmp"
 	truncate -s "$(size_of "$fs")M" "$img.tmp"
-	if ! command -v faketime >/dev/null 2>&1; then
-		echo "mkimages: faketime is missing (scripts/deps.sh installs it)" >&2
-		exit 1
-	fi
+	touch -d "@$base_seconds" "$img.tmp"
 	if ! mkfs_one "$fs" "$img.tmp"; then
 		rm -f "$img.tmp"
 		echo "mkimages: mkfs for $fs failed" >&2

@@ -94,7 +94,7 @@ static void put_one(FILE *f, const struct fs_desc *d)
 		fprintf(f, "  also mounts    %s\n", d->also_mounts);
 	fprintf(f, "  image          %u MiB: %s\n", d->image_mib, d->mkfs);
 	if (d->mkfs_random)
-		fprintf(f, "  not repeatable %s\n", d->mkfs_random);
+		fprintf(f, "  mkfs draws     %s\n", d->mkfs_random);
 	fprintf(f, "  time           %s (atime %s), %s s\n", gran_text(d->gran_ns, gran),
 		gran_text(d->atime_gran_ns, agran), range_text(d->tmin, d->tmax, " .. ", range));
 	fprintf(f, "  crash          recovers %s, fsync names %s, ordered names %s: %s\n",

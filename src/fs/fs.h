@@ -60,10 +60,10 @@
 #define FS_PROFILE_WORDS   FS_PROFILE_EXTRA " " FS_DEFAULT_A " " FS_DEFAULT_B
 
 /* How every base image is made (fs_desc.mkfs): a fixed UUID where the
- * tool takes one, under faketime at the machine's clock base (the images
+ * tool takes one, the clock frozen at the machine's clock base (the images
  * made on any day carry the same times: 2026-01-01, what boot and explore
- * start at), with this environment: mke2fs's own fake time, UTC for FAT's
- * local times, QA_CHECK_FS so mkfs.xfs makes a small test filesystem. */
+ * start at; scripts/mkimages.sh's constant host), with this environment: mke2fs's own fake time,
+ * UTC for FAT's local times, QA_CHECK_FS so mkfs.xfs makes a small test filesystem. */
 #define FS_MKFS_UUID	 "5468656d-6973-4000-8000-000000000001"
 #define FS_MKFS_FAKETIME "2026-01-01 00:00:00"
 #define FS_MKFS_ENV	 "E2FSPROGS_FAKE_TIME=1767225600 TZ=UTC QA_CHECK_FS=1"
@@ -115,8 +115,11 @@ struct fs_desc {
 	 * repro.sh writes the same line). One line, no quotes. */
 	unsigned image_mib;
 	const char *mkfs;
-	/* NULL when the mkfs line makes the same bytes every time; else
-	 * what it draws at random (scripts/mkimages.sh keeps the first). */
+	/* What the tool draws at random or keeps from its own run (NULL:
+	 * nothing): the same every time on scripts/mkimages.sh's constant
+	 * host (src/mkfs/fixed_host.c), but not in a reproducer's mkfs on
+	 * another machine; where even the constant host cannot fix it, the
+	 * text says "not repeatable". */
 	const char *mkfs_random;
 
 	/* The time it declares (mtime and ctime; atime) in ns, and the range

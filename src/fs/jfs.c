@@ -20,7 +20,9 @@ const struct fs_desc fs_jfs = {
     .about = "IBM's journaling filesystem: a metadata log jfs_fsck replays, u32 seconds",
     .image_mib = 64,
     .mkfs = "mkfs.jfs -q IMG",
-    .mkfs_random = "the UUID (mkfs.jfs takes none; jfs_tune -U could set it after)",
+    .mkfs_random = "the UUID (mkfs.jfs takes none; jfs_tune -U could set it after); and "
+		   "its log pages, written from a stack buffer it never clears, keep "
+		   "pointers of its run mangled by a per-process secret: not repeatable",
     .gran_ns = 1,
     .atime_gran_ns = 1,
     .tmin = 0,
