@@ -79,7 +79,7 @@ build/asan/obj/%.o: src/%.c
 -include $(OBJS:.o=.d) $(SAN_OBJS:.o=.d)
 
 # The reproducer's fixed parts are built into repro.o (.incbin).
-build/obj/check/repro.o build/asan/obj/check/repro.o: src/check/repro_prog.inc src/check/repro_sh.inc \
+build/obj/check/repro.o build/asan/obj/check/repro.o: src/mkfs/fixed_host.c src/check/repro_prog.inc src/check/repro_sh.inc \
 	src/check/repro_sh_setup.inc src/check/repro_crash_sh.inc src/proto/op_table.h \
 	src/proto/op_grammar.h src/proto/op_run.h
 

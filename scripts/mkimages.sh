@@ -37,7 +37,7 @@ all=$(printf '%s\n' "$table" | sed -n 's/^\([a-z0-9]*\) [0-9]* .*/\1/p' | tr '\n
 want=${*:-$all}
 mkdir -p "$out/images"
 MKFS_UUID=$(define MKFS_UUID)
-base_time=$(define MKFS_FAKETIME) # frozen: faketime with an absolute time does not tick
+base_time=$(define MKFS_FAKETIME) # the instant FIXED_TIME is, as the .mkfs lines say it
 [ -n "$MKFS_UUID" ] && [ -n "$base_time" ] && [ -n "$all" ] || {
 	echo "mkimages: cannot read the mkfs list from '$themis fs --mkfs'" >&2
 	exit 1
@@ -56,13 +56,21 @@ if ! $pidns true 2>/dev/null; then
 		"gfs2.img will differ from other machines' in its journal's sequence" >&2
 	pidns=""
 fi
-base_seconds=$(date -u -d "$base_time" +%s)
+MKFS_ENV=$(define MKFS_ENV) MKFS_HOST=$(define MKFS_HOST)
+base_seconds=$(printf '%s\n' $MKFS_ENV | sed -n 's/^FIXED_TIME=//p')
+[ -n "$base_seconds" ] && [ -n "$MKFS_HOST" ] || {
+	echo "mkimages: no FIXED_TIME in MKFS_ENV, or no MKFS_HOST, in '$themis fs --mkfs'" >&2
+	exit 1
+}
 
-# fixed CMD...: CMD on the constant host (above).
+# fixed CMD...: CMD on the constant host (above), in a folder holding the
+# library and the image. The same words as repro.sh's make_image
+# (src/check/repro_sh_setup.inc), down to the library's relative name:
+# the environment's strings sit on the stack, and mkfs.gfs2 and mkfs.jfs
+# write stale stack bytes (pointers into it) to the disk.
 fixed() {
-	# shellcheck disable=SC2086 # MKFS_ENV is a list of VAR=VALUE words
-	$pidns setarch -R env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin $(define MKFS_ENV) \
-		FIXED_TIME="$base_seconds" LD_PRELOAD="$fixed" "$@"
+	# shellcheck disable=SC2086 # word lists
+	$pidns $MKFS_HOST $MKFS_ENV LD_PRELOAD=./mkfs-fixed.so "$@"
 }
 
 mkfs_one() { # mkfs_one FS FILE: the table's command, IMG being FILE
@@ -79,17 +87,20 @@ size_of() { entry "$1" | cut -d' ' -f1; }
 
 for fs in $want; do
 	img="$out/images/$fs.img"
-	made_by="$(entry "$fs") uuid $MKFS_UUID at $base_time on mkfs-fixed-1${pidns:+ pid 1}"
+	made_by="$(entry "$fs") uuid $MKFS_UUID at $base_time on mkfs-fixed-2${pidns:+ pid 1}"
 	[ -s "$img" ] && [ "$(cat "$img.mkfs" 2>/dev/null)" = "$made_by" ] && continue
-	rm -f "$img.tmp"
-	truncate -s "$(size_of "$fs")M" "$img.tmp"
-	touch -d "@$base_seconds" "$img.tmp"
-	if ! mkfs_one "$fs" "$img.tmp"; then
-		rm -f "$img.tmp"
+	mk=$out/images/.mkfs
+	rm -rf "$mk"
+	mkdir -p "$mk" && cp "$fixed" "$mk/mkfs-fixed.so"
+	truncate -s "$(size_of "$fs")M" "$mk/$fs.img.tmp"
+	touch -d "@$base_seconds" "$mk/$fs.img.tmp"
+	if ! mkfs_one "$fs" "$mk/$fs.img.tmp"; then
+		rm -rf "$mk"
 		echo "mkimages: mkfs for $fs failed" >&2
 		exit 1
 	fi
-	mv "$img.tmp" "$img"
+	mv "$mk/$fs.img.tmp" "$img"
+	rm -rf "$mk"
 	printf '%s\n' "$made_by" >"$img.mkfs"
 	echo "mkimages: $img ($(size_of "$fs") MiB $fs)"
 done

@@ -68,7 +68,11 @@ add_libs() { # add_libs FILE
 		done
 }
 for t in sh mount umount losetup mkdir truncate cat awk rm dirname id sync sed grep ln; do add_bin "$t"; done
-for fs in $fslist; do add_bin "mkfs.$fs"; done
+mkfs_tools=$(sed -n 's/^MKFS_TOOLS="\(.*\)"$/\1/p' "$dir/repro.sh")
+for fs in $fslist; do
+	tool=$(printf '%s\n' $mkfs_tools | sed -n "s/^$fs://p")
+	add_bin "${tool:-mkfs.$fs}" # a reproducer written before MKFS_TOOLS: mkfs.FS
+done
 # Tools the reproducer names besides mkfs (TOOLS="jfs_fsck ...").
 for t in $(sed -n 's/^TOOLS="\(.*\)"$/\1/p' "$dir/repro.sh"); do add_bin "$t"; done
 [ -f /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$root/etc/"
@@ -82,6 +86,14 @@ if command -v faketime >/dev/null 2>&1; then
 	done
 fi
 cc -O2 -static -o "$root/repro/repro" "$dir/repro.c" || fail "cannot compile $dir/repro.c statically"
+# The constant host repro.sh makes its images on (mkfs-fixed.c; a
+# reproducer written before it has none, and falls back to faketime).
+if [ -f "$dir/mkfs-fixed.c" ]; then
+	cc -O2 -shared -fPIC -o "$root/repro/mkfs-fixed.so" "$dir/mkfs-fixed.c" -ldl ||
+		fail "cannot compile $dir/mkfs-fixed.c"
+	add_libs "$root/repro/mkfs-fixed.so"
+	for t in env setarch unshare touch mv cp; do add_bin "$t"; done
+fi
 cp "$dir/repro.sh" "$dir/repro.c" "$root/repro/"
 mknod "$root/dev/console" c 5 1 || fail "cannot make /dev/console (run as root)"
 cat >"$root/init" <<'INIT'
@@ -94,7 +106,7 @@ mkdir -p /dev/shm
 mount -t tmpfs tmpfs /dev/shm # faketime's semaphores
 ln -s /proc/mounts /etc/mtab  # as on any Linux (mkfs.nilfs2 reads it)
 echo "repro-qemu: running repro.sh on $(cat /proc/sys/kernel/osrelease)"
-REPRO_BIN=/repro/repro TRIES=@TRIES@ sh /repro/repro.sh /tmp/w
+REPRO_BIN=/repro/repro REPRO_MKFS_FIXED=/repro/mkfs-fixed.so TRIES=@TRIES@ sh /repro/repro.sh /tmp/w
 echo "repro-exit $?"
 INIT
 sed -i "s/@TRIES@/$tries/" "$root/init"

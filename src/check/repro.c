@@ -39,6 +39,7 @@ REPRO_EMBED(repro_prog, "src/check/repro_prog.inc");
 REPRO_EMBED(repro_sh, "src/check/repro_sh.inc");
 REPRO_EMBED(repro_setup, "src/check/repro_sh_setup.inc");
 REPRO_EMBED(repro_crash, "src/check/repro_crash_sh.inc");
+REPRO_EMBED(mkfs_fixed, "src/mkfs/fixed_host.c");
 
 /* ---- what a reproducer cannot do ---- */
 
@@ -254,10 +255,19 @@ static void write_sh_head(FILE *f, const char *path, const struct trace *t)
 static void write_mkfs(FILE *f)
 {
 	fprintf(f,
-		"\n# Themis's mkfs commands (`themis fs --mkfs`), run with MKFS_ENV\n"
-		"# and the clock at MKFS_FAKETIME.\nMKFS_UUID=%s\nMKFS_FAKETIME=\"%s\"\n"
-		"MKFS_ENV=\"%s\"\n",
-		FS_MKFS_UUID, FS_MKFS_FAKETIME, FS_MKFS_ENV);
+		"\n# Themis's mkfs commands (`themis fs --mkfs`), run with MKFS_ENV on\n"
+		"# the constant host (mkfs-fixed.c, MKFS_HOST), or under faketime at\n"
+		"# MKFS_FAKETIME where that cannot be built.\nMKFS_UUID=%s\n"
+		"MKFS_FAKETIME=\"%s\"\nMKFS_ENV=\"%s\"\nMKFS_HOST=\"%s\"\n",
+		FS_MKFS_UUID, FS_MKFS_FAKETIME, FS_MKFS_ENV, FS_MKFS_HOST);
+	/* Each filesystem's mkfs tool (not always mkfs.FS: mkntfs, mkudffs,
+	 * mkreiserfs), for the check that it is installed and for
+	 * repro-qemu.sh's initramfs. */
+	fprintf(f, "MKFS_TOOLS=\"");
+	for (size_t i = 0; i < fs_count(); i++)
+		fprintf(f, "%s%s:%.*s", i ? " " : "", fs_at(i)->name,
+			(int)strcspn(fs_at(i)->mkfs, " "), fs_at(i)->mkfs);
+	fprintf(f, "\"\n");
 	fprintf(f, "mkfs_size() {\n\tcase $1 in\n");
 	for (size_t i = 0; i < fs_count(); i++)
 		fprintf(f, "\t%s) echo %u ;;\n", fs_at(i)->name, fs_at(i)->image_mib);
@@ -311,6 +321,14 @@ static void write_crash_head(FILE *f, const char *path, const struct trace *t)
 		"PROMISE=\"%s\"\nCHECKER=\"%s\"\nREPLAY=\"%s\"\n",
 		cp.fs, tools, t->sig, t->nops, cp.point, cp.rpoint, promise, checker, replayer);
 	write_mkfs(f);
+}
+
+/* The constant host's library (src/mkfs/fixed_host.c, verbatim), which
+ * repro.sh builds to make the images byte for byte as Themis made its own. */
+static void write_shim_head(FILE *f, const char *path, const struct trace *t)
+{
+	(void)path, (void)t;
+	fprintf(f, "/* mkfs-fixed.c: Themis's src/mkfs/fixed_host.c, for repro.sh's mkfs. */\n");
 }
 
 /* Write the file dir/name: the head, then the fixed parts. */
@@ -378,8 +396,11 @@ int repro_write(const char *trace_path, const char *dir, char *err, size_t errle
 	const char *const crash[][2] = {{repro_setup_start, repro_setup_end},
 					{repro_crash_start, repro_crash_end}};
 	bool crashed = t->crash[0] != 0;
+	const char *const shim[][2] = {{mkfs_fixed_start, mkfs_fixed_end}};
 	if (write_file(dir, "repro.c", trace_path, t, write_c_head, prog,
 		       (int)(sizeof(prog) / sizeof(prog[0])), 0644, err, errlen) ||
+	    write_file(dir, "mkfs-fixed.c", trace_path, t, write_shim_head, shim, 1, 0644, err,
+		       errlen) ||
 	    write_file(dir, "repro.sh", trace_path, t, crashed ? write_crash_head : write_sh_head,
 		       crashed ? crash : state, 2, 0755, err, errlen))
 		goto out;

@@ -124,8 +124,8 @@ static void put_one(FILE *f, const struct fs_desc *d)
 
 static void put_mkfs(FILE *f)
 {
-	fprintf(f, "MKFS_UUID=%s\nMKFS_FAKETIME=%s\nMKFS_ENV=%s\n", FS_MKFS_UUID, FS_MKFS_FAKETIME,
-		FS_MKFS_ENV);
+	fprintf(f, "MKFS_UUID=%s\nMKFS_FAKETIME=%s\nMKFS_ENV=%s\nMKFS_HOST=%s\n", FS_MKFS_UUID,
+		FS_MKFS_FAKETIME, FS_MKFS_ENV, FS_MKFS_HOST);
 	for (size_t i = 0; i < fs_count(); i++)
 		fprintf(f, "%s %u %s\n", fs_at(i)->name, fs_at(i)->image_mib, fs_at(i)->mkfs);
 }

@@ -59,14 +59,20 @@
 #define FS_PROFILE_DEFAULT FS_PROFILE_EXTRA, FS_DEFAULT_A, FS_DEFAULT_B
 #define FS_PROFILE_WORDS   FS_PROFILE_EXTRA " " FS_DEFAULT_A " " FS_DEFAULT_B
 
-/* How every base image is made (fs_desc.mkfs): a fixed UUID where the
- * tool takes one, the clock frozen at the machine's clock base (the images
- * made on any day carry the same times: 2026-01-01, what boot and explore
- * start at; scripts/mkimages.sh's constant host), with this environment: mke2fs's own fake time,
- * UTC for FAT's local times, QA_CHECK_FS so mkfs.xfs makes a small test filesystem. */
+/* How every base image is made (fs_desc.mkfs), by scripts/mkimages.sh
+ * and by a reproducer's repro.sh alike: a fixed UUID where the tool takes
+ * one, on the constant host (src/mkfs/fixed_host.c, preloaded, in a pid
+ * namespace of its own, under the words FS_MKFS_HOST) whose clock is
+ * frozen at the machine's clock base (the images made on any day carry
+ * the same times: 2026-01-01, what boot and explore start at), with this
+ * environment: the shim's frozen time, mke2fs's own fake time, UTC for
+ * FAT's local times, QA_CHECK_FS so mkfs.xfs makes a small test
+ * filesystem. FS_MKFS_FAKETIME is the same instant for faketime, where
+ * the shim cannot be built. */
 #define FS_MKFS_UUID	 "5468656d-6973-4000-8000-000000000001"
 #define FS_MKFS_FAKETIME "2026-01-01 00:00:00"
-#define FS_MKFS_ENV	 "E2FSPROGS_FAKE_TIME=1767225600 TZ=UTC QA_CHECK_FS=1"
+#define FS_MKFS_ENV	 "FIXED_TIME=1767225600 E2FSPROGS_FAKE_TIME=1767225600 TZ=UTC QA_CHECK_FS=1"
+#define FS_MKFS_HOST	 "setarch -R env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin"
 
 #define FS_ARGV_MAX 8
 #define FS_T64_MIN  (-9223372036854775807LL - 1)

@@ -28,6 +28,9 @@
  *     (the image file's own, which mkfs.jfs's stack also keeps).
  * Not for anything that needs secrets or time: that is the point of it.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memfd_create, O_TMPFILE, RTLD_NEXT, stat64 (repro.sh builds it bare) */
+#endif
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>

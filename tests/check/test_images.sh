@@ -27,6 +27,7 @@ mk() { # mk DIR: every image into DIR/images
 # at 32 KiB, s_logpxd at 72: a 24-bit length, then the address's 8 high
 # bits and 32 low bits).
 jfs_log_blocks() {
+	# shellcheck disable=SC2046 # two numbers
 	set -- $(od -An -tu4 -j $((32768 + 72)) -N 8 "$1")
 	echo "$2 $(($2 + ($1 & 16777215)))"
 }
@@ -37,6 +38,7 @@ differ() {
 	cmp -s "$1" "$2" && return 0
 	case $(basename "$1") in
 	jfs.img)
+		# shellcheck disable=SC2046 # two numbers
 		set -- "$1" "$2" $(jfs_log_blocks "$1")
 		cmp -l "$1" "$2" | awk -v lo="$3" -v hi="$4" '
 			{ blk = int(($1 - 1) / 4096); if (blk < lo || blk >= hi) out++; n++ }
@@ -62,7 +64,7 @@ if mk "$work/a" && mk "$work/b"; then
 	else
 		fail "$n images, differing:$bad"
 	fi
-	if grep -q " on mkfs-fixed-1 pid 1$" "$work/a/images/gfs2.img.mkfs"; then
+	if grep -q " on mkfs-fixed-2 pid 1$" "$work/a/images/gfs2.img.mkfs"; then
 		ok "gfs2.img.mkfs names the constant host: $(cat "$work/a/images/gfs2.img.mkfs")"
 	else
 		fail "gfs2.img.mkfs: $(cat "$work/a/images/gfs2.img.mkfs")"

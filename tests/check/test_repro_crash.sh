@@ -9,6 +9,8 @@
 #     flushes ("drop 0": the operation's end) and the promise ("file f0",
 #     fsync's); repro.c compiles with -Wall -Wextra -Werror; the trace's
 #     `show crash-point` line is what its replay shows (true to itself);
+#   - its repro.sh makes the base images byte for byte (the constant
+#     host: mkfs-fixed.c, which it builds; 15 of 16, jfs's log aside);
 #   - F5's (jfs keeps no flush: a subset of the writes since the mount)
 #     names its subset by run and by the sectors of the writes it keeps
 #     ("subset 0 0 S+N#K,...");
@@ -45,6 +47,27 @@ if cc -O2 -Wall -Wextra -Werror -o "$work/repro" "$g/repro.c" 2>"$work/cc.log"; 
 	ok "F4: the crash reproducer's repro.c compiles with -Wall -Wextra -Werror"
 else
 	fail "F4: repro.c does not compile cleanly: $(head -n 3 "$work/cc.log")"
+fi
+# Its images are Themis's, byte for byte: repro.sh's setup (mkfs-fixed.c
+# built by its cc, the constant host) made to make every filesystem's
+# image and stop; each equals the base image (jfs: but in its log, which
+# test_images.sh checks).
+sed '/^# ---- the fixed part (src\/check\/repro_crash_sh.inc/,$d' "$g/repro.sh" >"$g/mkall.sh"
+printf '%s\n' 'for fs in $(sed -n "s/^\t\([a-z0-9]*\)) echo [0-9]* ;;$/\1/p" "$0"); do' \
+	'	make_image "$fs" "$work/$fs.img"' 'done' >>"$g/mkall.sh"
+if sh "$g/mkall.sh" "$work/mkall" >"$work/mkall.out" 2>&1; then
+	same=0 differ=""
+	for img in "$work"/mkall/*.img; do
+		fs=$(basename "$img" .img)
+		if cmp -s "$img" "$b/images/$fs.img"; then same=$((same + 1)); else differ="$differ $fs"; fi
+	done
+	if [ "$same" -eq 15 ] && [ "$differ" = " jfs" ]; then
+		ok "F4's repro.sh makes 15 of the 16 base images byte for byte (jfs: its log)"
+	else
+		fail "repro.sh's images: $same the base images', differing:$differ"
+	fi
+else
+	fail "repro.sh's setup could not make the images: $(tail -n 3 "$work/mkall.out")"
 fi
 min=$(ls "$work"/f4/discrepancy-*.min.trace 2>/dev/null | head -n 1)
 if [ -n "$min" ] && grep -q '^show crash-point nilfs2 drop 0$' "$min"; then
