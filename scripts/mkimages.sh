@@ -93,7 +93,6 @@ for fs in $want; do
 	rm -rf "$mk"
 	mkdir -p "$mk" && cp "$fixed" "$mk/mkfs-fixed.so"
 	truncate -s "$(size_of "$fs")M" "$mk/$fs.img.tmp"
-	touch -d "@$base_seconds" "$mk/$fs.img.tmp"
 	if ! mkfs_one "$fs" "$mk/$fs.img.tmp"; then
 		rm -rf "$mk"
 		echo "mkimages: mkfs for $fs failed" >&2

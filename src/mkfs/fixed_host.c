@@ -87,7 +87,9 @@ time_t time(time_t *t)
 	return fe_time;
 }
 
-/* splitmix64: a fixed, well-mixed stream from one word of state. */
+/* splitmix64: a fixed, well-mixed stream from one word of state (as
+ * src/util/rng.h; this file includes nothing of Themis, since repro.sh
+ * builds it alone). */
 static uint64_t fe_next(void)
 {
 	uint64_t z = (fe_state += 0x9e3779b97f4a7c15ULL);
