@@ -823,6 +823,25 @@ static void explain_disk(struct virt *v, const struct check_machine *m, const st
 	free(disk);
 }
 
+/* A step that failed because a filesystem's walk of its tree returned an
+ * errno (the agent answered "f I !ERRNO"; the machine is fine): a
+ * discrepancy of that filesystem, kind `VIEW:unreadable`, not a guest
+ * failure. 1 when so (why and sig say it), else 0. */
+static int unreadable(const struct check_machine *m, const struct check_step *s, const char *view,
+		      const char *where, char *why, size_t whylen, char *sig, size_t siglen)
+{
+	char l[CHECK_LABEL_MAX];
+	for (int i = 0; i < m->nfs; i++)
+		if (s->fp_err[i][0]) {
+			snprintf(why, whylen, "%s%s cannot be read back %s: the walk fails (%s)",
+				 check_label(m, i, l), view[0] == 'd' ? "'s disk" : "'s tree",
+				 where, s->fp_err[i]);
+			snprintf(sig, siglen, "%s:unreadable", view);
+			return 1;
+		}
+	return 0;
+}
+
 /* The on-disk view of the state the machine is in, compared across the
  * filesystems and against each one's live view; sets s->disk. */
 static int check_durable(struct virt *v, const struct check_machine *m, struct check_step *s,
@@ -839,6 +858,8 @@ static int check_durable(struct virt *v, const struct check_machine *m, struct c
 	}
 	if (check_apply(v, m->nfs, cmd, &d, why, whylen)) {
 		virt_release(v);
+		if (unreadable(m, &d, "disk", "after sync", why, whylen, sig, siglen))
+			return 1;
 		snprintf(sig, siglen, "finding");
 		return -1;
 	}
@@ -935,6 +956,14 @@ int check_state(struct virt *v, const struct check_machine *m, const struct op *
 	 * root's `fp` is a walk alone. */
 	virt_phase(v, op->kind < OP_NKINDS ? CHECK_PHASE_OP : CHECK_PHASE_FP, (int)op->kind);
 	int rc = check_apply(v, m->nfs, op->text, s, why, whylen);
+	if (rc < 0) {
+		char after[sizeof(op->text) + 16];
+		if (op->kind < OP_NKINDS)
+			snprintf(after, sizeof(after), "after '%s'", op->text);
+		else
+			snprintf(after, sizeof(after), "at the start");
+		rc = unreadable(m, s, "state", after, why, whylen, sig, siglen) ? 1 : -1;
+	}
 	s->nwaived = parent ? parent->nwaived : 0; /* after check_apply, which clears s */
 	if (parent)
 		memcpy(s->waived, parent->waived, sizeof(s->waived));

@@ -9,7 +9,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
-need_kernel ext4-link3 ext4-tail ext4-meta ext4-data ext4-epoch
+need_kernel ext4-link3 ext4-tail ext4-meta ext4-data ext4-epoch ext4-chdir-eio
 # ntfs3 is compared with F7's fix (it agrees with ext4 then), and F7 is
 # found on the kernel kernel_for gives ntfs3 (docs/findings.md).
 kernel_for ntfs3
@@ -310,6 +310,31 @@ grep -q "durability differs at f0: content=.* on ext4's cache, content=.* on ext
 [ $? -eq 1 ] && grep -q 'disk differs at f0: content' "$work/tail-remount" &&
 	ok "ext4-tail seen with --durability remount too" ||
 	{ fail "ext4-tail not seen with --durability remount"; tail -n 4 "$work/tail-remount"; }
+
+# 2a. A filesystem whose tree cannot be read back (its root refuses chdir
+#     with EIO once it holds two directories: guest/bugs/ext4-chdir-eio)
+#     is a discrepancy of that filesystem, not a guest failure: on disk
+#     (the on-disk view enters it after sync) and, without that view, live
+#     at the next operation. Before the kind existed both were "finding".
+eio=$b/guest/Image-ext4-chdir-eio
+"$themis" explore ext4 ext2 --kernel "$eio" --stop-on-first --quiet --out "$work/eio" >"$work/eio.out" 2>&1
+st=$?
+trace=$(ls "$work/eio"/discrepancy-*.trace 2>/dev/null | head -n 1)
+if [ "$st" -eq 1 ] && [ -n "$trace" ] &&
+	grep -q "^discrepancy disk:unreadable ext4's disk cannot be read back after sync: the walk fails (EIO)" "$trace"; then
+	ok "ext4-chdir-eio: $(grep '^discrepancy' "$trace")"
+	expect 1 "reproduced: ext4's disk cannot be read back" -- "$themis" replay "$trace"
+	expect 0 "not reproduced" -- "$themis" replay "$trace" --kernel "$b/guest/Image"
+else
+	fail "ext4-chdir-eio: no disk:unreadable discrepancy (exit $st)"
+	tail -n 4 "$work/eio.out"
+fi
+"$themis" explore ext4 ext2 --kernel "$eio" --stop-on-first --durability off --quiet \
+	--out "$work/eio-live" >"$work/eio-live.out" 2>&1
+[ $? -eq 1 ] && grep -q "^discrepancy state:unreadable ext4's tree cannot be read back after '.*': the walk fails (EIO)" \
+	"$work"/eio-live/discrepancy-*.trace &&
+	ok "ext4-chdir-eio, live view only: state:unreadable" ||
+	{ fail "ext4-chdir-eio with --durability off: no state:unreadable"; tail -n 4 "$work/eio-live.out"; }
 
 # 2b. The planted bugs of the first checker, narrowed as a developer chasing
 #     that class of bug would (guest/bugs/*/README.md), and a swarm of
