@@ -26,7 +26,7 @@ need_kernel() {
 	while [ $# -ge 1 ]; do
 		case $1 in
 		--arch | --version) [ $# -ge 2 ] || break; kopts="$kopts $1 $2"; shift 2 ;;
-		--debug) kopts="$kopts $1"; shift ;;
+		--debug | --debug=*) kopts="$kopts $1"; shift ;;
 		*) break ;;
 		esac
 	done

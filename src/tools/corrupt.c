@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../fs/fs.h"
+#include "../machine/kline.h"
 #include "../util/array.h"
 #include "../util/clock.h"
 #include "../util/json.h"
@@ -174,6 +175,7 @@ struct fs_run {
 	bool base_clean; /* the checker found the counterfactual clean */
 	char base_kernel[VIRT_CONSOLE_KEEP][CORRUPT_DETAIL_MAX]; /* what its mount printed */
 	int nbase_kernel;
+	struct kline *lines; /* the kernel's line tables (NULL: frames as printed) */
 };
 
 /* cmd (mount or umount) on the machine's one disk: 0 done; 1 refused,
@@ -318,6 +320,8 @@ static int setup(struct fs_run *s, struct corrupt_result *r, char *err, size_t e
 	m.nfs = 1;
 	m.fs[0] = s->cfg->m.fs[s->index];
 	m.images[0] = s->cfg->m.images[s->index];
+	if (kline_open(&s->lines, m.kernel) < 0)
+		return snprintf(err, errlen, "out of memory"), -1;
 	s->v = profile_machine(&m, err, errlen);
 	if (!s->v || populate_more(s, err, errlen))
 		return -1;
@@ -367,6 +371,7 @@ static int setup(struct fs_run *s, struct corrupt_result *r, char *err, size_t e
 
 static void teardown(struct fs_run *s)
 {
+	kline_close(s->lines);
 	if (s->v) {
 		virt_free(s->v);
 		free(s->v);
@@ -379,6 +384,20 @@ static void teardown(struct fs_run *s)
 		unlink(s->image);
 		unlink(s->out);
 	}
+}
+
+/* The report the flip's mount and walk made the kernel print, whole and
+ * symbolized, into f->report (none opened: left NULL). 0, or -1 with err. */
+static int keep_report(struct fs_run *s, struct corrupt_flip *f, char *err, size_t errlen)
+{
+	const struct splat_log *l = &s->v->splat;
+	if (!l->opened)
+		return 0;
+	size_t cap = 2 * SPLAT_TEXT_MAX; /* the text and each frame's source line */
+	if (!(f->report = malloc(cap)))
+		return snprintf(err, errlen, "out of memory"), -1;
+	kline_annotate(s->lines, l->text, f->report, cap);
+	return 0;
 }
 
 /* In a fork: flip, mount, dump, compare. */
@@ -394,6 +413,7 @@ static int flip_in_fork(struct fs_run *s, struct corrupt_flip *f, char *err, siz
 				(unsigned long long)f->lba),
 		       -1;
 	sec[f->byte] ^= (uint8_t)(1u << f->bit);
+	splat_mark(&v->splat);
 	if (disk_write(d, f->lba, sec, 1)) /* the overlay: the base is read-only */
 		return snprintf(err, errlen, "%s: cannot write the disk's overlay", s->fs), -1;
 	uint64_t budget = v->op_budget;
@@ -417,7 +437,7 @@ static int flip_in_fork(struct fs_run *s, struct corrupt_flip *f, char *err, siz
 		f->outcome = CORRUPT_KERNEL;
 		snprintf(f->detail, sizeof(f->detail), "the kernel: %.180s", f->kernel);
 	}
-	return 0;
+	return f->outcome == CORRUPT_KERNEL ? keep_report(s, f, err, errlen) : 0;
 }
 
 static int flip(struct fs_run *s, struct corrupt_flip *f, char *err, size_t errlen)
@@ -491,6 +511,8 @@ static int run_one(struct fs_run *s, struct corrupt_result *r, uint64_t off, uns
 			f->structure, f->field[0] ? ":" : "", f->field, (unsigned long long)f->lba,
 			f->byte, f->bit, corrupt_outcome_name(f->outcome),
 			corrupt_fsck_name(f->fsck), f->detail);
+	for (const char *l = f->report; s->cfg->progress && l && *l; l += strcspn(l, "\n") + 1)
+		fprintf(stderr, "themis: corrupt:     %.*s\n", (int)strcspn(l, "\n"), l);
 	return 0;
 }
 
@@ -585,6 +607,8 @@ int corrupt_run(const struct corrupt_config *cfg, struct corrupt_result *r, char
 
 void corrupt_free(struct corrupt_result *r)
 {
+	for (int k = 0; k < r->n; k++)
+		free(r->f[k].report);
 	free(r->f);
 	memset(r, 0, sizeof(*r));
 }
@@ -747,6 +771,11 @@ void corrupt_json(const struct corrupt_result *r, FILE *f)
 		json_string(f, x->detail);
 		fprintf(f, ", \"kernel\": ");
 		json_string(f, x->kernel);
+		fprintf(f, ", \"report\": ");
+		if (x->report)
+			json_string(f, x->report);
+		else
+			fprintf(f, "null");
 		fprintf(f, "}");
 	}
 	fprintf(f, "%s]\n", r->n ? "\n" : "");

@@ -86,6 +86,10 @@ struct corrupt_flip {
 	char detail[CORRUPT_DETAIL_MAX];    /* the first difference, or the mount's errno */
 	char kernel[CORRUPT_DETAIL_MAX];    /* the kernel's first line (warning or worse; the
 					       failure, if one) the counterfactual did not print */
+	/* A kernel failure that opened a report (splat.h): the report's
+	 * lines as printed, each frame with its source line on a debug
+	 * kernel (kline.h); NULL for none. Owned: corrupt_free frees it. */
+	char *report;
 };
 
 /* What to flip: one of at, target, sweep. */

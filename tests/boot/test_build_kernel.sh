@@ -95,6 +95,13 @@ flock "$lock" sh -c "[ ! -d '$tree/.themis-patched' ]" && ok "a patch that does 
 mkdir -p "$work/kconf"
 printf -- '--- a/fs/ext4/Kconfig\n+++ b/fs/ext4/Kconfig\n@@ -1,1 +1,1 @@\n-x\n+y\n' >"$work/kconf/0001-k.patch"
 expect 1 "changes a Kconfig file" -- "$bk" --patch "$work/kconf" "$b"
+# Debug sets: --debug=lockdep is 6.12's debug kernel without KASAN; on
+# 6.1, whose debug kernel has no KASAN, it would be --debug's, so it is
+# refused; an unknown set is refused. Both before anything is built.
+expect 2 "6.1's debug kernel adds nothing to guest/kernel/debug.config (no debug-6.1.config), so it is --debug's: use --debug" -- \
+	"$bk" --debug=lockdep "$b"
+expect 2 "--debug=kasan: unknown debug set (known: --debug, --debug=lockdep)" -- \
+	"$bk" --debug=kasan --version 6.12 "$b"
 for n in themis-comment themis-link3 themis-killed nope kconf; do
 	rm -f "$b/guest/Image-$n" "$b/guest/Image-$n.stamp" "$b/guest/kernel-build-$n.log"
 done

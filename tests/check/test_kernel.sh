@@ -27,6 +27,7 @@ test_setup "$@"
 need_kernel --debug base ext4-warn jbd2-replay-warn ext4-lock-order ext4-bug-on ext4-iget-warn
 need_kernel ext4-warn ext4-lock-order
 need_kernel --debug --version 6.12 base ext4-uaf
+need_kernel --debug=lockdep --version 6.12 base ext4-lock-order
 need_kernel --version 6.12 ext4-uaf
 cd "$work" || exit 1
 
@@ -159,12 +160,28 @@ fi
 #    inode of a non-directory with the hash-index flag and goes on. The
 #    flip that sets that flag on ext3's f0 (inode-table byte 289 of sector
 #    525, bit 4: 0x1000 of i_flags) is a kernel-failure counted as a
-#    warning, with the report's first line; on the plain debug kernel the
-#    same flip is only e2fsck's (fsck-only).
+#    warning, with the report's first line, and its whole report, each
+#    frame with its source line, on stderr and in --json's "report"; on
+#    the plain debug kernel the same flip is only e2fsck's (fsck-only),
+#    with no report.
 for k in Image-debug-ext4-iget-warn Image-debug; do
-	"$themis" corrupt ext3 --at 525:289:4 --kernel "$b/guest/$k" >"$work/corrupt-$k.out" 2>&1
+	"$themis" corrupt ext3 --at 525:289:4 --kernel "$b/guest/$k" --json "$work/corrupt-$k.json" \
+		>"$work/corrupt-$k.out" 2>&1
 	echo "$?" >"$work/corrupt-$k.st"
 done
+python3 - "$work/corrupt-Image-debug-ext4-iget-warn.json" "$work/corrupt-Image-debug.json" <<'PY' &&
+import json, re, sys
+warn, plain = (json.load(open(p))[0] for p in sys.argv[1:])
+r = warn["report"] or ""
+assert r.startswith("WARNING: CPU: 0 PID: "), r[:80]
+assert re.search(r"\] ext4_lookup\+0x[0-9a-f]+/0x[0-9a-f]+ \(fs/ext4/namei\.c:[0-9]+\)", r), r
+assert plain["report"] is None, plain["report"]
+PY
+	grep -q '^themis: corrupt:     \[<[0-9a-f]*>\] ext4_lookup+0x[0-9a-f]*/0x[0-9a-f]* (fs/ext4/namei.c:[0-9]*)' \
+		"$work/corrupt-Image-debug-ext4-iget-warn.out" &&
+	ok "corrupt: the flip's whole report, frames with source lines, on stderr and in --json" ||
+	fail "corrupt: the flip's report is not kept whole (--json report, stderr)"
+
 o=$work/corrupt-Image-debug-ext4-iget-warn.out
 if [ "$(cat "$work/corrupt-Image-debug-ext4-iget-warn.st")" -eq 1 ] &&
 	grep -q '^ext3 .* 525:289 *4 *kernel-failure *errors *the kernel: WARNING: CPU: 0 PID: [0-9]* at fs/ext4/inode.c:[0-9]* __ext4_iget+' "$o" &&
@@ -221,5 +238,28 @@ else
 	grep '^discrepancy\|^op ' "$m" "$work/uaf.out" 2>/dev/null | head -n 5 | sed 's/^/    /'
 fi
 quiet_first 200 Image-6.12-debug Image-6.12-ext4-uaf
+
+# 7. The 6.12 lockdep kernel (--debug=lockdep: the debug set without
+#    KASAN, the hunt's kernel): judged by what its System.map holds
+#    (lockdep yes, KASAN no), and it finds the lock-order inversion of
+#    section 5 (its 6.12 port) by the default scope, minimized to the
+#    same two operations; the kernel without the patch reports nothing.
+expect 2 "Image-6.12-lockdep cannot print these reports: kasan (" -- \
+	"$themis" explore ext4 ext2 --kernel-reports lockdep,kasan --kernel "$b/guest/Image-6.12-lockdep" \
+	--depth 1 --out "$work/lk-refused"
+"$themis" explore ext4 ext2 --kernel "$b/guest/Image-6.12-lockdep-ext4-lock-order" --stop-on-first \
+	--kernel-reports lockdep,ubsan,kfence,warning --minimize --jobs 1 --quiet --out "$work/lock612" \
+	>"$work/lock612.out" 2>&1
+st=$?
+m=$(ls "$work"/lock612/discrepancy-*.min.trace 2>/dev/null | head -n 1)
+if [ "$st" -eq 1 ] && [ -n "$m" ] &&
+	grep -q "^discrepancy kernel:lockdep:ext4_mkdir,ext4_create the kernel reported lockdep during 'op mkdir [a-z0-9]* [0-7]*' on ext4: WARNING: possible circular locking dependency detected" "$m" &&
+	[ "$(grep '^op ' "$m" | cut -d' ' -f2 | tr '\n' ' ')" = "create mkdir " ]; then
+	ok "ext4-lock-order on the 6.12 lockdep kernel, minimized to create; mkdir"
+else
+	fail "ext4-lock-order on Image-6.12-lockdep-ext4-lock-order: exit $st, minimized trace '$m':"
+	grep '^discrepancy\|^op ' "$m" "$work/lock612.out" 2>/dev/null | head -n 5 | sed 's/^/    /'
+fi
+quiet_first 500 Image-6.12-lockdep
 
 finish test_kernel
