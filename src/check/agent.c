@@ -12,6 +12,7 @@
 
 #include "../lens/corrupt_fsck.h"
 #include "../machine/virt.h"
+#include "../machine/virt_unwind.h"
 #include "check.h"
 #include "ops.h"
 
@@ -190,11 +191,13 @@ static int run_command(struct virt *v, const char *cmd, const char *who, char *w
 	enum virt_stop stop = virt_run(v, cpu_steps(&v->cpu) + budget);
 	virt_hold_time(v, false);
 	if (stop != VIRT_WAITING || v->dev.panic_at) {
-		char last[160];
+		char last[160], where[512] = "";
 		agent_last_words(v, last, sizeof(last));
-		snprintf(why, whylen, "guest failure during '%s'%s: %s%s%s%s", cmd, who,
+		if (stop == VIRT_BUDGET && !v->dev.panic_at) /* a hang: where it spins */
+			virt_where(v, CHECK_HANG_FRAMES, where, sizeof(where));
+		snprintf(why, whylen, "guest failure during '%s'%s: %s%s%s%s%s", cmd, who,
 			 virt_stop_name(v->dev.panic_at ? VIRT_PANIC : stop),
-			 v->stop_detail[0] ? ": " : "", v->stop_detail, last);
+			 v->stop_detail[0] ? ": " : "", v->stop_detail, where, last);
 		return -1;
 	}
 	return 0;

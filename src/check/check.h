@@ -39,6 +39,7 @@ struct check_group;
 /* Instructions an operation may take before it counts as a hang (a
  * finding), unless --op-budget says otherwise. */
 #define CHECK_OP_BUDGET		   8000000000ULL
+#define CHECK_HANG_FRAMES	   10	/* a hang's why: where the hart spins, and its callers */
 #define CHECK_NAMES_MAX		   16	/* namespaces a step remembers (check_step.names) */
 #define CHECK_CRASH_STATES_MAX	   4096 /* subsets per operation (--crash-states) */
 #define CHECK_CRASH_STATES_DEFAULT 8

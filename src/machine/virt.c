@@ -547,6 +547,11 @@ int virt_init(struct virt *v, const struct virt_config *cfg, char *err, size_t e
 		virt_free(v);
 		return -1;
 	}
+	if (cfg->kernel && !(v->kernel_path = strdup(cfg->kernel))) {
+		snprintf(err, errlen, "out of memory");
+		virt_free(v);
+		return -1;
+	}
 	virt_hostfn_setup(v, cfg->kernel, cfg->no_boot ? 0 : entry);
 	if (!cfg->no_boot)
 		enter_kernel(v, entry, dtb);
@@ -580,6 +585,8 @@ void virt_free(struct virt *v)
 	v->levels = NULL;
 	free(v->log);
 	v->log = NULL;
+	free(v->kernel_path);
+	v->kernel_path = NULL;
 }
 
 /* ---- running ---- */

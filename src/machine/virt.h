@@ -148,6 +148,7 @@ struct virt {
 	struct virt_wires wire;
 	struct disk disks[VIRT_MAX_DISKS];
 	char *disk_path[VIRT_MAX_DISKS]; /* owned copies of the base images' paths */
+	char *kernel_path;		 /* an owned copy of the kernel's (NULL: none) */
 	int ndisks;
 	struct mmio_bus bus;
 	struct virt_level *levels; /* VIRT_MAX_LEVELS of them */

@@ -2,6 +2,7 @@
  * few: what moves sp, what saves or loads ra from the stack, and what
  * ends a straight run of code (a branch, a jump, a return). */
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "virt_unwind.h"
@@ -194,4 +195,41 @@ int virt_unwind(struct virt *v, const struct kmap *t, uint64_t *ret, int max)
 		pc = caller, sp = up.sp;
 	}
 	return n;
+}
+
+/* "FUNC+0xOFF" of addr into out at n: the new length. */
+static size_t name_at(const struct kmap *t, uint64_t addr, char *out, size_t n, size_t cap)
+{
+	long i = kmap_index(t, addr);
+	if (n >= cap)
+		return n;
+	if (i < 0)
+		return n + (size_t)snprintf(out + n, cap - n, "0x%llx", (unsigned long long)addr);
+	return n + (size_t)snprintf(out + n, cap - n, "%s+0x%llx", t->s[i].name,
+				    (unsigned long long)(addr - t->s[i].addr));
+}
+
+void virt_where(struct virt *v, int frames, char *out, size_t cap)
+{
+	char path[4200], err[256];
+	struct kmap t;
+	out[0] = 0;
+	if (!v->kernel_path || cap == 0)
+		return;
+	if (v->cpu.priv != PRV_S) {
+		snprintf(out, cap, " in user mode");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s.map", v->kernel_path);
+	if (kmap_load(&t, path, err, sizeof(err)))
+		return;
+	uint64_t ret[VIRT_STACK_MAX];
+	int n = virt_unwind(v, &t, ret, frames - 1 < VIRT_STACK_MAX ? frames - 1 : VIRT_STACK_MAX);
+	size_t len = (size_t)snprintf(out, cap, " at ");
+	len = name_at(&t, v->cpu.pc, out, len, cap);
+	for (int k = 0; k < n && len < cap; k++) {
+		len += (size_t)snprintf(out + len, cap - len, " <- ");
+		len = name_at(&t, ret[k] - 1, out, len, cap);
+	}
+	kmap_free(&t);
 }

@@ -29,4 +29,10 @@
  * map: the kernel's, where its functions start. */
 int virt_unwind(struct virt *v, const struct kmap *map, uint64_t *ret, int max);
 
+/* Where v's hart is, for a guest that stopped where it should not (a
+ * hang): " at FUNC+0xOFF <- CALLER+0xOFF <- ..." (at most `frames`, named
+ * by the kernel's map, KERNEL.map), " in user mode" there, "" with no
+ * map. */
+void virt_where(struct virt *v, int frames, char *out, size_t cap);
+
 #endif

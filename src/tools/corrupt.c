@@ -433,6 +433,10 @@ static int flip_in_fork(struct fs_run *s, struct corrupt_flip *f, char *err, siz
 	if (rc) {
 		f->outcome = CORRUPT_KERNEL;
 		snprintf(f->detail, sizeof(f->detail), "%.190s", why);
+		/* No report opened (a hang, a panic without one): the failure's
+		 * whole line, where the hart spun included, is the report. */
+		if (!v->splat.opened && !(f->report = strdup(why)))
+			return snprintf(err, errlen, "out of memory"), -1;
 	} else if (oops) {
 		f->outcome = CORRUPT_KERNEL;
 		snprintf(f->detail, sizeof(f->detail), "the kernel: %.180s", f->kernel);

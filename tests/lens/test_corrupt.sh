@@ -124,9 +124,18 @@ fi
 # A real one: a jfs directory bit found by a sweep sends readdir into a
 # loop that never ends (still looping at 2e10 instructions); a tenth of
 # the default budget catches it, and leaves the walk of other flips of the
-# same disk room enough (their outcomes are not kernel failures).
+# same disk room enough (their outcomes are not kernel failures). The
+# flip's report says where the hart spun, read from the guest's stack:
+# jfs_readdir calling dtReadFirst, which reports an error, again and again.
 expect 1 "jfs    directory .* kernel-failure .*budget exhausted" -- \
-	"$themis" corrupt jfs --at 488:20:5 --budget 3e8 --quiet
+	"$themis" corrupt jfs --at 488:20:5 --budget 3e8 --quiet --json "$work/jfs-hang.json"
+python3 - "$work/jfs-hang.json" <<'PY' && ok "the hang's report: where the hart spun (jfs_readdir <- getdents64)" ||
+import json, re, sys
+r = json.load(open(sys.argv[1]))[0]["report"] or ""
+assert re.search(r"hangs or is slow at \S+\+0x[0-9a-f]+ <- ", r), r
+assert re.search(r"<- dtReadFirst\+0x[0-9a-f]+ <- jfs_readdir\+0x[0-9a-f]+ <- ", r), r
+PY
+	fail "the jfs hang's report does not say where the hart spun: $(grep -o '"report": "[^"]*' "$work/jfs-hang.json")"
 one jfs-dir-control "none" jfs --at 488:250:1 --budget 3e8
 
 # A sweep of one bit per class, under ASan.
