@@ -95,6 +95,9 @@ if [ -f "$dir/mkfs-fixed.c" ]; then
 	for t in env setarch unshare touch mv cp; do add_bin "$t"; done
 fi
 cp "$dir/repro.sh" "$dir/repro.c" "$root/repro/"
+# A reproducer that needs a given disk (a corrupted image: tests/repro/f17-*)
+# carries it as IMAGE.img.xz beside repro.sh, and names xz in its TOOLS.
+for x in "$dir"/*.img.xz; do [ ! -f "$x" ] || cp "$x" "$root/repro/"; done
 mknod "$root/dev/console" c 5 1 || fail "cannot make /dev/console (run as root)"
 cat >"$root/init" <<'INIT'
 #!/bin/sh

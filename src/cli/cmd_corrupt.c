@@ -22,7 +22,7 @@
 
 static const char corrupt_help_text[] =
     "usage: themis corrupt FS... [--target STRUCT[:FIELD] | --sweep | --at LBA:BYTE:BIT]\n"
-    "                     [--bits N] [--seed S] [--json FILE] [--svg DIR]\n"
+    "                     [--bits N] [--seed S] [--json FILE] [--svg DIR] [--save FILE]\n"
     "                     [--fsck-timeout SECONDS] [--budget INSNS] [--quiet] [--console]\n"
     "                     [--kernel IMAGE] [--initrd FILE] [--disk IMG]... [--mem SIZE]\n"
     "\n"
@@ -43,6 +43,8 @@ static const char corrupt_help_text[] =
     "                 (default 4): the spectrum (the default without --target/--at)\n"
     "  --at L:B:BIT   the one bit BIT (0-7, 0 the lowest) of byte B (0-511) of\n"
     "                 sector L, as a flip's JSON gives them (one filesystem)\n"
+    "  --save FILE    with --at: the flipped disk, as the guest mounts it (the\n"
+    "                 populated image, the bit flipped), for a reproducer\n"
     "  --bits N       flips per target or class;  --seed S  which bits (default 1)\n"
     "  --json FILE    the flips: a list of {fs, structure, field, lba, byte, bit,\n"
     "                 outcome, fsck, fsck_status, fsck_said, checksummed, detail,\n"
@@ -113,6 +115,8 @@ static int parse_option(struct corrupt_args *a, const char *opt, const char *giv
 		a->json = val;
 	} else if (!strcmp(opt, "--svg")) {
 		a->svg = val;
+	} else if (!strcmp(opt, "--save")) {
+		a->c.save = val;
 	} else if (!strcmp(opt, "--kernel")) {
 		snprintf(a->kernel, sizeof(a->kernel), "%s", val);
 	} else if (!strcmp(opt, "--initrd")) {
@@ -169,6 +173,8 @@ static int parse_args(int argc, char **argv, struct corrupt_args *a)
 		return usage_error("%s", "give one of --target, --sweep and --at");
 	if (a->c.at && m->nfs != 1)
 		return usage_error("%s", "--at places a bit on one filesystem's disk: name one");
+	if (a->c.save && !a->c.at)
+		return usage_error("%s", "--save keeps one flipped disk: give --at LBA:BYTE:BIT");
 	a->c.sweep = !a->c.target && !a->c.at;
 	if (!a->bits_given)
 		a->c.bits = a->c.sweep ? CORRUPT_DEFAULT_BITS : 1;

@@ -416,6 +416,8 @@ static int flip_in_fork(struct fs_run *s, struct corrupt_flip *f, char *err, siz
 	splat_mark(&v->splat);
 	if (disk_write(d, f->lba, sec, 1)) /* the overlay: the base is read-only */
 		return snprintf(err, errlen, "%s: cannot write the disk's overlay", s->fs), -1;
+	if (s->cfg->save && disk_save(d, s->cfg->save, why, sizeof(why)))
+		return snprintf(err, errlen, "--save: %s", why), -1;
 	uint64_t budget = v->op_budget;
 	v->op_budget = s->cfg->budget ? s->cfg->budget : budget; /* a hang is an outcome */
 	int mounted = mount_cmd(v, AGENT_WORD(mount), why, sizeof(why)), rc = mounted < 0 ? -1 : 0;

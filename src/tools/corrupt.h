@@ -105,6 +105,7 @@ struct corrupt_config {
 	uint64_t budget;     /* instructions a flip's mount or walk may take (0: the checker's) */
 	double fsck_timeout; /* seconds */
 	bool progress;	     /* a line per flip on stderr */
+	const char *save;    /* --at: the flipped disk, as the guest mounts it, saved here */
 };
 
 struct corrupt_result {

@@ -104,6 +104,26 @@ else
 	fail "--at '$at': $(tail -n 2 "$work/at.txt")"
 fi
 
+# --save writes the disk a flip mounted: two flips of the same byte
+# (bits 0 and 1) give two disks that differ in that byte alone, by 0x03,
+# at the place --at names. --save without --at is refused.
+lba=${at%%:*} rest=${at#*:}
+byte=${rest%%:*}
+for bit in 0 1; do
+	"$themis" corrupt ext2 --at "$lba:$byte:$bit" --quiet --save "$work/saved$bit.img" >/dev/null 2>&1
+done
+python3 - "$work/saved0.img" "$work/saved1.img" "$lba" "$byte" <<'PY' &&
+import sys
+a, b = (open(p, "rb").read() for p in sys.argv[1:3])
+off = int(sys.argv[3]) * 512 + int(sys.argv[4])
+assert len(a) == len(b) > off, (len(a), len(b))
+diff = [i for i in range(len(a)) if a[i] != b[i]]
+assert diff == [off] and a[off] ^ b[off] == 3, diff[:5]
+PY
+	ok "--save: the flipped disks of bits 0 and 1 differ in byte $lba:$byte alone, by 0x03" ||
+	fail "--save: the saved disks are not the flips of one byte"
+expect 2 "--save keeps one flipped disk: give --at LBA:BYTE:BIT" -- "$themis" corrupt ext2 --save "$work/x.img"
+
 # A hang is an outcome and the run goes on: with a budget too small for
 # a mount and a walk, every flip is a kernel failure with its replay line,
 # the exit status 1; and that line replays it.

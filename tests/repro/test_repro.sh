@@ -31,6 +31,9 @@
 #     fsync, sync and unmount where ext4 sends some, and crash images that
 #     lose one of those writes are damaged: REPRODUCED on the stock x86
 #     kernel, NOT REPRODUCED with its fix (guest/fixes/jfs-flush);
+#   - F17: jfs's readdir of a damaged directory never ends: the flipped
+#     disk themis corrupt --save wrote lists forever on the stock x86
+#     kernel, and ends with its fix (guest/fixes/jfs-readdir-end);
 #   - crash findings, from their traces alone (themis repro on the
 #     .min.trace of explore --crash on the riscv kernel): the generated
 #     reproducer (dm-log-writes records the writes, the crash disk is
@@ -58,7 +61,7 @@ set -u
 test_setup "$@"
 need_kernel ext4-link3 ext4-tail ext4-fsync-async ext4-rename-split f2fs-recovery-nodes
 need_kernel --arch x86_64 base ext4-link3 ext4-tail f2fs-recovery-nodes f2fs-isize-recover \
-	nilfs2-fsync-new jfs-flush ext4-fsync-async ext4-rename-split
+	nilfs2-fsync-new jfs-flush ext4-fsync-async ext4-rename-split jfs-readdir-end
 x86=$b/guest-x86
 
 # record NAME KERNEL EXPLORE-ARGS...: a real trace into $work/NAME.trace.
@@ -231,6 +234,19 @@ if cc -O2 -Wall -Wextra -Werror -o "$work/f2.bin" "$f2/repro.c" 2>"$work/cc.log"
 	expect 0 "NOT REPRODUCED" -- "$top/scripts/repro-qemu.sh" "$x86/bzImage-jfs-flush" "$f5"
 else
 	fail "F2's to F5's repro.c does not compile cleanly: $(head -n 3 "$work/cc.log")"
+fi
+
+# F17 (docs/findings.md), found by themis corrupt: the flipped jfs disk
+# (its image carried beside repro.sh) lists forever on the stock x86
+# kernel, and ends with guest/fixes/jfs-readdir-end.
+f17=$top/tests/repro/f17-jfs-readdir-loop
+if cc -O2 -Wall -Wextra -Werror -o "$work/f17.bin" "$f17/repro.c" 2>"$work/cc.log"; then
+	expect 1 "REPRODUCED: /tmp/w/mnt/e0: getdents64 has not ended after 10000 calls; '..' returned 10000 times" -- \
+		"$top/scripts/repro-qemu.sh" "$x86/bzImage" "$f17"
+	expect 0 "NOT REPRODUCED: every listing ended" -- \
+		"$top/scripts/repro-qemu.sh" "$x86/bzImage-jfs-readdir-end" "$f17"
+else
+	fail "F17's repro.c does not compile cleanly: $(head -n 3 "$work/cc.log")"
 fi
 
 # Bad input and what a reproducer cannot do: exit 2, one line naming it.
