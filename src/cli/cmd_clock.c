@@ -13,6 +13,7 @@
 #include "../tools/clock.h"
 #include "../format/rawtime.h"
 #include "../util/clock.h"
+#include "../util/epoch.h"
 #include "../check/rules.h"
 #include "cli.h"
 
@@ -141,7 +142,7 @@ static int declared(const struct clock_args *a, const struct clock_variant *v,
 static int parse_clock_args(int argc, char **argv, struct clock_args *a)
 {
 	a->m.mem = CLOCK_DEFAULT_MEM;
-	a->m.clock_ns = 1767225600ULL * 1000000000ULL;
+	a->m.clock_ns = (uint64_t)THEMIS_EPOCH * 1000000000ULL;
 	a->m.durability = CHECK_DURABLE_OFF;
 	for (int i = 0; i < argc; i++) {
 		/* "" for a missing value, so that an unknown option is said first */

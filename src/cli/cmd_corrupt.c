@@ -11,9 +11,10 @@
 #include "../tools/corrupt.h"
 #include "../fs/fs.h"
 #include "cli.h"
+#include "../util/epoch.h"
 
 #define CORRUPT_DEFAULT_MEM   (256ULL << 20)
-#define CORRUPT_DEFAULT_CLOCK 1767225600ULL /* 2026-01-01T00:00:00Z, as explore */
+#define CORRUPT_DEFAULT_CLOCK ((uint64_t)THEMIS_EPOCH)
 #define CORRUPT_DEFAULT_BITS  4
 #define CORRUPT_MAX_BITS      10000
 /* Instructions one agent command may take before the guest counts as

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../util/clock.h"
+#include "../util/epoch.h"
 #include "../check/check.h"
 #include "../check/gprof.h"
 #include "../check/group.h"
@@ -28,9 +29,9 @@
 #define EXPLORE_DEFAULT_BRANCH 0 /* every candidate: exhaustive */
 #define EXPLORE_MAX_JOBS       64
 #define EXPLORE_DEFAULT_MEM    (256ULL << 20)
-#define EXPLORE_DEFAULT_LEASE  30	     /* seconds */
-#define EXPLORE_DEFAULT_WAIT   600	     /* seconds a worker waits for its run */
-#define EXPLORE_DEFAULT_CLOCK  1767225600ULL /* 2026-01-01T00:00:00Z */
+#define EXPLORE_DEFAULT_LEASE  30  /* seconds */
+#define EXPLORE_DEFAULT_WAIT   600 /* seconds a worker waits for its run */
+#define EXPLORE_DEFAULT_CLOCK  ((uint64_t)THEMIS_EPOCH)
 #define EXPLORE_DEFAULT_OUT    "explore-out"
 /* A limit's digits for a message: STR(CHECK_MAX_FS) is "4". */
 #define STR_(x) #x

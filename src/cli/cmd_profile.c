@@ -10,9 +10,10 @@
 #include "../tools/semantics.h"
 #include "../fs/fs.h"
 #include "cli.h"
+#include "../util/epoch.h"
 
 #define PROFILE_DEFAULT_MEM   (256ULL << 20)
-#define PROFILE_DEFAULT_CLOCK 1767225600ULL /* 2026-01-01T00:00:00Z, as explore */
+#define PROFILE_DEFAULT_CLOCK ((uint64_t)THEMIS_EPOCH)
 #define PROFILE_MAX_OPS	      256
 
 static const char profile_help[] =

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "../util/epoch.h"
 
 /* Every filesystem, in the order help and tables list them. The probe
  * tries them in FS_PROBE_ORDER (fs.c): a format whose magic could sit in
@@ -71,8 +72,10 @@
  * the shim cannot be built. */
 #define FS_MKFS_UUID	 "5468656d-6973-4000-8000-000000000001"
 #define FS_MKFS_FAKETIME "2026-01-01 00:00:00"
-#define FS_MKFS_ENV	 "FIXED_TIME=1767225600 E2FSPROGS_FAKE_TIME=1767225600 TZ=UTC QA_CHECK_FS=1"
-#define FS_MKFS_HOST	 "setarch -R env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin"
+#define FS_MKFS_ENV                                                                                \
+	"FIXED_TIME=" THEMIS_EPOCH_STR " E2FSPROGS_FAKE_TIME=" THEMIS_EPOCH_STR                    \
+	" TZ=UTC QA_CHECK_FS=1"
+#define FS_MKFS_HOST "setarch -R env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin"
 
 #define FS_ARGV_MAX 8
 #define FS_T64_MIN  (-9223372036854775807LL - 1)

@@ -10,6 +10,7 @@
 #include "../util/json.h"
 #include "../fs/fs.h"
 #include "../util/clock.h"
+#include "../util/epoch.h"
 #include "clock.h"
 
 #define CLOCK_MAX_VARIANTS 64
@@ -54,8 +55,8 @@ const struct clock_instant clock_instants[] = {
 };
 const int clock_ninstants = sizeof(clock_instants) / sizeof(clock_instants[0]);
 
-#define CLOCK_BASE	   "@1767225600" /* the machine's clock base, 2026-01-01 */
-#define CLOCK_BASE_SECONDS 1767225600LL
+#define CLOCK_BASE	   "@" THEMIS_EPOCH_STR /* the machine's clock base */
+#define CLOCK_BASE_SECONDS ((long long)THEMIS_EPOCH)
 #define NS		   1000000000LL
 
 int clock_select(char **names, int nnames, bool *selected, char *err, size_t errlen)
