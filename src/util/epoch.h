@@ -6,8 +6,8 @@
 #ifndef THEMIS_UTIL_EPOCH_H
 #define THEMIS_UTIL_EPOCH_H
 
-#define THEMIS_EPOCH                                                                               \
-	1767225600 /* seconds since 1970: a plain literal, which THEMIS_EPOCH_STR spells */
+/* Seconds since 1970: a plain literal, which THEMIS_EPOCH_STR spells. */
+#define THEMIS_EPOCH 1767225600
 
 #define THEMIS_EPOCH_STR_(x)  #x
 #define THEMIS_EPOCH_STR_X(x) THEMIS_EPOCH_STR_(x)
