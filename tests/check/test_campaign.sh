@@ -84,7 +84,8 @@ else
 fi
 
 "$campaign" --fs "xfs ext4 btrfs" --reference ext4 --kernel "$b/guest/Image" \
-	--depth 1 --no-crash --no-fsck --time-budget 40s --out "$work/ref" >"$work/out" 2>&1
+	--depth 1 --no-crash --no-fsck --time-budget 40s --out "$work/ref" -- --ops create,mkdir \
+	>"$work/out" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && ok "--reference at depth 1: exit 0" || fail "--reference run: exit $rc: $(tail -n 3 "$work/out")"
 rows=$(grep -c "^| Image | " "$work/ref/summary.md")
@@ -94,10 +95,13 @@ if [ "$rows" -eq 2 ] && grep -q "^| Image | ext4-xfs | 0 |" "$work/ref/summary.m
 else
 	fail "--reference rows: $(cat "$work/ref/summary.md")"
 fi
-# --no-fsck: the runs' commands lack --fsck (the planted run above has it).
+# --no-fsck: the runs' commands lack --fsck (the planted run above has
+# it); what follows -- reaches every run's explore.
 grep -q '"command": "[^"]* --fsck --crash' "$run/report.json" &&
 	! grep -q -- '--fsck' "$work/ref/Image/ext4-xfs/report.json" &&
-	ok "--no-fsck: the runs without --fsck, the default's with it" ||
+	grep -q '"command": "[^"]* --ops create,mkdir' "$work/ref/Image/ext4-btrfs/report.json" &&
+	grep -q '"scope": "create mkdir"' "$work/ref/Image/ext4-xfs/report.json" &&
+	ok "--no-fsck: the runs without --fsck, the default's with it; -- ARGS reach explore" ||
 	fail "--no-fsck: $(grep -o '"command": "[^"]*"' "$run/report.json" "$work/ref/Image/ext4-xfs/report.json")"
 
 finish test_campaign
