@@ -117,11 +117,20 @@ static void keep(struct splat_log *l, const char *msg)
 	l->lines++;
 }
 
+/* Whether an opening of kind k, met while a report of kind open is being
+ * kept, is that report going on rather than a new one: an oops prints its
+ * cause ("Unable to handle kernel ...") and then "Oops [#1]", its
+ * registers and its stack, one report. */
+static bool continues(enum splat_kind open, enum splat_kind k)
+{
+	return open == SPLAT_oops && k == SPLAT_oops;
+}
+
 void splat_line(struct splat_log *l, const char *line)
 {
 	const char *msg = message(line);
 	enum splat_kind k = splat_opens(line);
-	if (k != SPLAT_NONE) {
+	if (k != SPLAT_NONE && !(l->open && continues(l->kind, k))) {
 		l->opened++;
 		if (l->kind != SPLAT_NONE) { /* only the first is kept */
 			l->open = false;

@@ -158,6 +158,23 @@ PY
 	fail "the jfs hang's report does not say where the hart spun: $(grep -o '"report": "[^"]*' "$work/jfs-hang.json")"
 one jfs-dir-control "none" jfs --at 488:250:1 --budget 3e8
 
+# F18: a reiserfs leaf bit (the private root's item location) makes the
+# mount call a NULL pointer; the flip's report is the whole oops, its
+# cause, "Oops [#1]" and the registers (one report, not two), counted
+# [oops 1].
+"$themis" corrupt reiserfs --at 4248:92:7 --quiet --json "$work/f18.json" >"$work/f18.txt" 2>&1
+st=$?
+python3 - "$work/f18.json" <<'PY' && [ "$st" -eq 1 ] && grep -q 'kernel-failure 1 \[oops 1\]' "$work/f18.txt" &&
+import json, sys
+f = json.load(open(sys.argv[1]))[0]
+r = f["report"] or ""
+assert f["outcome"] == "kernel-failure", f["outcome"]
+assert r.startswith("Unable to handle kernel access to user memory"), r[:80]
+assert "\nOops [#1]\n" in r and "\nepc : 0" in r, r[:300]
+PY
+	ok "F18's flip: a kernel-failure [oops 1] whose report is the whole oops" ||
+	fail "F18's flip (reiserfs --at 4248:92:7): exit $st, $(grep -o '"report": "[^"]*' "$work/f18.json" | cut -c1-160)"
+
 # A sweep of one bit per class, under ASan.
 # shellcheck disable=SC2086
 if "$asan" corrupt ext2 $guest --disk "$images/ext2.img" --sweep --bits 1 --seed 7 --quiet --json "$work/sweep.json" \

@@ -34,6 +34,9 @@
 #   - F17: jfs's readdir of a damaged directory never ends: the flipped
 #     disk themis corrupt --save wrote lists forever on the stock x86
 #     kernel, and ends with its fix (guest/fixes/jfs-readdir-end);
+#   - F18: reiserfs oopses mounting a disk whose private root is not a
+#     directory: the flipped disk oopses the stock x86 kernel and is
+#     refused with its fix (guest/fixes/reiserfs-privroot-dir);
 #   - crash findings, from their traces alone (themis repro on the
 #     .min.trace of explore --crash on the riscv kernel): the generated
 #     reproducer (dm-log-writes records the writes, the crash disk is
@@ -61,7 +64,8 @@ set -u
 test_setup "$@"
 need_kernel ext4-link3 ext4-tail ext4-fsync-async ext4-rename-split f2fs-recovery-nodes
 need_kernel --arch x86_64 base ext4-link3 ext4-tail f2fs-recovery-nodes f2fs-isize-recover \
-	nilfs2-fsync-new jfs-flush ext4-fsync-async ext4-rename-split jfs-readdir-end
+	nilfs2-fsync-new jfs-flush ext4-fsync-async ext4-rename-split jfs-readdir-end \
+	reiserfs-privroot-dir
 x86=$b/guest-x86
 
 # record NAME KERNEL EXPLORE-ARGS...: a real trace into $work/NAME.trace.
@@ -247,6 +251,20 @@ if cc -O2 -Wall -Wextra -Werror -o "$work/f17.bin" "$f17/repro.c" 2>"$work/cc.lo
 		"$top/scripts/repro-qemu.sh" "$x86/bzImage-jfs-readdir-end" "$f17"
 else
 	fail "F17's repro.c does not compile cleanly: $(head -n 3 "$work/cc.log")"
+fi
+
+# F18: the flipped reiserfs disk oopses the stock x86 kernel at mount (a
+# NULL ->lookup under reiserfs_xattr_init), and is refused with its fix.
+f18=$top/tests/repro/f18-reiserfs-privroot
+if cc -O2 -Wall -Wextra -Werror -o "$work/f18.bin" "$f18/repro.c" 2>"$work/cc.log"; then
+	expect 1 "REPRODUCED: mounting /dev/loop0 killed the mount by signal 9 (an oops)" -- \
+		"$top/scripts/repro-qemu.sh" "$x86/bzImage" "$f18"
+	grep -q "the kernel: .*BUG: kernel NULL pointer dereference, address: 0000000000000000" "$work/out" ||
+		fail "F18: the kernel's NULL pointer line is not in the output"
+	expect 0 "NOT REPRODUCED: the mount returned (Input/output error)" -- \
+		"$top/scripts/repro-qemu.sh" "$x86/bzImage-reiserfs-privroot-dir" "$f18"
+else
+	fail "F18's repro.c does not compile cleanly: $(head -n 3 "$work/cc.log")"
 fi
 
 # Bad input and what a reproducer cannot do: exit 2, one line naming it.

@@ -110,6 +110,40 @@ static void test_first_kept_mark_forgets(void)
 	CHECK(l.opened == 0 && l.len == 0);
 }
 
+/* An oops is one report from its cause to its stack: the "Oops [#1]"
+ * after "Unable to handle kernel ..." goes on with it (counted once), and
+ * the frames after it are kept (a reiserfs mount of a flipped leaf, on
+ * the 6.12 debug kernel). */
+static void test_oops_whole(void)
+{
+	static const char *const lines[] = {
+	    "[ 1273.83] Unable to handle kernel access to user memory without uaccess routines "
+	    "at virtual address 0000000000000000",
+	    "[ 1273.92] Oops [#1]",
+	    "[ 1273.93] CPU: 0 UID: 0 PID: 1 Comm: init Not tainted 6.12.118 #1 ",
+	    "[ 1273.94] epc : 0x0",
+	    "[ 1274.06] [<ffffffff802857f6>] reiserfs_xattr_init+0x312/0x416",
+	    "[ 1274.07] [<ffffffff80268e00>] reiserfs_fill_super+0xd96/0x11fe",
+	    NULL};
+	splat_mark(&l);
+	feed(lines);
+	CHECK(l.opened == 1 && l.kind == SPLAT_oops && l.lines == 6 && l.open);
+	CHECK(strstr(l.text, "Oops [#1]\n") && strstr(l.text, "reiserfs_xattr_init+0x312/0x416"));
+	/* Grouped by the filesystem's frames, which the line tables place
+	 * in fs/reiserfs/ (kline annotates them so). */
+	char sig[128];
+	splat_signature(l.kind,
+			"Unable to handle kernel access to user memory at virtual address 0\n"
+			"Oops [#1]\n"
+			"[<ffffffff8019b8b6>] __lookup_slow+0x0/0x1c4 (fs/namei.c:1780)\n"
+			"[<ffffffff802857f6>] reiserfs_xattr_init+0x312/0x416 "
+			"(fs/reiserfs/xattr.c:913)\n"
+			"[<ffffffff80268e00>] reiserfs_fill_super+0xd96/0x11fe "
+			"(fs/reiserfs/super.c:2212)\n",
+			sig, sizeof(sig));
+	CHECK(!strcmp(sig, "kernel:oops:reiserfs_xattr_init,reiserfs_fill_super"));
+}
+
 /* A report that never ends: at most SPLAT_LINES_MAX lines, within the
  * text's bytes, however long each line is. */
 static void test_bounded(void)
@@ -277,6 +311,7 @@ int main(int argc, char **argv)
 	    {"kinds", test_kinds},
 	    {"warning_kept", test_warning_kept},
 	    {"first_kept_mark_forgets", test_first_kept_mark_forgets},
+	    {"oops_whole", test_oops_whole},
 	    {"bounded", test_bounded},
 	    {"site", test_site},
 	    {"signature", test_signature},
