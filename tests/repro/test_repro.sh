@@ -37,6 +37,10 @@
 #   - F18: reiserfs oopses mounting a disk whose private root is not a
 #     directory: the flipped disk oopses the stock x86 kernel and is
 #     refused with its fix (guest/fixes/reiserfs-privroot-dir);
+#   - F19: ocfs2's setxattr and write take ip_alloc_sem and a transaction
+#     in opposite orders: its reproducer under qemu-system-riscv64 says
+#     REPRODUCED on the 6.12 lockdep kernel (no fix: the base kernel only
+#     shows that nothing else reports it);
 #   - crash findings, from their traces alone (themis repro on the
 #     .min.trace of explore --crash on the riscv kernel): the generated
 #     reproducer (dm-log-writes records the writes, the crash disk is
@@ -63,6 +67,8 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 test_setup "$@"
 need_kernel ext4-link3 ext4-tail ext4-fsync-async ext4-rename-split f2fs-recovery-nodes
+need_kernel --version 6.12 base
+need_kernel --debug=lockdep --version 6.12 base
 need_kernel --arch x86_64 base ext4-link3 ext4-tail f2fs-recovery-nodes f2fs-isize-recover \
 	nilfs2-fsync-new jfs-flush ext4-fsync-async ext4-rename-split jfs-readdir-end \
 	reiserfs-privroot-dir
@@ -266,6 +272,17 @@ if cc -O2 -Wall -Wextra -Werror -o "$work/f18.bin" "$f18/repro.c" 2>"$work/cc.lo
 else
 	fail "F18's repro.c does not compile cleanly: $(head -n 3 "$work/cc.log")"
 fi
+
+# F19: ocfs2's setxattr/write lock-order inversion, which only lockdep
+# sees: its reproducer (PID 1 under qemu-system-riscv64) says REPRODUCED on
+# the 6.12 lockdep kernel, NOT REPRODUCED on the base 6.12 kernel (no
+# lockdep to say it).
+f19=$top/tests/repro/f19-ocfs2-xattr-lock-order
+expect 1 "REPRODUCED: lockdep reports a lock-order inversion in ocfs2's setxattr" -- \
+	sh "$f19/repro.sh" "$b/guest/Image-6.12-lockdep" "$work/f19-lockdep"
+grep -q "the kernel: .*(&oi->ip_alloc_sem){++++}-{3:3}, at: ocfs2_xattr_ibody_set+" "$work/out" ||
+	fail "F19: the lock lockdep names is not in the output"
+expect 0 "NOT REPRODUCED: no lockdep report" -- sh "$f19/repro.sh" "$b/guest/Image-6.12" "$work/f19-base"
 
 # Bad input and what a reproducer cannot do: exit 2, one line naming it.
 t=$work/ext4-link3.trace
