@@ -218,11 +218,14 @@ int main(int argc, char **argv)
 	       "refused with a reason; %llu reproducers written\n",
 	       (unsigned long long)rounds, (unsigned long long)first, (unsigned long long)accepted,
 	       (unsigned long long)clean_rounds, (unsigned long long)written);
-	remove(strcat(repro_dir, "/repro.c"));
-	snprintf(repro_dir, sizeof(repro_dir), "%s/repro/repro.sh", dir);
-	remove(repro_dir);
-	snprintf(repro_dir, sizeof(repro_dir), "%s/repro", dir);
+	/* What repro_write leaves (src/check/repro.c), so the folder goes. */
+	static const char *const written_files[] = {"repro.c", "repro.sh", "mkfs-fixed.c"};
+	for (size_t i = 0; i < sizeof(written_files) / sizeof(written_files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/repro/%s", dir, written_files[i]);
+		remove(path);
+	}
 	rmdir(repro_dir);
+	snprintf(path, sizeof(path), "%s/trace", dir);
 	for (int i = 0; i < 2; i++)
 		remove(img[i]);
 	remove(kernel), remove(kernel_b), remove(initrd), remove(path), rmdir(dir);
