@@ -86,9 +86,11 @@ struct corrupt_flip {
 	char detail[CORRUPT_DETAIL_MAX];    /* the first difference, or the mount's errno */
 	char kernel[CORRUPT_DETAIL_MAX];    /* the kernel's first line (warning or worse; the
 					       failure, if one) the counterfactual did not print */
-	/* A kernel failure that opened a report (splat.h): the report's
+	/* A kernel failure's report: the report it opened (splat.h), its
 	 * lines as printed, each frame with its source line on a debug
-	 * kernel (kline.h); NULL for none. Owned: corrupt_free frees it. */
+	 * kernel (kline.h); for a failure that opened none (a hang, a
+	 * panic without one) the failure's whole line, where the hart spun
+	 * included; NULL otherwise. Owned: corrupt_free frees it. */
 	char *report;
 };
 
