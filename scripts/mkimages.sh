@@ -57,8 +57,8 @@ if ! $pidns true 2>/dev/null; then
 	pidns=""
 fi
 MKFS_ENV=$(define MKFS_ENV) MKFS_HOST=$(define MKFS_HOST)
-base_seconds=$(printf '%s\n' $MKFS_ENV | sed -n 's/^FIXED_TIME=//p')
-[ -n "$base_seconds" ] && [ -n "$MKFS_HOST" ] || {
+# FIXED_TIME is the instant the shim freezes mkfs's clock at.
+printf '%s\n' $MKFS_ENV | grep -q '^FIXED_TIME=[0-9]' && [ -n "$MKFS_HOST" ] || {
 	echo "mkimages: no FIXED_TIME in MKFS_ENV, or no MKFS_HOST, in '$themis fs --mkfs'" >&2
 	exit 1
 }
