@@ -78,6 +78,13 @@ build/asan/obj/%.o: src/%.c
 
 -include $(OBJS:.o=.d) $(SAN_OBJS:.o=.d)
 
+# The checkers' libaio done at once (src/fsck/checker_aio.c), a library
+# preloaded into each checker; built into corrupt_fsck.o (.incbin).
+build/lib/checker-aio.so: src/fsck/checker_aio.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -shared -fPIC -o $@ $<
+build/obj/lens/corrupt_fsck.o build/asan/obj/lens/corrupt_fsck.o: build/lib/checker-aio.so
+
 # The reproducer's fixed parts are built into repro.o (.incbin).
 build/obj/check/repro.o build/asan/obj/check/repro.o: src/mkfs/fixed_host.c src/check/repro_prog.inc src/check/repro_sh.inc \
 	src/check/repro_sh_setup.inc src/check/repro_crash_sh.inc src/proto/op_table.h \

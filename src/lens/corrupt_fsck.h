@@ -61,6 +61,12 @@ int corrupt_fsck_start(struct corrupt_fsck *c, const char *fs, const char *image
  * started (then c->now is NOT_RUN). corrupt_fsck_wait waits for it. */
 int corrupt_fsck_spawn(struct corrupt_fsck *c, const char *const *argv, const char *out);
 
+/* The library every tool started here is given (LD_PRELOAD): libaio's
+ * calls done at once (src/fsck/checker_aio.c), as a path this process
+ * and its children can open, "/proc/self/fd/N" of a memfd kept open;
+ * "" when it could not be made (the tools then run without it). */
+void corrupt_fsck_preload(char *out, size_t cap);
+
 /* Wait for the checker, killing it after timeout_s seconds: the verdict,
  * its exit status in *status (-1 when it did not exit), and the first line
  * of its output that names a problem in said (empty when none, and when
