@@ -127,9 +127,7 @@ static const char explore_help_foot[] =
 	  "worker processes, each a copy of the booted machine,\n"                                 \
 	  "sharing the work and the visited set (default: the\n"                                   \
 	  "host's cores; one more with --fsck, whose workers\n"                                    \
-	  "wait for their checkers, and four a core when a\n"                                      \
-	  "checker sleeps most of its run, as its filesystem's\n"                                  \
-	  "descriptor says)")                                                                      \
+	  "wait for their checkers)")                                                              \
 	X(redis, "--redis", "URL", SEC_WORKERS,                                                    \
 	  "share the run through a Redis server (redis://HOST:PORT):\n"                            \
 	  "workers on any host join it with --worker URL")                                         \
@@ -246,13 +244,6 @@ static int lens_option_given(struct explore_args *a, const char *opt, const char
 	return 0;
 }
 
-/* Workers a core by default when a run's checker sleeps most of its run
- * (fs_desc.fsck_sleeps): ext4 ocfs2 --crash --fsck --depth 2 on 2 cores
- * took 108 s with 3 workers, 82 s with 4, 46 s with 8 and 41 s with 16;
- * ext4 xfs, whose checkers keep a core busy, is 20% slower with 6 than
- * with 3 (each worker boots its machines and restores more often). */
-#define SLEEPING_CHECKER_JOBS_PER_CORE 4
-
 /* The workers a run takes when --jobs is not given, on `cores` cores. A
  * worker waiting for its checkers (host processes) leaves its core idle:
  * one worker more fills it (ext4 xfs depth 2 on 2 cores: 1.14x with
@@ -263,14 +254,7 @@ static int default_jobs(const struct check_machine *m, int cores)
 	bool waits = false;
 	for (int i = 0, n = lens_registry(defs, LENS_MAX); i < n; i++)
 		waits |= defs[i]->waits_on_host && defs[i]->wanted && defs[i]->wanted(m);
-	if (!waits)
-		return cores;
-	for (int i = 0; i < m->nfs; i++) {
-		const struct fs_desc *d = fs_find(m->fs[i]);
-		if (d && d->fsck_sleeps)
-			return cores * SLEEPING_CHECKER_JOBS_PER_CORE;
-	}
-	return cores + 1;
+	return waits ? cores + 1 : cores;
 }
 
 /* Option id with its value (NULL for a flag): 0, or a usage error said. */

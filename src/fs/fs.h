@@ -153,9 +153,6 @@ struct fs_desc {
 	 * the same checker built another way, run instead when installed;
 	 * none: fsck[0] NULL and fsck_none the reason. */
 	const char *fsck[FS_ARGV_MAX], *fsck_same, *fsck_none;
-	/* Its checker spends most of a run asleep in the host's kernel, not
-	 * on a core: explore starts more workers by default (cmd_explore.c). */
-	bool fsck_sleeps;
 	/* The user-space step of its crash recovery, run on the host before
 	 * the mount (src/lens/crash_replay.h), and the words its output
 	 * holds when it failed though it exited 0; none: replay[0] NULL (the

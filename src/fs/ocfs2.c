@@ -40,9 +40,6 @@ const struct fs_desc fs_ocfs2 = {
 		 "committed in order; fsync commits the one that last changed the inode "
 		 "(fs/ocfs2/file.c ocfs2_sync_file, jbd2_complete_transaction)",
     .fsck = {"fsck.ocfs2", "-f", "-n"},
-    /* libocfs2 reads through libaio, a context per batch: each io_destroy
-     * waits two of the host's RCU grace periods, 0.2 s of a 0.21 s run. */
-    .fsck_sleeps = true,
     .csum = FS_CSUM_NONE,
     .layout = layout_ocfs2,
     .rawtime = rawtime_ocfs2,

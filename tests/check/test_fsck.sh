@@ -24,8 +24,7 @@
 #     remount" (a stand-in jfs_fsck on PATH that fails from its third
 #     disk on: only create f0; unlink f0's);
 #   - workers wait for their checkers: without --jobs, --fsck runs one
-#     worker more than the host's cores, four a core with ocfs2 (whose
-#     checker sleeps most of its run);
+#     worker more than the host's cores;
 #   - F9 (docs/findings.md): on 6.1 the read-only remount of a gfs2 is a
 #     kernel BUG, named as a guest failure at the root; with
 #     guest/fixes/gfs2-remount-freeze (and on 6.12) gfs2's checker judges
@@ -79,13 +78,6 @@ cores=$(nproc)
 grep -q "durability drop-caches, $((cores + 1)) jobs)" "$work/link3.out" &&
 	ok "--fsck's default: $((cores + 1)) workers on $cores cores" ||
 	fail "--fsck's default workers: $(grep '^explored' "$work/link3.out")"
-# fsck.ocfs2 sleeps most of its run (fs_desc.fsck_sleeps): four a core.
-want=$((cores * 4 > 64 ? 64 : cores * 4))
-"$themis" explore ext4 ocfs2 --fsck --ops create --paths f0 --depth 1 --quiet \
-	--out "$work/ocfs2-jobs" >"$work/ocfs2-jobs.out" 2>&1
-grep -q "durability drop-caches, $want jobs)" "$work/ocfs2-jobs.out" &&
-	ok "--fsck's default with ocfs2, whose checker sleeps: $want workers on $cores cores" ||
-	fail "--fsck's default workers with ocfs2: $(grep '^explored' "$work/ocfs2-jobs.out")"
 
 # One job: the memo is a process's, so the counts are the same at every run.
 scope="ext4 xfs --fsck --ops create,write,link,unlink --paths f0,f1 --sizes 0,4096 --depth 2 --jobs 1 --quiet"
