@@ -1,3 +1,4 @@
+/* tier: fast */
 /* test_checker_aio.c - the library every checker is given
  * (src/fsck/checker_aio.c, libaio's calls done at once), exactly as
  * corrupt_fsck_preload hands it to them, against Debian's libaio
