@@ -10,7 +10,8 @@
 #                             [--kernel IMAGE]
 # Defaults: depth 3, 60 s a pair, explore's jobs, ext4 against every other
 # image in build/images. Prints a table and the total against the goal's
-# hour (depth 3); never fails on speed, exits 1 if a run fails.
+# hour (depth 3); never fails on speed; a pair whose run fails is said and
+# left out of the total, and the exit status is then 1.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 depth=3 budget=60 jobs="" ref=ext4 fslist="" b=$top/build kernel=""
@@ -58,12 +59,18 @@ explore() {
 
 echo "$ref against each of:$fslist; depth $depth; deep runs (--crash --fsck) for ${budget} s each"
 printf '%-8s %10s %9s %12s %11s %12s\n' pair "states" "plain s" "deep st/s" "deep/plain" "projected s"
-total=0
+total=0 failed=""
 for fs in $fslist; do
-	explore "$work/plain" "$ref" "$fs" --depth "$depth" "$@" || exit 1
+	# A pair whose run fails (a kernel bug at the root: F9, gfs2's
+	# read-only remount on the stock 6.1) is left out of the total, said.
+	if ! explore "$work/plain" "$ref" "$fs" --depth "$depth" "$@" ||
+		! explore "$work/deep" "$ref" "$fs" --depth "$depth" --crash --fsck --time-budget "$budget" "$@"; then
+		printf '%-8s failed (above); left out of the total\n' "$fs"
+		failed="$failed $fs"
+		continue
+	fi
 	read -r n tp whole <"$work/plain"
 	[ "$whole" = 1 ] || echo "project: the plain run of $ref $fs did not cover its scope" >&2
-	explore "$work/deep" "$ref" "$fs" --depth "$depth" --crash --fsck --time-budget "$budget" "$@" || exit 1
 	read -r nd td _ <"$work/deep"
 	rate=$(echo "$nd / $td" | bc -l)
 	proj=$(echo "$n / $rate" | bc -l)
@@ -73,3 +80,4 @@ for fs in $fslist; do
 done
 printf 'projected: %.0f s (%.1f h) for the depth-%s scope with --crash --fsck on this host and kernel; the milestone asks for 1 h on both kernels\n' \
 	"$total" "$(echo "$total / 3600" | bc -l)" "$depth"
+[ -z "$failed" ] || { echo "project: not projected (their runs failed):$failed" >&2; exit 1; }
