@@ -23,23 +23,19 @@
 #include "../lens/crash.h"
 #include "../lens/crash_replay.h"
 #include "../fs/fs.h"
+#include "../util/embed.h"
 #include "ops.h"
 #include "trace.h"
 
 /* The fixed parts, as bytes [start, end). */
-#define REPRO_EMBED(sym, file)                                                                     \
-	__asm__(".pushsection .rodata\n.globl " #sym "_start\n.globl " #sym "_end\n" #sym          \
-		"_start:\n.incbin \"" file "\"\n" #sym "_end:\n.popsection\n");                    \
-	extern const char sym##_start[] __attribute__((visibility("hidden")));                     \
-	extern const char sym##_end[] __attribute__((visibility("hidden")))
-REPRO_EMBED(proto_table, "src/proto/op_table.h");
-REPRO_EMBED(proto_grammar, "src/proto/op_grammar.h");
-REPRO_EMBED(proto_run, "src/proto/op_run.h");
-REPRO_EMBED(repro_prog, "src/check/repro_prog.inc");
-REPRO_EMBED(repro_sh, "src/check/repro_sh.inc");
-REPRO_EMBED(repro_setup, "src/check/repro_sh_setup.inc");
-REPRO_EMBED(repro_crash, "src/check/repro_crash_sh.inc");
-REPRO_EMBED(mkfs_fixed, "src/mkfs/fixed_host.c");
+EMBED_FILE(proto_table, "src/proto/op_table.h");
+EMBED_FILE(proto_grammar, "src/proto/op_grammar.h");
+EMBED_FILE(proto_run, "src/proto/op_run.h");
+EMBED_FILE(repro_prog, "src/check/repro_prog.inc");
+EMBED_FILE(repro_sh, "src/check/repro_sh.inc");
+EMBED_FILE(repro_setup, "src/check/repro_sh_setup.inc");
+EMBED_FILE(repro_crash, "src/check/repro_crash_sh.inc");
+EMBED_FILE(mkfs_fixed, "src/mkfs/fixed_host.c");
 
 /* ---- what a reproducer cannot do ---- */
 

@@ -19,6 +19,7 @@
 #include "../disk/disk.h"
 #include "../util/clock.h"
 #include "../fs/fs.h"
+#include "../util/embed.h"
 #include "corrupt_fsck.h"
 
 const char *corrupt_fsck_name(enum corrupt_fsck_verdict v)
@@ -70,11 +71,7 @@ static bool installed(const char *tool, char *full, size_t cap)
 /* src/fsck/checker_aio.c built (build/lib/checker-aio.so), carried here
  * as bytes [start, end): a checker that reads through libaio does its
  * reads at once instead of sleeping in the host kernel's io_destroy. */
-__asm__(".pushsection .rodata\n.globl checker_aio_start\n.globl checker_aio_end\n"
-	"checker_aio_start:\n.incbin \"build/lib/checker-aio.so\"\nchecker_aio_end:\n"
-	".popsection\n");
-extern const char checker_aio_start[] __attribute__((visibility("hidden")));
-extern const char checker_aio_end[] __attribute__((visibility("hidden")));
+EMBED_FILE(checker_aio, "build/lib/checker-aio.so");
 
 /* The memfd is not close-on-exec, so a checker has it at the same N,
  * and workers forked later inherit it. */
